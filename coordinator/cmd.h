@@ -1,0 +1,24 @@
+/* cmd.h - the subcommands of the `mutfarm` executable (DESIGN.md section 6).
+ *
+ * main.c dispatches `mutfarm NAME ARGS...` to mf_cmd_NAME(argc, argv) with
+ * argv[0] == "NAME" (so getopt-style parsing works unchanged). Each command
+ * prints its own `--help`, writes errors to stderr as one actionable line,
+ * and returns the process exit code: */
+#ifndef MF_CMD_H
+#define MF_CMD_H
+
+enum {
+    MF_EXIT_OK = 0,       /* done */
+    MF_EXIT_USAGE = 1,    /* usage or input error (bad option, bad model) */
+    MF_EXIT_INTERNAL = 2, /* internal error, or not implemented yet */
+    MF_EXIT_BELOW = 3,    /* score below --fail-under */
+};
+
+/* mutfarm model (check|print) MODEL  -- coordinator/cmd_model.c */
+int mf_cmd_model(int argc, char **argv);
+/* mutfarm mutants list MODEL | mutants show MODEL ID  -- cmd_mutants.c */
+int mf_cmd_mutants(int argc, char **argv);
+/* mutfarm simulate MODEL [--mutant ID] --inputs FILE  -- cmd_simulate.c */
+int mf_cmd_simulate(int argc, char **argv);
+
+#endif

@@ -1,0 +1,177 @@
+/* main.c - the `mutfarm` entry point: git-style dispatch of subcommands,
+ * `--help`, `help [COMMAND]` and `--version`.
+ *
+ * It parses no subcommand options itself; each command lives in its own
+ * file (declared in cmd.h) and receives argv starting at its own name. */
+#include "cmd.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef MF_VERSION
+#define MF_VERSION "unknown"
+#endif
+
+typedef struct {
+    const char *name;
+    int (*fn)(int argc, char **argv); /* NULL: a later issue builds it */
+    const char *synopsis;             /* usage lines, indented */
+} command;
+
+static const command commands[] = {
+    {"run", NULL,
+     "run MODEL.smv [--db F] [--workers N] [--bound K] [--notion N]\n"
+     "            [--operators LIST] [--observe VARS] [--inputs VARS]\n"
+     "            [--config F] [--fail-under PCT]\n"
+     "      a whole campaign on this machine (coordinator + local workers)"},
+    {"coordinator", NULL,
+     "coordinator MODEL.smv --db F --bind tcp://*:5555 [run's options]\n"
+     "      serve one campaign to remote workers"},
+    {"worker", NULL,
+     "worker --connect tcp://HOST:5555 [--threads N] [--persist]\n"
+     "      decide jobs of a coordinator"},
+    {"status", NULL,
+     "status --db F\n"
+     "      live or finished campaign state"},
+    {"model", mf_cmd_model,
+     "model (check|print) MODEL\n"
+     "      accept or refuse a model; inferred inputs and observables"},
+    {"mutants", mf_cmd_mutants,
+     "mutants list MODEL [--operators LIST] | mutants show MODEL ID\n"
+     "      the mutants of a model, or one of them as SMV"},
+    {"simulate", mf_cmd_simulate,
+     "simulate MODEL [--mutant ID] --inputs FILE\n"
+     "      run a model or mutant on an input sequence"},
+    {"check", NULL,
+     "check MODEL [--mutant ID|--all|--against OTHER.smv] [--bound K]\n"
+     "      verdicts and tests on the terminal, no farm"},
+    {"report", NULL,
+     "report --db F [--format text|json|html|junit] [-o FILE]\n"
+     "      mutation score, operators, survivors"},
+    {"tests", NULL,
+     "tests export --db F [--format json|csv]\n"
+     "      the tests found, with expected outputs"},
+    {"minimize", NULL,
+     "minimize --db F [--exact]\n"
+     "      a smallest test suite killing every killed mutant"},
+    {"keygen", NULL,
+     "keygen\n"
+     "      a CURVE key pair for [security] curve = on"},
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* Stand-ins until the files that define these commands exist; the real
+ * definitions (strong symbols) replace them at link time. */
+static int not_implemented(const char *name)
+{
+    fprintf(stderr, "mutfarm: '%s' is not implemented yet\n", name);
+    return MF_EXIT_INTERNAL;
+}
+
+__attribute__((weak)) int mf_cmd_model(int argc, char **argv)
+{
+    (void)argc;
+    return not_implemented(argv[0]);
+}
+
+__attribute__((weak)) int mf_cmd_mutants(int argc, char **argv)
+{
+    (void)argc;
+    return not_implemented(argv[0]);
+}
+
+__attribute__((weak)) int mf_cmd_simulate(int argc, char **argv)
+{
+    (void)argc;
+    return not_implemented(argv[0]);
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: mutfarm COMMAND [ARGS...]\n"
+          "       mutfarm help [COMMAND] | --help | --version\n"
+          "\n"
+          "mutation testing of SMV models on a farm of Z3 workers\n"
+          "\n"
+          "commands:\n",
+          f);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %s\n", commands[i].synopsis);
+    fputs("\n"
+          "'mutfarm COMMAND --help' describes one command.\n"
+          "exit codes: 0 done, 1 usage or input error, 2 internal error,\n"
+          "            3 score below --fail-under\n",
+          f);
+}
+
+static const command *find(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int is_help(const char *s)
+{
+    return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0;
+}
+
+static int run(const command *c, int argc, char **argv)
+{
+    if (c->fn)
+        return c->fn(argc, argv);
+    /* Not built yet, but --help still answers with the synopsis. */
+    if (argc > 1 && is_help(argv[1])) {
+        printf("usage: mutfarm %s\n", c->synopsis);
+        return MF_EXIT_OK;
+    }
+    return not_implemented(c->name);
+}
+
+int main(int argc, char **argv)
+{
+    const command *c;
+
+    if (argc < 2) {
+        usage(stderr);
+        return MF_EXIT_USAGE;
+    }
+    if (is_help(argv[1])) {
+        usage(stdout);
+        return MF_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("mutfarm %s\n", MF_VERSION);
+        return MF_EXIT_OK;
+    }
+    if (strcmp(argv[1], "help") == 0) {
+        if (argc < 3) {
+            usage(stdout);
+            return MF_EXIT_OK;
+        }
+        c = find(argv[2]);
+        if (!c) {
+            fprintf(stderr,
+                    "mutfarm: '%s' is not a command; see 'mutfarm --help'\n",
+                    argv[2]);
+            return MF_EXIT_USAGE;
+        }
+        char help[] = "--help";
+        char *hargv[] = {argv[2], help, NULL};
+        return run(c, 2, hargv);
+    }
+    if (argv[1][0] == '-') {
+        fprintf(stderr, "mutfarm: unknown option '%s'; see 'mutfarm --help'\n",
+                argv[1]);
+        return MF_EXIT_USAGE;
+    }
+    c = find(argv[1]);
+    if (!c) {
+        fprintf(stderr, "mutfarm: '%s' is not a command; see 'mutfarm --help'\n",
+                argv[1]);
+        return MF_EXIT_USAGE;
+    }
+    return run(c, argc - 1, argv + 1);
+}

@@ -1,0 +1,99 @@
+/* ast.h - the parse tree of an SMV file, as written: modules with their
+ * declarations, definitions, assignments, constraints and specifications.
+ *
+ * Produced by mf_parse() (parser.c) and consumed by flattening (flatten.c).
+ * Nothing here is resolved or type checked; identifiers are as written. */
+#ifndef MF_AST_H
+#define MF_AST_H
+
+#include "expr.h"
+
+typedef enum {
+    MF_AT_BOOL,  /* boolean */
+    MF_AT_ENUM,  /* {a, b, 3}: vals are MF_E_SYM / MF_E_INT nodes */
+    MF_AT_RANGE, /* lo..hi, constant expressions */
+    MF_AT_ARRAY, /* array lo..hi of elem */
+    MF_AT_INST,  /* module instance: module(args) */
+} mf_atkind;
+
+typedef struct mf_ast_type {
+    mf_atkind kind;
+    int line, col;
+    mf_expr *lo, *hi;          /* MF_AT_RANGE, MF_AT_ARRAY */
+    int nvals;                 /* MF_AT_ENUM */
+    mf_expr **vals;            /* MF_AT_ENUM */
+    struct mf_ast_type *elem;  /* MF_AT_ARRAY */
+    const char *module;        /* MF_AT_INST */
+    int nargs;                 /* MF_AT_INST */
+    mf_expr **args;            /* MF_AT_INST: actual parameters */
+} mf_ast_type;
+
+typedef enum { MF_DECL_VAR, MF_DECL_IVAR, MF_DECL_FROZENVAR } mf_declkind;
+
+typedef struct {
+    mf_declkind kind;
+    const char *name; /* may be dotted or indexed in flattened files */
+    mf_ast_type *type;
+    int line, col;
+} mf_ast_decl;
+
+typedef struct {
+    const char *name;
+    mf_expr *body;
+    int line, col;
+} mf_ast_define;
+
+typedef enum { MF_ASG_INIT, MF_ASG_NEXT, MF_ASG_INVAR } mf_asgkind;
+
+typedef struct {
+    mf_asgkind kind;
+    mf_expr *lhs; /* MF_E_ID or MF_E_INDEX: the assigned variable (element) */
+    mf_expr *rhs;
+    int line, col;
+} mf_ast_assign;
+
+typedef enum { MF_CON_INIT, MF_CON_TRANS, MF_CON_INVAR } mf_conkind;
+
+typedef struct {
+    mf_conkind kind;
+    mf_expr *e;
+    int line, col;
+} mf_ast_constraint;
+
+/* SPEC, CTLSPEC, LTLSPEC, INVARSPEC, PSLSPEC, FAIRNESS, JUSTICE, COMPASSION,
+ * COMPUTE: kept as text (tokens joined by one space, comments dropped) and
+ * never interpreted. */
+typedef struct {
+    const char *keyword;
+    const char *text;
+    int line, col;
+} mf_ast_spec;
+
+/* The sections of a module in source order; `order` lets a printer or the
+ * flattener keep that order across the kinds if it wants to. */
+typedef struct mf_ast_module {
+    const char *name;
+    int line, col;
+    int nparams;
+    const char **params;
+    MF_VEC(mf_ast_decl) decls;
+    MF_VEC(mf_ast_define) defines;
+    MF_VEC(mf_ast_assign) assigns;
+    MF_VEC(mf_ast_constraint) constraints;
+    MF_VEC(mf_ast_spec) specs;
+} mf_ast_module;
+
+typedef struct {
+    mf_arena *arena;  /* owns every node and string */
+    const char *file; /* name used in messages */
+    MF_VEC(mf_ast_module *) modules;
+} mf_ast;
+
+/* Parse SMV text. On success *out is the caller's (mf_ast_free). On failure
+ * returns MF_EPARSE or MF_EUNSUPPORTED with the message
+ * "file:line:col: error: ..." / "file:line:col: unsupported: ..." in
+ * mf_err_msg(), and *out is NULL. `text` need not be NUL-terminated. */
+int mf_parse(mf_ast **out, const char *file, const char *text, size_t len);
+void mf_ast_free(mf_ast *ast); /* NULL-safe */
+
+#endif

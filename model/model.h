@@ -1,0 +1,155 @@
+/* model.h - the flattened, type-checked model: the symbolic transition system
+ * that the printer, the mutation engine, the simulator and (later) the Z3
+ * encoder all read.
+ *
+ * A model is one module: variables with finite types (flat dotted names),
+ * and an ordered list of items (DEFINEs, assignments, INIT/TRANS/INVAR
+ * constraints). Items are the unit of mutation: a mutant replaces one item.
+ * Values of every type are int64_t: booleans 0/1, integers themselves,
+ * symbolic constants MF_SYM(i) where i indexes `syms`.
+ *
+ * Semantics (docs/semantics.md): a step reads an input valuation and moves
+ * the state. Inputs are IVARs, plus (unless the user names them) VARs that no
+ * assignment or constraint mentions and VARs whose next is an unconditional
+ * choice. An input VAR's value in state i+1 is chosen by the step i input; in
+ * state 0 by the initial input. Observables default to all non-input VARs. */
+#ifndef MF_MODEL_H
+#define MF_MODEL_H
+
+#include "ast.h"
+
+#define MF_SYM_BASE ((int64_t)1 << 40)
+#define MF_SYM(i) (MF_SYM_BASE + (int64_t)(i))
+#define MF_IS_SYM(v) ((v) >= MF_SYM_BASE)
+/* Integer ranges wider than this are refused as unsupported. */
+#define MF_INT_LIMIT ((int64_t)1 << 31)
+
+typedef int64_t mf_val;
+
+typedef enum {
+    MF_TY_BOOL,
+    MF_TY_ENUM,  /* vals: ints and/or symbols in declaration order */
+    MF_TY_RANGE, /* lo..hi */
+    MF_TY_ARRAY, /* array lo..hi of elem */
+} mf_tykind;
+
+typedef struct mf_type {
+    mf_tykind kind;
+    int64_t lo, hi;       /* MF_TY_RANGE bounds; MF_TY_ARRAY index bounds */
+    int nvals;            /* MF_TY_ENUM */
+    mf_val *vals;         /* MF_TY_ENUM */
+    struct mf_type *elem; /* MF_TY_ARRAY */
+} mf_type;
+
+typedef struct {
+    const char *name;  /* flat dotted name: "proc1.state" */
+    mf_declkind decl;  /* VAR, IVAR or FROZENVAR as declared */
+    mf_type *type;
+    int line, col;     /* declaration */
+    int is_input;      /* chosen by the tester (see above) */
+    int is_observable; /* compared between original and mutant */
+    int slot;          /* first slot in a state vector */
+    int nslots;        /* 1, or the number of scalar cells of an array */
+} mf_var;
+
+typedef enum {
+    MF_IT_DEFINE,  /* name := e */
+    MF_IT_INIT,    /* init(lhs) := e */
+    MF_IT_NEXT,    /* next(lhs) := e */
+    MF_IT_ASSIGN,  /* lhs := e (holds in every state) */
+    MF_IT_INIT_C,  /* INIT e */
+    MF_IT_TRANS_C, /* TRANS e */
+    MF_IT_INVAR_C, /* INVAR e */
+} mf_itkind;
+
+typedef struct {
+    mf_itkind kind;
+    const char *name; /* MF_IT_DEFINE: flat name */
+    mf_expr *lhs;     /* assignments: resolved MF_E_ID or MF_E_INDEX */
+    int var;          /* assignments: index of the assigned variable */
+    mf_expr *e;       /* rhs, body or constraint; never NULL */
+    int line, col;
+} mf_item;
+
+typedef struct {
+    const char *keyword; /* "LTLSPEC", ... */
+    const char *text;    /* as in mf_ast_spec, names as written */
+} mf_spec;
+
+/* Choices the user makes about inputs and observables. NULL/0: infer. */
+typedef struct {
+    const char **inputs;  /* --inputs: exactly these VARs/IVARs are inputs */
+    int ninputs;
+    const char **observe; /* --observe: these VARs/DEFINEs are observed */
+    int nobserve;
+} mf_model_opts;
+
+typedef struct mf_model {
+    mf_arena *arena;  /* owns everything below */
+    const char *file; /* for messages */
+    int nvars;
+    mf_var *vars;
+    int nitems;
+    mf_item *items;
+    int nspecs;
+    mf_spec *specs;
+    int nsyms;
+    const char **syms; /* symbolic constants, first-appearance order */
+    int nslots;        /* size of a state vector (sum of vars' nslots) */
+    int nobs_defines;  /* DEFINEs observed through --observe */
+    int *obs_defines;  /* their item indices */
+    char hash[65];     /* SHA-256 of the canonical print */
+} mf_model;
+
+/* Parse, flatten, type check and settle inputs/observables. On failure
+ * returns MF_EPARSE, MF_EUNSUPPORTED or MF_ETYPE with a
+ * "file:line:col: error|unsupported: ..." message; *out is NULL. */
+int mf_model_load(mf_model **out, const char *file, const char *text,
+                  size_t len, const mf_model_opts *opts);
+/* The same from a file (MF_EIO if it cannot be read). */
+int mf_model_load_file(mf_model **out, const char *path,
+                       const mf_model_opts *opts);
+/* Flatten an already parsed tree (used by mf_model_load). */
+int mf_model_flatten(mf_model **out, const mf_ast *ast,
+                     const mf_model_opts *opts);
+void mf_model_free(mf_model *m); /* NULL-safe */
+
+/* Index of the variable or DEFINE item named `name`, or -1. */
+int mf_model_find_var(const mf_model *m, const char *name);
+int mf_model_find_define(const mf_model *m, const char *name);
+/* Index of symbolic constant `name` in m->syms, or -1. */
+int mf_model_find_sym(const mf_model *m, const char *name);
+
+/* Type check one item in the context of m (used for mutated items: a mutant
+ * that fails is stillborn). Returns 0 or MF_ETYPE with a message. */
+int mf_model_check_item(const mf_model *m, const mf_item *it);
+
+/* A copy of m in a fresh arena with items[index] replaced by *it, or removed
+ * when it is NULL; inputs and observables are kept as in m (a mutant is
+ * compared on the original's interface). The hash is recomputed. */
+int mf_model_replace_item(mf_model **out, const mf_model *m, int index,
+                          const mf_item *it);
+
+/* Printing as valid SMV (print.c). The canonical form: one MODULE main, IVAR,
+ * VAR, FROZENVAR, DEFINE, ASSIGN, INIT/TRANS/INVAR, specs; fully
+ * parenthesised only where precedence needs it. Printing, re-parsing and
+ * printing again yields the same text. */
+void mf_print_model(mf_buf *out, const mf_model *m);
+/* The same, with the text `before` and `after` (whole comment lines, or
+ * NULL) printed around item `mark` (-1: none). To show a mutant. */
+void mf_print_model_marked(mf_buf *out, const mf_model *m, int mark,
+                           const char *before, const char *after);
+void mf_print_item(mf_buf *out, const mf_model *m, const mf_item *it);
+void mf_print_expr(mf_buf *out, const mf_model *m, const mf_expr *e);
+void mf_print_type(mf_buf *out, const mf_model *m, const mf_type *t);
+void mf_print_value(mf_buf *out, const mf_model *m, const mf_type *t,
+                    mf_val v);
+
+/* The scalar type of a slot (element type for array cells), and the domain
+ * of a scalar type as values in ascending order (caller frees *vals). */
+const mf_type *mf_type_scalar(const mf_type *t);
+int mf_type_domain(const mf_type *t, mf_val **vals, int *nvals);
+/* 1 if v is in the domain of scalar type t. */
+int mf_type_contains(const mf_type *t, mf_val v);
+
+#endif

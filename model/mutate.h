@@ -1,0 +1,94 @@
+/* mutate.h - the mutation engine: every operator of DESIGN.md section 3
+ * applied to a flattened model, in a deterministic order, with stable ids.
+ *
+ * A mutant is (operator, site, replacement). The site is a path in the
+ * canonical model: the item ("next(st)", "init(wtr)", "DEFINE d",
+ * "TRANS#2") followed by the path through the expression ("b3.g/&r" ...).
+ * Applying a mutant replaces one item of the model (or removes it). The id is
+ * the first 16 hex digits of SHA-256(operator NUL site NUL replacement), so it
+ * survives layout and comment edits and edits elsewhere in the model. */
+#ifndef MF_MUTATE_H
+#define MF_MUTATE_H
+
+#include "model.h"
+
+typedef enum {
+    MF_MOP_CASE_REMOVE,     /* remove a case branch */
+    MF_MOP_CASE_SWAP,       /* swap two adjacent case branches */
+    MF_MOP_ASSIGN_REMOVE,   /* remove a next() or invariant assignment */
+    MF_MOP_INIT_REMOVE,     /* remove an init() assignment */
+    MF_MOP_CONSTR_REMOVE,   /* remove a conjunct of INIT/TRANS/INVAR */
+    MF_MOP_NEGATE,          /* negate a boolean (sub)expression */
+    MF_MOP_LOGIC_OP,        /* replace & | -> <-> xor xnor */
+    MF_MOP_ARITH_OP,        /* replace + - * / mod */
+    MF_MOP_REL_OP,          /* replace = != < <= > >= */
+    MF_MOP_STUCK_AT,        /* a condition stuck at TRUE or FALSE */
+    MF_MOP_GUARD_TRUE,      /* a case guard -> TRUE */
+    MF_MOP_TERM_REMOVE,     /* remove a conjunct/disjunct of an expression */
+    MF_MOP_ASSOC_SHIFT,     /* (a|b)&c -> a|(b&c) */
+    MF_MOP_VAR_REPLACE,     /* a variable by another of the same type */
+    MF_MOP_ENUM_REPLACE,    /* an enumeration literal by another */
+    MF_MOP_NUMBER_REPLACE,  /* c -> 0, 1, c+1, c-1 (clamped to the range) */
+    MF_MOP_DIGIT_REPLACE,   /* one digit of a number literal */
+    MF_MOP__COUNT
+} mf_mop;
+
+typedef enum {
+    MF_MUT_OK,        /* to be checked */
+    MF_MUT_DUPLICATE, /* same mutated model as the original or an earlier one */
+    MF_MUT_STILLBORN, /* the mutated model does not type check */
+} mf_mut_status;
+
+typedef struct {
+    mf_mop op;
+    int item;            /* index of the replaced item in the model */
+    const char *site;    /* canonical site path */
+    const char *repl;    /* canonical text of the replacement */
+    mf_item *new_item;   /* the replacing item, NULL when the item is removed */
+    int line, col;       /* source position of the site */
+    char id[17];         /* 16 hex digits */
+    mf_mut_status status;
+    const char *dup_of;  /* MF_MUT_DUPLICATE: id of the first twin, or
+                            "original" */
+    const char *desc;    /* one line: "replace 2 with 1 in next(wtr) branch 1" */
+    const char *why;     /* MF_MUT_STILLBORN: the type error */
+    mf_arena *arena;     /* copies from mf_mutant_find own their strings and
+                            nodes here; NULL in mf_mutants_each callbacks */
+} mf_mutant;
+
+/* The short stable name of an operator ("number-replace") and back
+ * (-1 if unknown). */
+const char *mf_mop_name(mf_mop op);
+int mf_mop_from_name(const char *name);
+
+/* Which operators to apply: a bitmask of 1u << op. 0 means all. Parse a
+ * comma-separated list of names into *mask (MF_ERROR with a message naming
+ * the bad one). */
+int mf_mop_parse_list(unsigned *mask, const char *list);
+
+/* Called once per mutant, in the deterministic order. The mutant and what it
+ * points to live only during the call (copy what you keep). Return non-zero
+ * to stop the enumeration; that value is returned by mf_mutants_each. */
+typedef int (*mf_mutant_fn)(const mf_mutant *mu, void *ctx);
+
+/* Enumerate the mutants of m for the operators in `mask`, classifying each
+ * as ok, duplicate or stillborn. Streams: memory is proportional to the
+ * model plus a small record (a hash) per mutant, never to all mutants. */
+int mf_mutants_each(const mf_model *m, unsigned mask, mf_mutant_fn fn,
+                    void *ctx);
+
+/* Find the mutant whose id starts with `prefix` (at least 4 hex digits).
+ * On success *out is a copy owned by the caller (mf_mutant_free).
+ * MF_ENOTFOUND / MF_EAMBIGUOUS otherwise, with a message. */
+int mf_mutant_find(mf_mutant **out, const mf_model *m, const char *prefix);
+void mf_mutant_free(mf_mutant *mu); /* NULL-safe */
+
+/* The mutated model (see mf_model_replace_item). */
+int mf_mutant_apply(mf_model **out, const mf_model *m, const mf_mutant *mu);
+
+/* The mutated model printed as SMV, the changed item preceded by a comment
+ * line "-- mutant ID (operator): description" and followed by
+ * "-- end of mutant ID". */
+void mf_mutant_print(mf_buf *out, const mf_model *m, const mf_mutant *mu);
+
+#endif

@@ -1,0 +1,307 @@
+/* print.c - writes a flattened model back as valid SMV, in one canonical
+ * layout: the same model always prints the same text, and printing, parsing
+ * and printing again gives that text back (a fixed point). The canonical
+ * print is what the model hash is taken over.
+ *
+ * Parentheses appear only where NuSMV precedence needs them; binary
+ * operators always have spaces around them (so `a - b` never lexes as the
+ * identifier `a-b`). Comments and layout of the source are not kept. */
+#include "model.h"
+
+#include <string.h>
+
+/* Precedence, loosest first (NuSMV's table). */
+enum {
+    P_TOP = 0,
+    P_IMPLIES = 1, /* right associative */
+    P_IFF = 2,
+    P_ITE = 3,     /* right associative */
+    P_OR = 4,      /* | xor xnor */
+    P_AND = 5,
+    P_REL = 6,     /* = != < <= > >= */
+    P_IN = 7,
+    P_UNION = 8,
+    P_RANGE = 9,
+    P_ADD = 10,
+    P_MUL = 11,
+    P_UNARY = 12,
+    P_PRIMARY = 13,
+};
+
+static int binop_prec(int op)
+{
+    switch (op) {
+    case MF_OP_IMPLIES: return P_IMPLIES;
+    case MF_OP_IFF: return P_IFF;
+    case MF_OP_OR:
+    case MF_OP_XOR:
+    case MF_OP_XNOR: return P_OR;
+    case MF_OP_AND: return P_AND;
+    case MF_OP_EQ:
+    case MF_OP_NE:
+    case MF_OP_LT:
+    case MF_OP_LE:
+    case MF_OP_GT:
+    case MF_OP_GE: return P_REL;
+    case MF_OP_IN: return P_IN;
+    case MF_OP_UNION: return P_UNION;
+    case MF_OP_ADD:
+    case MF_OP_SUB: return P_ADD;
+    default: return P_MUL;
+    }
+}
+
+static int expr_prec(const mf_expr *e)
+{
+    switch (e->kind) {
+    case MF_E_BIN:
+        return binop_prec(e->op);
+    case MF_E_ITE:
+        return P_ITE;
+    case MF_E_RANGE:
+        return P_RANGE;
+    case MF_E_NOT:
+    case MF_E_NEG:
+        return P_UNARY;
+    case MF_E_INT:
+        return e->ival < 0 ? P_UNARY : P_PRIMARY;
+    default:
+        return P_PRIMARY;
+    }
+}
+
+static void indent(mf_buf *out, int n)
+{
+    for (int i = 0; i < n; i++)
+        mf_buf_put(out, "  ", 2);
+}
+
+static void pexpr(mf_buf *out, const mf_model *m, const mf_expr *e, int need,
+                  int ind);
+
+static void pcase(mf_buf *out, const mf_model *m, const mf_expr *e, int ind)
+{
+    mf_buf_puts(out, "case\n");
+    for (int i = 0; i + 1 < e->nkids; i += 2) {
+        indent(out, ind + 2);
+        pexpr(out, m, e->kids[i], P_TOP + 1, ind + 2);
+        mf_buf_puts(out, " : ");
+        pexpr(out, m, e->kids[i + 1], P_TOP, ind + 2);
+        mf_buf_puts(out, ";\n");
+    }
+    indent(out, ind + 1);
+    mf_buf_puts(out, "esac");
+}
+
+static void pexpr(mf_buf *out, const mf_model *m, const mf_expr *e, int need,
+                  int ind)
+{
+    int p = expr_prec(e);
+    int paren = p < need;
+    if (paren)
+        mf_buf_put(out, "(", 1);
+    switch (e->kind) {
+    case MF_E_BOOL:
+        mf_buf_puts(out, e->ival ? "TRUE" : "FALSE");
+        break;
+    case MF_E_INT:
+        mf_buf_printf(out, "%lld", (long long)e->ival);
+        break;
+    case MF_E_SYM:
+    case MF_E_ID:
+        mf_buf_puts(out, e->name);
+        break;
+    case MF_E_NEXT:
+        mf_buf_puts(out, "next(");
+        pexpr(out, m, e->kids[0], P_TOP, ind);
+        mf_buf_puts(out, ")");
+        break;
+    case MF_E_NOT:
+        mf_buf_puts(out, "!");
+        pexpr(out, m, e->kids[0], P_UNARY, ind);
+        break;
+    case MF_E_NEG:
+        mf_buf_puts(out, "-");
+        /* "- -1" and "-(-x)": never two minus signs in a row */
+        pexpr(out, m, e->kids[0],
+              e->kids[0]->kind == MF_E_NEG ||
+                      (e->kids[0]->kind == MF_E_INT && e->kids[0]->ival < 0)
+                  ? P_PRIMARY + 1
+                  : P_UNARY,
+              ind);
+        break;
+    case MF_E_BIN: {
+        int right = e->op == MF_OP_IMPLIES;
+        int lneed = right ? p + 1 : p, rneed = right ? p : p + 1;
+        pexpr(out, m, e->kids[0], lneed, ind);
+        mf_buf_printf(out, " %s ", mf_binop_str(e->op));
+        pexpr(out, m, e->kids[1], rneed, ind);
+        break;
+    }
+    case MF_E_ITE:
+        pexpr(out, m, e->kids[0], P_ITE + 1, ind);
+        mf_buf_puts(out, " ? ");
+        pexpr(out, m, e->kids[1], P_ITE + 1, ind);
+        mf_buf_puts(out, " : ");
+        pexpr(out, m, e->kids[2], P_ITE, ind);
+        break;
+    case MF_E_CASE:
+        pcase(out, m, e, ind);
+        break;
+    case MF_E_SET:
+        mf_buf_puts(out, "{");
+        for (int i = 0; i < e->nkids; i++) {
+            if (i)
+                mf_buf_puts(out, ", ");
+            pexpr(out, m, e->kids[i], P_TOP, ind);
+        }
+        mf_buf_puts(out, "}");
+        break;
+    case MF_E_RANGE:
+        pexpr(out, m, e->kids[0], P_RANGE + 1, ind);
+        mf_buf_puts(out, " .. ");
+        pexpr(out, m, e->kids[1], P_RANGE + 1, ind);
+        break;
+    case MF_E_CALL:
+        mf_buf_printf(out, "%s(", mf_fn_str(e->op));
+        for (int i = 0; i < e->nkids; i++) {
+            if (i)
+                mf_buf_puts(out, ", ");
+            pexpr(out, m, e->kids[i], P_TOP, ind);
+        }
+        mf_buf_puts(out, ")");
+        break;
+    case MF_E_INDEX:
+        pexpr(out, m, e->kids[0], P_PRIMARY, ind);
+        mf_buf_puts(out, "[");
+        pexpr(out, m, e->kids[1], P_TOP, ind);
+        mf_buf_puts(out, "]");
+        break;
+    }
+    if (paren)
+        mf_buf_put(out, ")", 1);
+}
+
+void mf_print_expr(mf_buf *out, const mf_model *m, const mf_expr *e)
+{
+    pexpr(out, m, e, P_TOP, 0);
+}
+
+void mf_print_value(mf_buf *out, const mf_model *m, const mf_type *t,
+                    mf_val v)
+{
+    t = mf_type_scalar(t);
+    if (t->kind == MF_TY_BOOL)
+        mf_buf_puts(out, v ? "TRUE" : "FALSE");
+    else if (MF_IS_SYM(v) && v - MF_SYM_BASE < m->nsyms)
+        mf_buf_puts(out, m->syms[v - MF_SYM_BASE]);
+    else
+        mf_buf_printf(out, "%lld", (long long)v);
+}
+
+void mf_print_type(mf_buf *out, const mf_model *m, const mf_type *t)
+{
+    switch (t->kind) {
+    case MF_TY_BOOL:
+        mf_buf_puts(out, "boolean");
+        break;
+    case MF_TY_RANGE:
+        mf_buf_printf(out, "%lld..%lld", (long long)t->lo, (long long)t->hi);
+        break;
+    case MF_TY_ENUM:
+        mf_buf_puts(out, "{");
+        for (int i = 0; i < t->nvals; i++) {
+            if (i)
+                mf_buf_puts(out, ", ");
+            mf_print_value(out, m, t, t->vals[i]);
+        }
+        mf_buf_puts(out, "}");
+        break;
+    case MF_TY_ARRAY:
+        mf_buf_printf(out, "array %lld..%lld of ", (long long)t->lo,
+                      (long long)t->hi);
+        mf_print_type(out, m, t->elem);
+        break;
+    }
+}
+
+void mf_print_item(mf_buf *out, const mf_model *m, const mf_item *it)
+{
+    switch (it->kind) {
+    case MF_IT_DEFINE:
+        mf_buf_printf(out, "  %s := ", it->name);
+        break;
+    case MF_IT_INIT:
+    case MF_IT_NEXT:
+        mf_buf_puts(out, it->kind == MF_IT_INIT ? "  init(" : "  next(");
+        pexpr(out, m, it->lhs, P_TOP, 1);
+        mf_buf_puts(out, ") := ");
+        break;
+    case MF_IT_ASSIGN:
+        mf_buf_puts(out, "  ");
+        pexpr(out, m, it->lhs, P_TOP, 1);
+        mf_buf_puts(out, " := ");
+        break;
+    case MF_IT_INIT_C:
+        mf_buf_puts(out, "INIT\n  ");
+        break;
+    case MF_IT_TRANS_C:
+        mf_buf_puts(out, "TRANS\n  ");
+        break;
+    case MF_IT_INVAR_C:
+        mf_buf_puts(out, "INVAR\n  ");
+        break;
+    }
+    pexpr(out, m, it->e, P_TOP, 1);
+    mf_buf_puts(out, ";\n");
+}
+
+/* The section header an item needs, or NULL (constraints carry their own). */
+static const char *item_section(const mf_item *it)
+{
+    if (it->kind == MF_IT_DEFINE)
+        return "DEFINE";
+    if (it->kind == MF_IT_INIT || it->kind == MF_IT_NEXT ||
+        it->kind == MF_IT_ASSIGN)
+        return "ASSIGN";
+    return NULL;
+}
+
+void mf_print_model_marked(mf_buf *out, const mf_model *m, int mark,
+                           const char *before, const char *after)
+{
+    static const char *decl_kw[] = {"VAR", "IVAR", "FROZENVAR"};
+    mf_buf_puts(out, "MODULE main\n");
+    int cur = -1;
+    for (int i = 0; i < m->nvars; i++) {
+        const mf_var *v = &m->vars[i];
+        if ((int)v->decl != cur) {
+            cur = (int)v->decl;
+            mf_buf_printf(out, "%s\n", decl_kw[cur]);
+        }
+        mf_buf_printf(out, "  %s : ", v->name);
+        mf_print_type(out, m, v->type);
+        mf_buf_puts(out, ";\n");
+    }
+    const char *sect = NULL;
+    for (int i = 0; i < m->nitems; i++) {
+        const mf_item *it = &m->items[i];
+        const char *s = item_section(it);
+        if (s && s != sect && (!sect || strcmp(s, sect)))
+            mf_buf_printf(out, "%s\n", s);
+        sect = s;
+        if (i == mark && before)
+            mf_buf_puts(out, before);
+        mf_print_item(out, m, it);
+        if (i == mark && after)
+            mf_buf_puts(out, after);
+    }
+    for (int i = 0; i < m->nspecs; i++)
+        mf_buf_printf(out, "%s\n  %s;\n", m->specs[i].keyword,
+                      m->specs[i].text);
+}
+
+void mf_print_model(mf_buf *out, const mf_model *m)
+{
+    mf_print_model_marked(out, m, -1, NULL, NULL);
+}
