@@ -82,5 +82,5 @@ echo
 echo "ms/check: one 'model check' (process start, parse, flatten, type check,"
 echo "input inference) averaged over $REPEAT runs; ms/KLOC: the same minus"
 echo "process start-up ($ms_start ms, 'mutfarm --version'), per 1000 source lines."
-echo " mutants/s: 'mutants list' (enumerate, type check, dedupe)."
+echo "mutants/s: 'mutants list' (enumerate, type check, dedupe)."
 echo "maxRSS: peak resident memory of 'mutants list'. Binary: $MF_BIN"

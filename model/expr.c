@@ -118,12 +118,12 @@ int mf_expr_equal(const mf_expr *x, const mf_expr *y)
 const char *mf_binop_str(mf_binop op)
 {
     static const char *const s[MF_OP__COUNT] = {
-        [MF_OP_AND] = "&",      [MF_OP_OR] = "|",      [MF_OP_XOR] = "xor",
-        [MF_OP_XNOR] = "xnor",  [MF_OP_IMPLIES] = "->", [MF_OP_IFF] = "<->",
-        [MF_OP_EQ] = "=",       [MF_OP_NE] = "!=",     [MF_OP_LT] = "<",
-        [MF_OP_LE] = "<=",      [MF_OP_GT] = ">",      [MF_OP_GE] = ">=",
-        [MF_OP_ADD] = "+",      [MF_OP_SUB] = "-",     [MF_OP_MUL] = "*",
-        [MF_OP_DIV] = "/",      [MF_OP_MOD] = "mod",   [MF_OP_UNION] = "union",
+        [MF_OP_AND] = "&",     [MF_OP_OR] = "|",       [MF_OP_XOR] = "xor",
+        [MF_OP_XNOR] = "xnor", [MF_OP_IMPLIES] = "->", [MF_OP_IFF] = "<->",
+        [MF_OP_EQ] = "=",      [MF_OP_NE] = "!=",      [MF_OP_LT] = "<",
+        [MF_OP_LE] = "<=",     [MF_OP_GT] = ">",       [MF_OP_GE] = ">=",
+        [MF_OP_ADD] = "+",     [MF_OP_SUB] = "-",      [MF_OP_MUL] = "*",
+        [MF_OP_DIV] = "/",     [MF_OP_MOD] = "mod",    [MF_OP_UNION] = "union",
         [MF_OP_IN] = "in",
     };
     if ((int)op < 0 || op >= MF_OP__COUNT)

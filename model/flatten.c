@@ -737,6 +737,8 @@ static int tc_array_base(tctx *t, const mf_type **out, const mf_expr *e,
     return tc_err(t, e, "indexing something that is not an array");
 }
 
+static int uses_next(const mf_model *m, const mf_expr *e, int depth);
+
 static int tc_define(tctx *t, int *tc, const mf_expr *e, int flags)
 {
     int d = e->ref;
@@ -746,7 +748,7 @@ static int tc_define(tctx *t, int *tc, const mf_expr *e, int flags)
         t->def_tc[d] = -1;
         int dtc;
         /* a DEFINE body may use next(); where it is used decides */
-        t->def_next[d] = 0;
+        t->def_next[d] = uses_next(t->m, t->m->items[d].e, 0);
         int rc = tc_expr(t, &dtc, t->m->items[d].e, TX_NEXT_OK, 0);
         if (rc)
             return rc;
@@ -806,7 +808,8 @@ static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
                 return tc_err(t, e, "next() inside next()");
             return tc_define(t, tc, e, flags);
         }
-        return tc_err(t, e, "'%s' is not a value", e->name);
+        return tc_err(t, e, "module instance '%s' used as a value",
+                      *e->name ? e->name : "self");
     case MF_E_NEXT:
         if (!(flags & TX_NEXT_OK))
             return tc_err(t, e, "next() is not allowed here");

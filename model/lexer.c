@@ -12,29 +12,52 @@ static const struct {
     const char *s;
     mf_tkind k;
 } keywords[] = {
-    {"MODULE", MF_TK_MODULE},       {"VAR", MF_TK_VAR},
-    {"IVAR", MF_TK_IVAR},           {"FROZENVAR", MF_TK_FROZENVAR},
-    {"DEFINE", MF_TK_DEFINE},       {"ASSIGN", MF_TK_ASSIGN},
-    {"INIT", MF_TK_INIT_SEC},       {"TRANS", MF_TK_TRANS},
-    {"INVAR", MF_TK_INVAR},         {"SPEC", MF_TK_SPEC},
-    {"CTLSPEC", MF_TK_CTLSPEC},     {"LTLSPEC", MF_TK_LTLSPEC},
-    {"INVARSPEC", MF_TK_INVARSPEC}, {"PSLSPEC", MF_TK_PSLSPEC},
-    {"FAIRNESS", MF_TK_FAIRNESS},   {"JUSTICE", MF_TK_JUSTICE},
-    {"COMPASSION", MF_TK_COMPASSION}, {"COMPUTE", MF_TK_COMPUTE},
-    {"CONSTANTS", MF_TK_CONSTANTS}, {"ISA", MF_TK_ISA},
-    {"init", MF_TK_init},           {"next", MF_TK_next},
-    {"case", MF_TK_case},           {"esac", MF_TK_esac},
-    {"TRUE", MF_TK_TRUE},           {"FALSE", MF_TK_FALSE},
-    {"boolean", MF_TK_boolean},     {"array", MF_TK_array},
-    {"of", MF_TK_of},               {"process", MF_TK_process},
-    {"self", MF_TK_self},           {"mod", MF_TK_mod},
-    {"union", MF_TK_union},         {"in", MF_TK_in},
-    {"xor", MF_TK_xor},             {"xnor", MF_TK_xnor},
-    {"word", MF_TK_word},           {"signed", MF_TK_signed},
-    {"unsigned", MF_TK_unsigned},   {"integer", MF_TK_integer},
-    {"real", MF_TK_real},           {"min", MF_TK_min},
-    {"max", MF_TK_max},             {"abs", MF_TK_abs},
-    {"toint", MF_TK_toint},         {"bool", MF_TK_bool},
+    {"MODULE", MF_TK_MODULE},
+    {"VAR", MF_TK_VAR},
+    {"IVAR", MF_TK_IVAR},
+    {"FROZENVAR", MF_TK_FROZENVAR},
+    {"DEFINE", MF_TK_DEFINE},
+    {"ASSIGN", MF_TK_ASSIGN},
+    {"INIT", MF_TK_INIT_SEC},
+    {"TRANS", MF_TK_TRANS},
+    {"INVAR", MF_TK_INVAR},
+    {"SPEC", MF_TK_SPEC},
+    {"CTLSPEC", MF_TK_CTLSPEC},
+    {"LTLSPEC", MF_TK_LTLSPEC},
+    {"INVARSPEC", MF_TK_INVARSPEC},
+    {"PSLSPEC", MF_TK_PSLSPEC},
+    {"FAIRNESS", MF_TK_FAIRNESS},
+    {"JUSTICE", MF_TK_JUSTICE},
+    {"COMPASSION", MF_TK_COMPASSION},
+    {"COMPUTE", MF_TK_COMPUTE},
+    {"CONSTANTS", MF_TK_CONSTANTS},
+    {"ISA", MF_TK_ISA},
+    {"init", MF_TK_init},
+    {"next", MF_TK_next},
+    {"case", MF_TK_case},
+    {"esac", MF_TK_esac},
+    {"TRUE", MF_TK_TRUE},
+    {"FALSE", MF_TK_FALSE},
+    {"boolean", MF_TK_boolean},
+    {"array", MF_TK_array},
+    {"of", MF_TK_of},
+    {"process", MF_TK_process},
+    {"self", MF_TK_self},
+    {"mod", MF_TK_mod},
+    {"union", MF_TK_union},
+    {"in", MF_TK_in},
+    {"xor", MF_TK_xor},
+    {"xnor", MF_TK_xnor},
+    {"word", MF_TK_word},
+    {"signed", MF_TK_signed},
+    {"unsigned", MF_TK_unsigned},
+    {"integer", MF_TK_integer},
+    {"real", MF_TK_real},
+    {"min", MF_TK_min},
+    {"max", MF_TK_max},
+    {"abs", MF_TK_abs},
+    {"toint", MF_TK_toint},
+    {"bool", MF_TK_bool},
     {"count", MF_TK_count},
 };
 
@@ -58,12 +81,18 @@ static const struct {
 const char *mf_tk_name(mf_tkind k)
 {
     switch (k) {
-    case MF_TK_EOF: return "end of input";
-    case MF_TK_ID: return "identifier";
-    case MF_TK_INT: return "integer";
-    case MF_TK_WORDC: return "word constant";
-    case MF_TK_OTHER: return "character";
-    default: break;
+    case MF_TK_EOF:
+        return "end of input";
+    case MF_TK_ID:
+        return "identifier";
+    case MF_TK_INT:
+        return "integer";
+    case MF_TK_WORDC:
+        return "word constant";
+    case MF_TK_OTHER:
+        return "character";
+    default:
+        break;
     }
     for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
         if (keywords[i].k == k)
@@ -79,7 +108,10 @@ static int is_alpha(unsigned char c)
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
 }
 
-static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+static int is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 static int is_idchar(unsigned char c)
 {
@@ -116,8 +148,9 @@ int mf_lex(mf_token **out, int *ntok, const char *file, const char *text,
     *out = NULL;
     *ntok = 0;
     if (len > MF_LEX_MAX_INPUT)
-        return mf_err_set(MF_ELIMIT, "%s:1:1: error: input larger than %zu bytes",
-                          file, MF_LEX_MAX_INPUT);
+        return mf_err_set(MF_ELIMIT,
+                          "%s:1:1: error: input larger than %zu bytes", file,
+                          MF_LEX_MAX_INPUT);
     while (i < len) {
         unsigned char c = (unsigned char)text[i];
         mf_token t = {0};

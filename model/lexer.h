@@ -20,16 +20,53 @@ typedef enum {
     MF_TK_WORDC, /* word constant, text only */
     MF_TK_OTHER, /* any other single printable character */
     /* keywords */
-    MF_TK_MODULE, MF_TK_VAR, MF_TK_IVAR, MF_TK_FROZENVAR, MF_TK_DEFINE,
-    MF_TK_ASSIGN, MF_TK_INIT_SEC, MF_TK_TRANS, MF_TK_INVAR, MF_TK_SPEC,
-    MF_TK_CTLSPEC, MF_TK_LTLSPEC, MF_TK_INVARSPEC, MF_TK_PSLSPEC,
-    MF_TK_FAIRNESS, MF_TK_JUSTICE, MF_TK_COMPASSION, MF_TK_COMPUTE,
-    MF_TK_CONSTANTS, MF_TK_ISA,
-    MF_TK_init, MF_TK_next, MF_TK_case, MF_TK_esac, MF_TK_TRUE, MF_TK_FALSE,
-    MF_TK_boolean, MF_TK_array, MF_TK_of, MF_TK_process, MF_TK_self,
-    MF_TK_mod, MF_TK_union, MF_TK_in, MF_TK_xor, MF_TK_xnor, MF_TK_word,
-    MF_TK_signed, MF_TK_unsigned, MF_TK_integer, MF_TK_real, MF_TK_min,
-    MF_TK_max, MF_TK_abs, MF_TK_toint, MF_TK_bool, MF_TK_count,
+    MF_TK_MODULE,
+    MF_TK_VAR,
+    MF_TK_IVAR,
+    MF_TK_FROZENVAR,
+    MF_TK_DEFINE,
+    MF_TK_ASSIGN,
+    MF_TK_INIT_SEC,
+    MF_TK_TRANS,
+    MF_TK_INVAR,
+    MF_TK_SPEC,
+    MF_TK_CTLSPEC,
+    MF_TK_LTLSPEC,
+    MF_TK_INVARSPEC,
+    MF_TK_PSLSPEC,
+    MF_TK_FAIRNESS,
+    MF_TK_JUSTICE,
+    MF_TK_COMPASSION,
+    MF_TK_COMPUTE,
+    MF_TK_CONSTANTS,
+    MF_TK_ISA,
+    MF_TK_init,
+    MF_TK_next,
+    MF_TK_case,
+    MF_TK_esac,
+    MF_TK_TRUE,
+    MF_TK_FALSE,
+    MF_TK_boolean,
+    MF_TK_array,
+    MF_TK_of,
+    MF_TK_process,
+    MF_TK_self,
+    MF_TK_mod,
+    MF_TK_union,
+    MF_TK_in,
+    MF_TK_xor,
+    MF_TK_xnor,
+    MF_TK_word,
+    MF_TK_signed,
+    MF_TK_unsigned,
+    MF_TK_integer,
+    MF_TK_real,
+    MF_TK_min,
+    MF_TK_max,
+    MF_TK_abs,
+    MF_TK_toint,
+    MF_TK_bool,
+    MF_TK_count,
     /* operators and punctuation */
     MF_TK_NOT,     /* ! */
     MF_TK_AND,     /* & */
@@ -63,10 +100,10 @@ typedef enum {
 
 typedef struct {
     mf_tkind kind;
-    int line, col;  /* 1-based; col counts bytes */
-    const char *s;  /* points into the input text (not NUL-terminated) */
-    size_t len;     /* bytes of s */
-    int64_t ival;   /* MF_TK_INT */
+    int line, col; /* 1-based; col counts bytes */
+    const char *s; /* points into the input text (not NUL-terminated) */
+    size_t len;    /* bytes of s */
+    int64_t ival;  /* MF_TK_INT */
 } mf_token;
 
 /* Inputs larger than this are refused with MF_ELIMIT. */

@@ -35,14 +35,14 @@ enum {
 
 typedef struct {
     const char *file;
-    mf_token *t;  /* token array, ends with MF_TK_EOF */
+    mf_token *t; /* token array, ends with MF_TK_EOF */
     int nt;
-    int i;        /* current token */
-    mf_arena *a;  /* the AST's arena */
-    mf_ast *ast;  /* what is being built */
-    int nest;     /* current recursion depth */
-    int no_ite;   /* parsing a case condition: a top-level `?` is not ours */
-    int rc;       /* first error, MF_OK if none */
+    int i;       /* current token */
+    mf_arena *a; /* the AST's arena */
+    mf_ast *ast; /* what is being built */
+    int nest;    /* current recursion depth */
+    int no_ite;  /* parsing a case condition: a top-level `?` is not ours */
+    int rc;      /* first error, MF_OK if none */
 } parser;
 
 typedef MF_VEC(mf_expr *) expr_vec;
@@ -57,8 +57,7 @@ static void verr(parser *p, const mf_token *at, int code, const char *fmt,
         return;
     vsnprintf(what, sizeof(what), fmt, ap);
     p->rc = mf_err_set(code, "%s:%d:%d: %s: %s", p->file, at->line, at->col,
-                       code == MF_EUNSUPPORTED ? "unsupported" : "error",
-                       what);
+                       code == MF_EUNSUPPORTED ? "unsupported" : "error", what);
 }
 
 __attribute__((format(printf, 3, 4))) static void *
@@ -93,7 +92,10 @@ static const char *tdesc(const mf_token *t, char *buf, size_t n)
 
 /* ---- token helpers ------------------------------------------------------ */
 
-static mf_token *peek(parser *p) { return &p->t[p->i]; }
+static mf_token *peek(parser *p)
+{
+    return &p->t[p->i];
+}
 
 static mf_token *peek2(parser *p)
 {
@@ -185,7 +187,8 @@ static int height_ok(parser *p, const mf_expr *e, int h)
     return 0;
 }
 
-/* ---- expressions ---------------------------------------------------------- */
+/* ---- expressions ----------------------------------------------------------
+ */
 
 static mf_expr *parse_expr(parser *p, int *h);
 static mf_expr *parse_binary(parser *p, int minprec, int *h);
@@ -239,9 +242,9 @@ static mf_expr *parse_ident(parser *p, int *h)
             next(p);
             char *base = const_name(p, e);
             if (!base)
-                return unsupported(
-                    p, d, "field access on an array element with a "
-                          "non-constant index");
+                return unsupported(p, d,
+                                   "field access on an array element with a "
+                                   "non-constant index");
             size_t n = strlen(base) + f->len + 2;
             char *s = mf_arena_alloc(p->a, n);
             snprintf(s, n, "%s.%.*s", base, (int)f->len, f->s);
@@ -342,9 +345,9 @@ static mf_expr *parse_call(parser *p, int *h)
         mf_fn fn;
         int arity; /* 0: one or more */
     } fns[] = {
-        {MF_TK_min, MF_FN_MIN, 2},     {MF_TK_max, MF_FN_MAX, 2},
-        {MF_TK_abs, MF_FN_ABS, 1},     {MF_TK_toint, MF_FN_TOINT, 1},
-        {MF_TK_bool, MF_FN_BOOL, 1},   {MF_TK_count, MF_FN_COUNT, 0},
+        {MF_TK_min, MF_FN_MIN, 2},   {MF_TK_max, MF_FN_MAX, 2},
+        {MF_TK_abs, MF_FN_ABS, 1},   {MF_TK_toint, MF_FN_TOINT, 1},
+        {MF_TK_bool, MF_FN_BOOL, 1}, {MF_TK_count, MF_FN_COUNT, 0},
     };
     mf_token *t = next(p);
     size_t f = 0;
@@ -438,7 +441,8 @@ static mf_expr *parse_primary(parser *p, int *h)
     case MF_TK_word:
     case MF_TK_signed:
     case MF_TK_unsigned:
-        return unsupported(p, t, "word expressions ('%s')", mf_tk_name(t->kind));
+        return unsupported(p, t, "word expressions ('%s')",
+                           mf_tk_name(t->kind));
     case MF_TK_init:
         return syntax(p, t, "'init(...)' is only allowed on the left of ':='");
     default:
@@ -484,27 +488,69 @@ static int binop_of(mf_tkind k, int *prec, int *right)
 {
     *right = 0;
     switch (k) {
-    case MF_TK_IMPLIES: *prec = P_IMPLIES; *right = 1; return MF_OP_IMPLIES;
-    case MF_TK_IFF: *prec = P_IFF; return MF_OP_IFF;
-    case MF_TK_OR: *prec = P_OR; return MF_OP_OR;
-    case MF_TK_xor: *prec = P_OR; return MF_OP_XOR;
-    case MF_TK_xnor: *prec = P_OR; return MF_OP_XNOR;
-    case MF_TK_AND: *prec = P_AND; return MF_OP_AND;
-    case MF_TK_EQ: *prec = P_REL; return MF_OP_EQ;
-    case MF_TK_NE: *prec = P_REL; return MF_OP_NE;
-    case MF_TK_LT: *prec = P_REL; return MF_OP_LT;
-    case MF_TK_LE: *prec = P_REL; return MF_OP_LE;
-    case MF_TK_GT: *prec = P_REL; return MF_OP_GT;
-    case MF_TK_GE: *prec = P_REL; return MF_OP_GE;
-    case MF_TK_in: *prec = P_IN; return MF_OP_IN;
-    case MF_TK_union: *prec = P_UNION; return MF_OP_UNION;
-    case MF_TK_DOTDOT: *prec = P_RANGE; return -2;
-    case MF_TK_PLUS: *prec = P_ADD; return MF_OP_ADD;
-    case MF_TK_MINUS: *prec = P_ADD; return MF_OP_SUB;
-    case MF_TK_STAR: *prec = P_MUL; return MF_OP_MUL;
-    case MF_TK_SLASH: *prec = P_MUL; return MF_OP_DIV;
-    case MF_TK_mod: *prec = P_MUL; return MF_OP_MOD;
-    default: return -1;
+    case MF_TK_IMPLIES:
+        *prec = P_IMPLIES;
+        *right = 1;
+        return MF_OP_IMPLIES;
+    case MF_TK_IFF:
+        *prec = P_IFF;
+        return MF_OP_IFF;
+    case MF_TK_OR:
+        *prec = P_OR;
+        return MF_OP_OR;
+    case MF_TK_xor:
+        *prec = P_OR;
+        return MF_OP_XOR;
+    case MF_TK_xnor:
+        *prec = P_OR;
+        return MF_OP_XNOR;
+    case MF_TK_AND:
+        *prec = P_AND;
+        return MF_OP_AND;
+    case MF_TK_EQ:
+        *prec = P_REL;
+        return MF_OP_EQ;
+    case MF_TK_NE:
+        *prec = P_REL;
+        return MF_OP_NE;
+    case MF_TK_LT:
+        *prec = P_REL;
+        return MF_OP_LT;
+    case MF_TK_LE:
+        *prec = P_REL;
+        return MF_OP_LE;
+    case MF_TK_GT:
+        *prec = P_REL;
+        return MF_OP_GT;
+    case MF_TK_GE:
+        *prec = P_REL;
+        return MF_OP_GE;
+    case MF_TK_in:
+        *prec = P_IN;
+        return MF_OP_IN;
+    case MF_TK_union:
+        *prec = P_UNION;
+        return MF_OP_UNION;
+    case MF_TK_DOTDOT:
+        *prec = P_RANGE;
+        return -2;
+    case MF_TK_PLUS:
+        *prec = P_ADD;
+        return MF_OP_ADD;
+    case MF_TK_MINUS:
+        *prec = P_ADD;
+        return MF_OP_SUB;
+    case MF_TK_STAR:
+        *prec = P_MUL;
+        return MF_OP_MUL;
+    case MF_TK_SLASH:
+        *prec = P_MUL;
+        return MF_OP_DIV;
+    case MF_TK_mod:
+        *prec = P_MUL;
+        return MF_OP_MOD;
+    default:
+        return -1;
     }
 }
 
@@ -592,7 +638,8 @@ static mf_expr *expr(parser *p)
     return parse_expr(p, &h);
 }
 
-/* ---- types and declarations ------------------------------------------------- */
+/* ---- types and declarations -------------------------------------------------
+ */
 
 static mf_ast_type *parse_type(parser *p);
 
@@ -806,8 +853,9 @@ static int parse_assign_section(parser *p, mf_ast_module *m)
         if (t->kind == MF_TK_init || t->kind == MF_TK_next) {
             a.kind = t->kind == MF_TK_init ? MF_ASG_INIT : MF_ASG_NEXT;
             next(p);
-            if (!expect(p, MF_TK_LPAREN, a.kind == MF_ASG_INIT ? "after 'init'"
-                                                              : "after 'next'") ||
+            if (!expect(p, MF_TK_LPAREN,
+                        a.kind == MF_ASG_INIT ? "after 'init'"
+                                              : "after 'next'") ||
                 !(a.lhs = parse_lhs(p)) ||
                 !expect(p, MF_TK_RPAREN, "after assigned variable"))
                 return 0;
@@ -837,8 +885,9 @@ static int parse_constraint(parser *p, mf_ast_module *m, mf_token *kw)
         return 0;
     accept(p, MF_TK_SEMI);
     if (!is_section(peek(p)->kind)) {
-        syntax(p, peek(p), "expected a section keyword after %s constraint, "
-                           "found %s",
+        syntax(p, peek(p),
+               "expected a section keyword after %s constraint, "
+               "found %s",
                mf_tk_name(kw->kind), tdesc(peek(p), b, sizeof(b)));
         return 0;
     }

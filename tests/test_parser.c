@@ -257,8 +257,7 @@ static void test_parser__rejects_unterminated_case_with_position(void **s)
 {
     (void)s;
     parse_fails("MODULE main\nASSIGN\n  next(x) :=\n    case a : 1;\n",
-                MF_EPARSE,
-                "t.smv:4:5: error: 'case' without matching 'esac'");
+                MF_EPARSE, "t.smv:4:5: error: 'case' without matching 'esac'");
     parse_fails("MODULE main\nASSIGN next(x) := case a : 1 b : 2; esac;",
                 MF_EPARSE,
                 "t.smv:2:30: error: expected ';' after case branch, "
@@ -272,15 +271,15 @@ static void test_parser__rejects_unterminated_case_with_position(void **s)
 static void test_parser__module_params_and_declaration_types(void **s)
 {
     (void)s;
-    mf_ast *ast = parse_ok(
-        "MODULE cell(left, right)\n"
-        "VAR b : boolean; e : {idle, busy, 3, -1};\n"
-        "  r : -5..N+2; q : 0..(2*3);\n"
-        "  arr : array 0..2 of array 1..3 of {x, y};\n"
-        "  c : arbiter-element(self, a.b, TRUE); d : other;\n"
-        "IVAR i : boolean;\n"
-        "FROZENVAR f : 0..1;\n"
-        "VAR proc1.state : boolean; a.b[2] : 0..1;\n");
+    mf_ast *ast =
+        parse_ok("MODULE cell(left, right)\n"
+                 "VAR b : boolean; e : {idle, busy, 3, -1};\n"
+                 "  r : -5..N+2; q : 0..(2*3);\n"
+                 "  arr : array 0..2 of array 1..3 of {x, y};\n"
+                 "  c : arbiter-element(self, a.b, TRUE); d : other;\n"
+                 "IVAR i : boolean;\n"
+                 "FROZENVAR f : 0..1;\n"
+                 "VAR proc1.state : boolean; a.b[2] : 0..1;\n");
     mf_ast_module *m = ast->modules.v[0];
     assert_string_equal(m->name, "cell");
     assert_int_equal(m->nparams, 2);
@@ -323,16 +322,16 @@ static void test_parser__module_params_and_declaration_types(void **s)
 static void test_parser__assignments_defines_and_constraints(void **s)
 {
     (void)s;
-    mf_ast *ast = parse_ok(
-        "MODULE main\n"
-        "ASSIGN init(x) := 0..7; next(a[i + 1]) := {1, 2}; y := x;\n"
-        "  next(p.q) := next(x);\n"
-        "DEFINE s.t := x + 1; u := TRUE;\n"
-        "INIT x = 0\n"
-        "TRANS next(x) != x;\n"
-        "INVAR x < 5;\n"
-        "ASSIGN init(z) := FALSE;\n"
-        "MODULE other\n");
+    mf_ast *ast =
+        parse_ok("MODULE main\n"
+                 "ASSIGN init(x) := 0..7; next(a[i + 1]) := {1, 2}; y := x;\n"
+                 "  next(p.q) := next(x);\n"
+                 "DEFINE s.t := x + 1; u := TRUE;\n"
+                 "INIT x = 0\n"
+                 "TRANS next(x) != x;\n"
+                 "INVAR x < 5;\n"
+                 "ASSIGN init(z) := FALSE;\n"
+                 "MODULE other\n");
     assert_int_equal(ast->modules.n, 2);
     mf_ast_module *m = ast->modules.v[0];
     assert_int_equal(m->assigns.n, 5);
@@ -422,8 +421,8 @@ static void test_parser__refuses_word_types_and_constants(void **s)
                 "t.smv:2:9: unsupported: word types");
     parse_fails("MODULE main\nVAR w : array word[2] of boolean;\n",
                 MF_EUNSUPPORTED, "t.smv:2:15: unsupported: word types");
-    parse_fails("MODULE main\nASSIGN init(w) := 0sd16_1000;\n",
-                MF_EUNSUPPORTED, "t.smv:2:19: unsupported: word constants");
+    parse_fails("MODULE main\nASSIGN init(w) := 0sd16_1000;\n", MF_EUNSUPPORTED,
+                "t.smv:2:19: unsupported: word constants");
     parse_fails("MODULE main\nDEFINE d := x = 0ub2_01;\n", MF_EUNSUPPORTED,
                 "t.smv:2:17: unsupported: word constants");
     parse_fails("MODULE main\nVAR e : {0ud8_5};\n", MF_EUNSUPPORTED,
@@ -473,8 +472,8 @@ static void test_parser__syntax_errors_name_the_position(void **s)
     parse_fails("MODULE main\nDEFINE d := a @ b;\n", MF_EPARSE,
                 "t.smv:2:15: error: expected ';' after definition, "
                 "found '@'");
-    parse_fails("MODULE main\nASSIGN x := 99999999999999999999;\n",
-                MF_EPARSE, "t.smv:2:13: error: integer constant too large");
+    parse_fails("MODULE main\nASSIGN x := 99999999999999999999;\n", MF_EPARSE,
+                "t.smv:2:13: error: integer constant too large");
     parse_fails("MODULE main\nLTLSPEC\nMODULE m", MF_EPARSE,
                 "t.smv:2:1: error: empty LTLSPEC");
     parse_fails("MODULE main\nDEFINE d := init(x);\n", MF_EPARSE,
@@ -548,8 +547,7 @@ static void test_parser__input_need_not_be_nul_terminated(void **s)
     char *copy = malloc(sizeof(src) - 1);
     memcpy(copy, src, sizeof(src) - 1);
     /* Cut after "0..12": the parser must not look past len. */
-    assert_int_equal(mf_parse(&ast, "t.smv", copy, sizeof(src) - 4),
-                     MF_EPARSE);
+    assert_int_equal(mf_parse(&ast, "t.smv", copy, sizeof(src) - 4), MF_EPARSE);
     assert_string_equal(mf_err_msg(), "t.smv:1:26: error: expected ';' after "
                                       "declaration, found end of input");
     free(copy);
@@ -688,8 +686,7 @@ int main(int argc, char **argv)
         models_dir = "../shared/models";
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parser__precedence_and_binds_tighter_than_or),
-        cmocka_unit_test(
-            test_parser__implies_is_right_associative_and_loosest),
+        cmocka_unit_test(test_parser__implies_is_right_associative_and_loosest),
         cmocka_unit_test(
             test_parser__arithmetic_precedence_and_left_associativity),
         cmocka_unit_test(test_parser__relational_binds_tighter_than_and),
@@ -702,13 +699,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_parser__dotted_names_are_one_identifier),
         cmocka_unit_test(
             test_parser__constant_element_field_folds_into_the_name),
-        cmocka_unit_test(
-            test_parser__hyphen_dollar_hash_are_identifier_chars),
-        cmocka_unit_test(
-            test_parser__nested_case_with_parenthesised_ternary),
+        cmocka_unit_test(test_parser__hyphen_dollar_hash_are_identifier_chars),
+        cmocka_unit_test(test_parser__nested_case_with_parenthesised_ternary),
         cmocka_unit_test(test_parser__case_last_semicolon_is_optional),
-        cmocka_unit_test(
-            test_parser__rejects_unterminated_case_with_position),
+        cmocka_unit_test(test_parser__rejects_unterminated_case_with_position),
         cmocka_unit_test(test_parser__module_params_and_declaration_types),
         cmocka_unit_test(test_parser__assignments_defines_and_constraints),
         cmocka_unit_test(test_parser__expression_nodes_carry_positions),
