@@ -68,13 +68,13 @@ static int list_cb(const mf_mutant *mu, void *vctx)
 static void print_counts(const list_counts *c)
 {
     long t = 0, d = 0, s = 0;
-    printf("\n# %-18s %8s %9s %9s\n", "operator", "total", "duplicate",
+    printf("# %-18s %8s %9s %9s\n", "operator", "total", "duplicate",
            "stillborn");
     for (int i = 0; i < MF_MOP__COUNT; i++) {
         if (!c->total[i])
             continue;
-        printf("# %-18s %8ld %9ld %9ld\n", mf_mop_name((mf_mop)i),
-               c->total[i], c->dup[i], c->still[i]);
+        printf("# %-18s %8ld %9ld %9ld\n", mf_mop_name((mf_mop)i), c->total[i],
+               c->dup[i], c->still[i]);
         t += c->total[i];
         d += c->dup[i];
         s += c->still[i];
@@ -127,8 +127,9 @@ int mf_cmd_mutants(int argc, char **argv)
             goto cleanup;
         }
         if (npos == 3) {
-            fprintf(stderr, "mutfarm mutants: unexpected argument '%s'; see "
-                            "'mutfarm mutants --help'\n",
+            fprintf(stderr,
+                    "mutfarm mutants: unexpected argument '%s'; see "
+                    "'mutfarm mutants --help'\n",
                     s);
             goto cleanup;
         }

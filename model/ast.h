@@ -69,8 +69,15 @@ typedef struct {
     int line, col;
 } mf_ast_spec;
 
-/* The sections of a module in source order; `order` lets a printer or the
- * flattener keep that order across the kinds if it wants to. */
+/* `ISA name`: the sections of module `name` are read as if written here. */
+typedef struct {
+    const char *module;
+    int line, col;
+} mf_ast_isa;
+
+/* The sections of a module, each kind in source order (the order across
+ * kinds is not kept; items carry their line/col). The vectors are heap
+ * memory freed by mf_ast_free; their contents live in the arena. */
 typedef struct mf_ast_module {
     const char *name;
     int line, col;
@@ -81,6 +88,7 @@ typedef struct mf_ast_module {
     MF_VEC(mf_ast_assign) assigns;
     MF_VEC(mf_ast_constraint) constraints;
     MF_VEC(mf_ast_spec) specs;
+    MF_VEC(mf_ast_isa) isa;
 } mf_ast_module;
 
 typedef struct {
@@ -90,7 +98,8 @@ typedef struct {
 } mf_ast;
 
 /* Parse SMV text. On success *out is the caller's (mf_ast_free). On failure
- * returns MF_EPARSE or MF_EUNSUPPORTED with the message
+ * returns MF_EPARSE, MF_EUNSUPPORTED (or MF_ELIMIT for oversized input)
+ * with the message
  * "file:line:col: error: ..." / "file:line:col: unsupported: ..." in
  * mf_err_msg(), and *out is NULL. `text` need not be NUL-terminated. */
 int mf_parse(mf_ast **out, const char *file, const char *text, size_t len);

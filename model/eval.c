@@ -112,8 +112,8 @@ static int read_cell(ectx *c, const mf_expr *e, const mf_var *v, int slot,
         return mf_err_set(MF_ERROR,
                           "%s:%d:%d: internal error: '%s' read before the "
                           "simulator assigned it",
-                          c->m->file ? c->m->file : "<model>", e->line,
-                          e->col, v->name);
+                          c->m->file ? c->m->file : "<model>", e->line, e->col,
+                          v->name);
     *out = src[slot];
     return 0;
 }
@@ -153,8 +153,7 @@ static int ev_cells(ectx *c, const mf_expr *e, int in_next, intvec *slots,
     intvec base = {0};
     mf_valset idx = {0};
     const mf_type *at = NULL;
-    if ((rc = ev_cells(c, e->kids[0], in_next, &base, var, &at, rd_next)) <
-        0)
+    if ((rc = ev_cells(c, e->kids[0], in_next, &base, var, &at, rd_next)) < 0)
         goto cleanup;
     if (at->kind != MF_TY_ARRAY) {
         rc = where(c, e, "only arrays can be indexed");
@@ -181,18 +180,40 @@ static int apply(ectx *c, const mf_expr *e, int op, mf_val a, mf_val b,
                  mf_val *r)
 {
     switch (op) {
-    case MF_OP_AND: *r = a && b; return 0;
-    case MF_OP_OR: *r = a || b; return 0;
-    case MF_OP_IMPLIES: *r = !a || b; return 0;
-    case MF_OP_XOR: *r = (a != 0) != (b != 0); return 0;
+    case MF_OP_AND:
+        *r = a && b;
+        return 0;
+    case MF_OP_OR:
+        *r = a || b;
+        return 0;
+    case MF_OP_IMPLIES:
+        *r = !a || b;
+        return 0;
+    case MF_OP_XOR:
+        *r = (a != 0) != (b != 0);
+        return 0;
     case MF_OP_XNOR:
-    case MF_OP_IFF: *r = (a != 0) == (b != 0); return 0;
-    case MF_OP_EQ: *r = a == b; return 0;
-    case MF_OP_NE: *r = a != b; return 0;
-    case MF_OP_LT: *r = a < b; return 0;
-    case MF_OP_LE: *r = a <= b; return 0;
-    case MF_OP_GT: *r = a > b; return 0;
-    case MF_OP_GE: *r = a >= b; return 0;
+    case MF_OP_IFF:
+        *r = (a != 0) == (b != 0);
+        return 0;
+    case MF_OP_EQ:
+        *r = a == b;
+        return 0;
+    case MF_OP_NE:
+        *r = a != b;
+        return 0;
+    case MF_OP_LT:
+        *r = a < b;
+        return 0;
+    case MF_OP_LE:
+        *r = a <= b;
+        return 0;
+    case MF_OP_GT:
+        *r = a > b;
+        return 0;
+    case MF_OP_GE:
+        *r = a >= b;
+        return 0;
     case MF_OP_ADD:
         if (__builtin_add_overflow(a, b, r))
             break;
@@ -272,7 +293,7 @@ static int ev_bin(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
     } else {
         for (int i = 0; i < l.n; i++)
             for (int j = 0; j < r.n; j++) {
-                mf_val v;
+                mf_val v = 0;
                 if ((rc = apply(c, e, e->op, l.v[i], r.v[j], &v)) < 0)
                     goto cleanup;
                 if (rc == 0)
@@ -339,8 +360,11 @@ static int ev_call(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
                     }
                     v = v < 0 ? -v : v;
                     break;
-                case MF_FN_BOOL: v = v != 0; break;
-                default: break; /* min, max, toint: as is */
+                case MF_FN_BOOL:
+                    v = v != 0;
+                    break;
+                default:
+                    break; /* min, max, toint: as is */
                 }
                 MF_VEC_PUSH(acc, v);
             }
@@ -388,12 +412,10 @@ static int ev_range(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
         goto cleanup;
     for (int i = 0; i < lo.n; i++)
         for (int j = 0; j < hi.n; j++) {
-            if (hi.v[j] >= lo.v[i] &&
-                hi.v[j] - lo.v[i] >= (mf_val)c->limit) {
-                rc = mf_err_set(MF_ELIMIT,
-                                "the range %lld..%lld has more than %d values",
-                                (long long)lo.v[i], (long long)hi.v[j],
-                                c->limit);
+            if (hi.v[j] >= lo.v[i] && hi.v[j] - lo.v[i] >= (mf_val)c->limit) {
+                rc = mf_err_set(
+                    MF_ELIMIT, "the range %lld..%lld has more than %d values",
+                    (long long)lo.v[i], (long long)hi.v[j], c->limit);
                 goto cleanup;
             }
             for (mf_val v = lo.v[i]; v <= hi.v[j]; v++)
@@ -435,7 +457,7 @@ static int ev(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
         }
         if (e->ref_kind == MF_REF_VAR) {
             const mf_var *v = &c->m->vars[e->ref];
-            mf_val x;
+            mf_val x = 0;
             if (v->type->kind == MF_TY_ARRAY)
                 return where(c, e, "a whole array cannot be used as a value");
             if ((rc = read_cell(c, e, v, v->slot, in_next, &x)) < 0)
@@ -500,7 +522,7 @@ static int ev(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
         /* next(a)[i] reads the next state (and i the current one):
          * read the cells where ev_cells found the array. */
         for (int i = 0; i < slots.n && rc == 0; i++) {
-            mf_val x;
+            mf_val x = 0;
             if ((rc = read_cell(c, e, v, slots.v[i], nx, &x)) == 0)
                 MF_VEC_PUSH(tmp, x);
         }
@@ -520,8 +542,7 @@ static int ev(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
 }
 
 int mf_eval(mf_valset *out, const mf_model *m, const mf_expr *e,
-            const mf_val *cur, const mf_val *next, const mf_val *inp,
-            int limit)
+            const mf_val *cur, const mf_val *next, const mf_val *inp, int limit)
 {
     ectx c = {m, cur, next, inp, limit > 0 ? limit : INT_MAX, 0};
     mf_valset tmp = {0};

@@ -188,24 +188,20 @@ static int path_name(fctx *c, const char **out, inst *in, const char *name,
 }
 
 static int collect(fctx *c, const mf_ast_module *mod, const char *prefix,
-                   inst *parent, const mf_ast_type *decl, int depth)
-{
-    if (depth > MAX_INSTANCE_DEPTH)
-        return err_at(c, MF_ETYPE, decl->line, decl->col,
-                      "module instances nested deeper than %d (recursive "
-                      "module?)", MAX_INSTANCE_DEPTH);
-    inst *in = mf_arena_alloc(c->m->arena, sizeof *in);
-    in->mod = mod;
-    in->prefix = prefix;
-    in->parent = parent;
-    in->decl = decl;
-    MF_VEC_PUSH(c->insts, in);
-    int self = c->insts.n - 1;
-    (void)self;
+                   inst *parent, const mf_ast_type *decl, int depth);
 
-    for (int i = 0; i < mod->decls.n; i++) {
-        const mf_ast_decl *d = &mod->decls.v[i];
-        const char *flat = join(c, prefix, d->name);
+/* The declarations and DEFINEs of `body` (the instance's module, or one it
+ * includes with ISA) under instance `in`. */
+static int collect_body(fctx *c, inst *in, const mf_ast_module *body,
+                        int depth, int isa_depth)
+{
+    if (isa_depth > MAX_INSTANCE_DEPTH)
+        return err_at(c, MF_ETYPE, body->line, body->col,
+                      "ISA nested deeper than %d (ISA cycle?)",
+                      MAX_INSTANCE_DEPTH);
+    for (int i = 0; i < body->decls.n; i++) {
+        const mf_ast_decl *d = &body->decls.v[i];
+        const char *flat = join(c, in->prefix, d->name);
         if (tab_find(c, flat))
             return err_at(c, MF_ETYPE, d->line, d->col,
                           "'%s' is declared twice", flat);
@@ -237,8 +233,8 @@ static int collect(fctx *c, const mf_ast_module *mod, const char *prefix,
         MF_VEC_PUSH(c->var_decls, d);
         MF_VEC_PUSH(c->var_inst, in);
     }
-    for (int i = 0; i < mod->defines.n; i++) {
-        const mf_ast_define *d = &mod->defines.v[i];
+    for (int i = 0; i < body->defines.n; i++) {
+        const mf_ast_define *d = &body->defines.v[i];
         const char *flat;
         int rc = path_name(c, &flat, in, d->name, d->line, d->col, 0);
         if (rc)
@@ -256,7 +252,37 @@ static int collect(fctx *c, const mf_ast_module *mod, const char *prefix,
         MF_VEC_PUSH(c->define_inst, in);
         MF_VEC_PUSH(c->define_ast, d);
     }
+    for (int i = 0; i < body->isa.n; i++) {
+        const mf_ast_isa *isa = &body->isa.v[i];
+        const mf_ast_module *inc = find_module(c->ast, isa->module);
+        if (!inc)
+            return err_at(c, MF_ETYPE, isa->line, isa->col,
+                          "no module named '%s'", isa->module);
+        if (inc->nparams)
+            return err_at(c, MF_ETYPE, isa->line, isa->col,
+                          "ISA of module '%s', which takes parameters",
+                          inc->name);
+        int rc = collect_body(c, in, inc, depth, isa_depth + 1);
+        if (rc)
+            return rc;
+    }
     return 0;
+}
+
+static int collect(fctx *c, const mf_ast_module *mod, const char *prefix,
+                   inst *parent, const mf_ast_type *decl, int depth)
+{
+    if (depth > MAX_INSTANCE_DEPTH)
+        return err_at(c, MF_ETYPE, decl->line, decl->col,
+                      "module instances nested deeper than %d (recursive "
+                      "module?)", MAX_INSTANCE_DEPTH);
+    inst *in = mf_arena_alloc(c->m->arena, sizeof *in);
+    in->mod = mod;
+    in->prefix = prefix;
+    in->parent = parent;
+    in->decl = decl;
+    MF_VEC_PUSH(c->insts, in);
+    return collect_body(c, in, mod, depth, 0);
 }
 
 /* ---- pass B: resolution ---------------------------------------------- */
@@ -324,7 +350,7 @@ static int resolve_id(fctx *c, mf_expr **out, const mf_expr *e, inst *in)
     for (int i = 0; i < in->mod->nparams; i++) {
         if (strcmp(in->mod->params[i], head))
             continue;
-        mf_expr *b;
+        mf_expr *b = NULL;
         int rc = bound_param(c, &b, in, i);
         if (rc)
             return rc;
@@ -1103,6 +1129,60 @@ static int lhs_var(const mf_expr *lhs)
     return -1;
 }
 
+/* The assignments and constraints of `body` (the instance's module, or one
+ * it includes with ISA; collect_body already refused ISA cycles). */
+static int add_body(fctx *c, inst *in, const mf_ast_module *body,
+                    int is_main)
+{
+    int rc;
+    for (int i = 0; i < body->assigns.n; i++) {
+        const mf_ast_assign *a = &body->assigns.v[i];
+        mf_item it = {0};
+        it.kind = a->kind == MF_ASG_INIT   ? MF_IT_INIT
+                  : a->kind == MF_ASG_NEXT ? MF_IT_NEXT
+                                           : MF_IT_ASSIGN;
+        it.line = a->line;
+        it.col = a->col;
+        if ((rc = resolve(c, &it.lhs, a->lhs, in, 0)) ||
+            (rc = resolve(c, &it.e, a->rhs, in, 0)))
+            return rc;
+        it.var = lhs_var(it.lhs);
+        if (it.var < 0 || (it.lhs->kind == MF_E_ID &&
+                           it.lhs->ref_kind != MF_REF_VAR))
+            return err_at(c, MF_ETYPE, a->lhs->line, a->lhs->col,
+                          "the left side of an assignment must be a "
+                          "variable");
+        MF_VEC_PUSH(c->assigns, it);
+    }
+    for (int i = 0; i < body->constraints.n; i++) {
+        const mf_ast_constraint *a = &body->constraints.v[i];
+        mf_item it = {0};
+        it.kind = a->kind == MF_CON_INIT    ? MF_IT_INIT_C
+                  : a->kind == MF_CON_TRANS ? MF_IT_TRANS_C
+                                            : MF_IT_INVAR_C;
+        it.line = a->line;
+        it.col = a->col;
+        it.var = -1;
+        if ((rc = resolve(c, &it.e, a->e, in, 0)))
+            return rc;
+        MF_VEC_PUSH(c->constraints, it);
+    }
+    /* specifications of submodules name things as the submodule sees
+     * them; they have no role, so only main's are kept */
+    if (is_main)
+        for (int i = 0; i < body->specs.n; i++) {
+            mf_spec s = {body->specs.v[i].keyword, body->specs.v[i].text};
+            s.keyword = mf_arena_strdup(c->m->arena, s.keyword);
+            s.text = mf_arena_strdup(c->m->arena, s.text);
+            MF_VEC_PUSH(c->specs, s);
+        }
+    for (int i = 0; i < body->isa.n; i++)
+        if ((rc = add_body(c, in, find_module(c->ast, body->isa.v[i].module),
+                           is_main)))
+            return rc;
+    return 0;
+}
+
 static int add_items(fctx *c)
 {
     int rc;
@@ -1119,51 +1199,9 @@ static int add_items(fctx *c)
                                c->var_inst.v[i])))
             return rc;
     }
-    for (int k = 0; k < c->insts.n; k++) {
-        inst *in = c->insts.v[k];
-        const mf_ast_module *mod = in->mod;
-        for (int i = 0; i < mod->assigns.n; i++) {
-            const mf_ast_assign *a = &mod->assigns.v[i];
-            mf_item it = {0};
-            it.kind = a->kind == MF_ASG_INIT   ? MF_IT_INIT
-                      : a->kind == MF_ASG_NEXT ? MF_IT_NEXT
-                                               : MF_IT_ASSIGN;
-            it.line = a->line;
-            it.col = a->col;
-            if ((rc = resolve(c, &it.lhs, a->lhs, in, 0)) ||
-                (rc = resolve(c, &it.e, a->rhs, in, 0)))
-                return rc;
-            it.var = lhs_var(it.lhs);
-            if (it.var < 0 || (it.lhs->kind == MF_E_ID &&
-                               it.lhs->ref_kind != MF_REF_VAR))
-                return err_at(c, MF_ETYPE, a->lhs->line, a->lhs->col,
-                              "the left side of an assignment must be a "
-                              "variable");
-            MF_VEC_PUSH(c->assigns, it);
-        }
-        for (int i = 0; i < mod->constraints.n; i++) {
-            const mf_ast_constraint *a = &mod->constraints.v[i];
-            mf_item it = {0};
-            it.kind = a->kind == MF_CON_INIT    ? MF_IT_INIT_C
-                      : a->kind == MF_CON_TRANS ? MF_IT_TRANS_C
-                                                : MF_IT_INVAR_C;
-            it.line = a->line;
-            it.col = a->col;
-            it.var = -1;
-            if ((rc = resolve(c, &it.e, a->e, in, 0)))
-                return rc;
-            MF_VEC_PUSH(c->constraints, it);
-        }
-        /* specifications of submodules name things as the submodule sees
-         * them; they have no role, so only main's are kept */
-        if (k == 0)
-            for (int i = 0; i < mod->specs.n; i++) {
-                mf_spec s = {mod->specs.v[i].keyword, mod->specs.v[i].text};
-                s.keyword = mf_arena_strdup(c->m->arena, s.keyword);
-                s.text = mf_arena_strdup(c->m->arena, s.text);
-                MF_VEC_PUSH(c->specs, s);
-            }
-    }
+    for (int k = 0; k < c->insts.n; k++)
+        if ((rc = add_body(c, c->insts.v[k], c->insts.v[k]->mod, k == 0)))
+            return rc;
     return 0;
 }
 

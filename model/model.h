@@ -125,7 +125,8 @@ int mf_model_find_sym(const mf_model *m, const char *name);
 int mf_model_check_item(const mf_model *m, const mf_item *it);
 
 /* A copy of m in a fresh arena with items[index] replaced by *it, or removed
- * when it is NULL; inputs and observables are kept as in m (a mutant is
+ * when it is NULL (never a DEFINE: DEFINEs come first in items, so removing a
+ * later item keeps every DEFINE reference and obs_defines index valid); inputs and observables are kept as in m (a mutant is
  * compared on the original's interface). The hash is recomputed. */
 int mf_model_replace_item(mf_model **out, const mf_model *m, int index,
                           const mf_item *it);

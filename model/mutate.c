@@ -23,11 +23,12 @@
 #include <string.h>
 
 static const char *const mop_names[MF_MOP__COUNT] = {
-    "case-remove",  "case-swap",     "assign-remove",  "init-remove",
-    "constraint-remove", "negate",   "logic-op",       "arith-op",
-    "rel-op",       "stuck-at",      "guard-true",     "term-remove",
-    "assoc-shift",  "var-replace",   "enum-replace",   "number-replace",
-    "digit-replace",
+    "case-remove",    "case-swap",         "assign-remove",
+    "init-remove",    "constraint-remove", "negate",
+    "logic-op",       "arith-op",          "rel-op",
+    "stuck-at",       "guard-true",        "term-remove",
+    "assoc-shift",    "var-replace",       "enum-replace",
+    "number-replace", "digit-replace",
 };
 
 const char *mf_mop_name(mf_mop op)
@@ -87,7 +88,7 @@ int mf_mop_parse_list(unsigned *mask, const char *list)
     return 0;
 }
 
-/* ---- the duplicate set ---------------------------------------------------- */
+/* ---- the duplicate set */
 
 typedef struct {
     uint64_t h0, h1; /* 16 bytes of SHA-256; h0 == h1 == 0 marks a free slot */
@@ -148,7 +149,7 @@ static const dup_entry *dup_insert(dup_set *s, uint64_t h0, uint64_t h1,
     return NULL;
 }
 
-/* ---- expression types (just enough to pick operators) --------------------- */
+/* ---- expression types (just enough to pick operators) */
 
 typedef enum { T_UNK, T_BOOL, T_INT, T_SYM, T_ARR } tkind;
 
@@ -183,8 +184,7 @@ static const mf_type *var_type_of(const mf_model *m, const mf_expr *e,
     case MF_E_ID:
         if (e->ref_kind == MF_REF_VAR && e->ref >= 0 && e->ref < m->nvars)
             return m->vars[e->ref].type;
-        if (e->ref_kind == MF_REF_DEFINE && e->ref >= 0 &&
-            e->ref < m->nitems)
+        if (e->ref_kind == MF_REF_DEFINE && e->ref >= 0 && e->ref < m->nitems)
             return var_type_of(m, m->items[e->ref].e, depth + 1);
         return NULL;
     case MF_E_NEXT:
@@ -285,7 +285,7 @@ static int type_equal(const mf_type *a, const mf_type *b)
     return 0;
 }
 
-/* ---- the enumerator ------------------------------------------------------- */
+/* ---- the enumerator */
 
 typedef struct {
     const mf_expr *node; /* an ancestor of the visited node */
@@ -294,9 +294,9 @@ typedef struct {
 } frame;
 
 typedef struct {
-    unsigned cond : 1;    /* guard, logical operand, ?: condition */
-    unsigned guard : 1;   /* a case guard */
-    unsigned boolval : 1; /* boolean value position (negate applies) */
+    unsigned cond : 1;     /* guard, logical operand, ?: condition */
+    unsigned guard : 1;    /* a case guard */
+    unsigned boolval : 1;  /* boolean value position (negate applies) */
     const mf_type *target; /* type assigned to / compared with, or NULL */
 } ctx;
 
@@ -305,11 +305,11 @@ typedef struct {
     unsigned mask;
     mf_mutant_fn fn;
     void *cb;
-    int rc;             /* non-zero: stop, return this */
-    int index;          /* current item */
+    int rc;    /* non-zero: stop, return this */
+    int index; /* current item */
     const mf_item *item;
-    mf_buf itemname;    /* "next(wtr)" */
-    mf_buf path;        /* steps from the item's root to the visited node */
+    mf_buf itemname; /* "next(wtr)" */
+    mf_buf path;     /* steps from the item's root to the visited node */
     MF_VEC(frame) frames;
     uint64_t orig_h0, orig_h1; /* key of the unmutated current item */
     dup_set dups;
@@ -518,8 +518,8 @@ static int is_rel(int op)
            op == MF_OP_LE || op == MF_OP_GT || op == MF_OP_GE;
 }
 
-static void op_replace(enumst *st, mf_mop mop, const mf_expr *e,
-                       const int *ops, int nops)
+static void op_replace(enumst *st, mf_mop mop, const mf_expr *e, const int *ops,
+                       int nops)
 {
     for (int i = 0; i < nops && st->rc == 0; i++) {
         if (ops[i] == e->op)
@@ -557,8 +557,8 @@ static void case_ops(enumst *st, const mf_expr *e)
             snip(&st->desc, st->m, e->kids[2 * b + 1]);
             mf_buf_printf(&st->desc, "` at %s", st->site.data);
             const mf_expr *g = e->kids[2 * b];
-            emit(st, MF_MOP_CASE_REMOVE, a,
-                 path_copy(st, a, st->frames.n, r), g->line, g->col);
+            emit(st, MF_MOP_CASE_REMOVE, a, path_copy(st, a, st->frames.n, r),
+                 g->line, g->col);
             mf_arena_free(a);
         }
     }
@@ -632,8 +632,7 @@ static void conjuncts(enumst *st, const mf_expr *e)
     mf_arena_free(a);
 }
 
-static void number_candidates(int64_t c, const mf_type *t, int64_t *out,
-                              int *n)
+static void number_candidates(int64_t c, const mf_type *t, int64_t *out, int *n)
 {
     int64_t cand[4] = {0, 1, c + 1, c - 1};
     *n = 0;
@@ -750,8 +749,8 @@ static void value_ops(enumst *st, const mf_expr *e, ctx c)
     if (e->kind == MF_E_INT && want(st, MF_MOP_DIGIT_REPLACE) &&
         (e->ival >= 10 || e->ival <= -10)) {
         char digits[32];
-        uint64_t mag = e->ival < 0 ? (uint64_t)0 - (uint64_t)e->ival
-                                   : (uint64_t)e->ival;
+        uint64_t mag =
+            e->ival < 0 ? (uint64_t)0 - (uint64_t)e->ival : (uint64_t)e->ival;
         snprintf(digits, sizeof(digits), "%llu", (unsigned long long)mag);
         int nd = (int)strlen(digits);
         for (int p = 0; p < nd && st->rc == 0; p++) {
@@ -883,8 +882,8 @@ static void node_ops(enumst *st, const mf_expr *e, ctx c)
         if (l->kind == MF_E_BIN && l->op == o2 && st->rc == 0) {
             /* (a o2 b) o1 c -> a o2 (b o1 c) */
             mf_arena *a = mf_arena_new();
-            mf_expr *inner = mf_expr_bin(a, (mf_binop)o1, l->kids[1],
-                                         (mf_expr *)r);
+            mf_expr *inner =
+                mf_expr_bin(a, (mf_binop)o1, l->kids[1], (mf_expr *)r);
             mf_expr *n = mf_expr_bin(a, (mf_binop)o2, l->kids[0], inner);
             n->line = e->line;
             n->col = e->col;
@@ -896,8 +895,8 @@ static void node_ops(enumst *st, const mf_expr *e, ctx c)
         if (r->kind == MF_E_BIN && r->op == o2 && st->rc == 0) {
             /* a o1 (b o2 c) -> (a o1 b) o2 c */
             mf_arena *a = mf_arena_new();
-            mf_expr *inner = mf_expr_bin(a, (mf_binop)o1, (mf_expr *)l,
-                                         r->kids[0]);
+            mf_expr *inner =
+                mf_expr_bin(a, (mf_binop)o1, (mf_expr *)l, r->kids[0]);
             mf_expr *n = mf_expr_bin(a, (mf_binop)o2, inner, r->kids[1]);
             n->line = e->line;
             n->col = e->col;
@@ -1090,7 +1089,7 @@ int mf_mutants_each(const mf_model *m, unsigned mask, mf_mutant_fn fn,
     return rc;
 }
 
-/* ---- find, apply, print --------------------------------------------------- */
+/* ---- find, apply, print */
 
 typedef struct {
     const char *prefix;
@@ -1149,8 +1148,8 @@ int mf_mutant_find(mf_mutant **out, const mf_model *m, const char *prefix)
     mf_mutants_each(m, 0, find_cb, &f);
     if (f.nfound > 1) {
         mf_mutant_free(f.found);
-        return mf_err_set(MF_EAMBIGUOUS,
-                          "mutant id prefix '%s' is ambiguous", prefix);
+        return mf_err_set(MF_EAMBIGUOUS, "mutant id prefix '%s' is ambiguous",
+                          prefix);
     }
     if (!f.found)
         return mf_err_set(MF_ENOTFOUND, "no mutant %s in %s", prefix,

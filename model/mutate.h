@@ -3,7 +3,9 @@
  *
  * A mutant is (operator, site, replacement). The site is a path in the
  * canonical model: the item ("next(st)", "init(wtr)", "DEFINE d",
- * "TRANS#2") followed by the path through the expression ("b3.g/&r" ...).
+ * "TRANS#2"), "/", and the path through the expression, steps joined by
+ * ".": bN.g / bN.v (guard / value of case branch N), l / r (binary
+ * operands), 0, 1, ... (other children): "next(st)/b3.g.r".
  * Applying a mutant replaces one item of the model (or removes it). The id is
  * the first 16 hex digits of SHA-256(operator NUL site NUL replacement), so it
  * survives layout and comment edits and edits elsewhere in the model. */
@@ -50,7 +52,7 @@ typedef struct {
     mf_mut_status status;
     const char *dup_of;  /* MF_MUT_DUPLICATE: id of the first twin, or
                             "original" */
-    const char *desc;    /* one line: "replace 2 with 1 in next(wtr) branch 1" */
+    const char *desc;    /* one line: "replace `2` with `1` at next(wtr)/b1.v" */
     const char *why;     /* MF_MUT_STILLBORN: the type error */
     mf_arena *arena;     /* copies from mf_mutant_find own their strings and
                             nodes here; NULL in mf_mutants_each callbacks */

@@ -2,7 +2,7 @@
  *
  * It builds what was written: nothing is resolved or type checked, and
  * specifications are kept as text. Constructs mutfarm does not support yet
- * (processes, words, unbounded integers, reals, ISA, CONSTANTS) are refused
+ * (processes, words, unbounded integers, reals, CONSTANTS) are refused
  * with MF_EUNSUPPORTED and a position, never skipped. Recursion and tree
  * depth are bounded so hostile input cannot exhaust the stack here or in the
  * passes that walk the tree afterwards. */
@@ -204,32 +204,20 @@ static mf_expr *parse_inner(parser *p, int *h)
     return e;
 }
 
-/* The name `e` spells if it is an identifier indexed by constants
- * (`a`, `a.b[2]`, `a[1][-2]`), else NULL. */
-static char *const_name(parser *p, const mf_expr *e)
-{
-    if (e->kind == MF_E_ID)
-        return (char *)e->name;
-    if (e->kind != MF_E_INDEX || e->kids[1]->kind != MF_E_INT)
-        return NULL;
-    char *base = const_name(p, e->kids[0]);
-    if (!base)
-        return NULL;
-    size_t n = strlen(base) + 32;
-    char *s = mf_arena_alloc(p->a, n);
-    snprintf(s, n, "%s[%lld]", base, (long long)e->kids[1]->ival);
-    return s;
-}
-
-/* identifier, `self`, then `.field` and `[index]` chains. Dotted names become
- * one MF_E_ID ("a.b.c"); indexing becomes MF_E_INDEX; a field of an element
- * with a constant index is folded into the name ("a[2].b"). */
+/* identifier or `self`, then `.field` and `[index]` chains. Dotted names
+ * become one MF_E_ID ("a.b.c"); indexing becomes MF_E_INDEX; a field of an
+ * element with constant indices is folded into the name ("a[2].b"). The name
+ * is built in one buffer and indices after the last `.` wait in a list, so a
+ * long chain costs linear time and memory. */
 static mf_expr *parse_ident(parser *p, int *h)
 {
     mf_token *t = next(p);
-    mf_expr *e = mf_expr_new(p->a, MF_E_ID, t->line, t->col);
-    e->name = tstr(p, t);
-    *h = 1;
+    mf_buf name = {0};
+    expr_vec idx = {0};
+    MF_VEC(int) hs = {0};
+    mf_expr *e = NULL;
+
+    mf_buf_put(&name, t->s, t->len);
     for (;;) {
         mf_token *d = peek(p);
         if (d->kind == MF_TK_DOT) {
@@ -237,40 +225,54 @@ static mf_expr *parse_ident(parser *p, int *h)
             mf_token *f = peek(p);
             if (f->kind != MF_TK_ID && f->kind != MF_TK_INT) {
                 expect(p, MF_TK_ID, "after '.'");
-                return NULL;
+                goto done;
             }
             next(p);
-            char *base = const_name(p, e);
-            if (!base)
-                return unsupported(p, d,
-                                   "field access on an array element with a "
-                                   "non-constant index");
-            size_t n = strlen(base) + f->len + 2;
-            char *s = mf_arena_alloc(p->a, n);
-            snprintf(s, n, "%s.%.*s", base, (int)f->len, f->s);
-            int line = e->line, col = e->col;
-            e = mf_expr_new(p->a, MF_E_ID, line, col);
-            e->name = s;
-            *h = 1;
+            for (int i = 0; i < idx.n; i++) {
+                if (idx.v[i]->kind != MF_E_INT) {
+                    unsupported(p, d,
+                                "field access on an array element with a "
+                                "non-constant index");
+                    goto done;
+                }
+                mf_buf_printf(&name, "[%lld]", (long long)idx.v[i]->ival);
+            }
+            idx.n = hs.n = 0;
+            mf_buf_puts(&name, ".");
+            mf_buf_put(&name, f->s, f->len);
         } else if (d->kind == MF_TK_LBRACK) {
             int hi;
             next(p);
-            mf_expr *idx = parse_inner(p, &hi);
-            if (!idx || !expect(p, MF_TK_RBRACK, "after array index"))
-                return NULL;
-            mf_expr *x = mf_expr_new(p->a, MF_E_INDEX, e->line, e->col);
-            x->kids = mf_arena_alloc(p->a, 2 * sizeof(*x->kids));
-            x->kids[0] = e;
-            x->kids[1] = idx;
-            x->nkids = 2;
-            *h = 1 + (hi > *h ? hi : *h);
-            e = x;
-            if (!height_ok(p, e, *h))
-                return NULL;
+            mf_expr *x = parse_inner(p, &hi);
+            if (!x || !expect(p, MF_TK_RBRACK, "after array index"))
+                goto done;
+            MF_VEC_PUSH(idx, x);
+            MF_VEC_PUSH(hs, hi);
         } else {
-            return e;
+            break;
         }
     }
+    e = mf_expr_new(p->a, MF_E_ID, t->line, t->col);
+    e->name = mf_arena_strndup(p->a, name.data, name.len);
+    *h = 1;
+    for (int i = 0; i < idx.n; i++) {
+        mf_expr *x = mf_expr_new(p->a, MF_E_INDEX, t->line, t->col);
+        x->kids = mf_arena_alloc(p->a, 2 * sizeof(*x->kids));
+        x->kids[0] = e;
+        x->kids[1] = idx.v[i];
+        x->nkids = 2;
+        *h = 1 + (hs.v[i] > *h ? hs.v[i] : *h);
+        e = x;
+        if (!height_ok(p, e, *h)) {
+            e = NULL;
+            break;
+        }
+    }
+done:
+    mf_buf_free(&name);
+    MF_VEC_FREE(idx);
+    MF_VEC_FREE(hs);
+    return e;
 }
 
 static mf_expr *parse_case(parser *p, int *h)
@@ -994,9 +996,15 @@ static int parse_module(parser *p)
         case MF_TK_CONSTANTS:
             unsupported(p, t, "CONSTANTS");
             return 0;
-        case MF_TK_ISA:
-            unsupported(p, t, "ISA");
-            return 0;
+        case MF_TK_ISA: {
+            next(p);
+            mf_token *n = expect(p, MF_TK_ID, "after ISA");
+            if (!n)
+                return 0;
+            mf_ast_isa isa = {tstr(p, n), t->line, t->col};
+            MF_VEC_PUSH(m->isa, isa);
+            break;
+        }
         default:
             if (is_spec_kw(t->kind)) {
                 next(p);
@@ -1023,6 +1031,7 @@ void mf_ast_free(mf_ast *ast)
         MF_VEC_FREE(m->assigns);
         MF_VEC_FREE(m->constraints);
         MF_VEC_FREE(m->specs);
+        MF_VEC_FREE(m->isa);
     }
     MF_VEC_FREE(ast->modules);
     mf_arena_free(ast->arena);

@@ -17,6 +17,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,9 @@
 #define EVAL_LIMIT (1 << 20)
 /* Candidate assignments tried by mf_sim_initial/mf_sim_step. */
 #define PICK_LIMIT 10000000L
+/* Values (states x slots) held for sorting when the search order is not
+ * slot order. */
+#define COLLECT_MAX (1L << 24)
 
 typedef MF_VEC(int) intvec;
 
@@ -180,17 +184,17 @@ static int ref_range(plan *p, const mf_expr *e, int in_next, int st_cur,
         return ref_range(p, p->m->items[e->ref].e, in_next, st_cur, out,
                          depth + 1, lo, cnt, ty, var, rd_next);
     if (e->kind == MF_E_NEXT)
-        return ref_range(p, e->kids[0], 1, st_cur, out, depth, lo, cnt, ty,
-                         var, rd_next);
+        return ref_range(p, e->kids[0], 1, st_cur, out, depth, lo, cnt, ty, var,
+                         rd_next);
     if (e->kind != MF_E_INDEX)
         return 0;
-    if (!ref_range(p, e->kids[0], in_next, st_cur, out, depth, lo, cnt, ty,
-                   var, rd_next) ||
+    if (!ref_range(p, e->kids[0], in_next, st_cur, out, depth, lo, cnt, ty, var,
+                   rd_next) ||
         (*ty)->kind != MF_TY_ARRAY)
         return 0;
     deps(p, e->kids[1], in_next, st_cur, out, depth);
     const mf_type *at = *ty;
-    mf_val i;
+    mf_val i = 0;
     *ty = at->elem;
     if (is_const(p->m, e->kids[1], 0) &&
         const_value(p->m, e->kids[1], &i) == 0) {
@@ -255,6 +259,27 @@ static void item_deps(plan *p, const mf_item *it, intvec *out)
     deps(p, it->e, 0, reads_st_as_cur(p, it), out, 0);
 }
 
+/* 1 if e may have more than one value: it contains a set, a range or a
+ * union (through DEFINEs). Conservative: `x in {1, 2}` counts. */
+static int may_branch(plan *p, const mf_expr *e, int depth)
+{
+    if (depth > 512)
+        return 1;
+    if (e->kind == MF_E_SET || e->kind == MF_E_RANGE ||
+        (e->kind == MF_E_BIN && e->op == MF_OP_UNION))
+        return 1;
+    if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE) {
+        if (p->dstamp[2 * e->ref] == p->cur_stamp)
+            return 0; /* already walked: it did not branch */
+        p->dstamp[2 * e->ref] = p->cur_stamp;
+        return may_branch(p, p->m->items[e->ref].e, depth + 1);
+    }
+    for (int i = 0; i < e->nkids; i++)
+        if (may_branch(p, e->kids[i], depth))
+            return 1;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Planning                                                             */
 
@@ -301,8 +326,10 @@ static int lhs_cell(plan *p, const mf_item *it, const mf_expr *e, int *slot,
         return rc;
     const mf_type *at = *ty;
     if (at->kind != MF_TY_ARRAY)
-        return mf_err_set(MF_ETYPE, "%s:%d:%d: error: only arrays can be "
-                          "indexed", mfile(m), e->line, e->col);
+        return mf_err_set(MF_ETYPE,
+                          "%s:%d:%d: error: only arrays can be "
+                          "indexed",
+                          mfile(m), e->line, e->col);
     /* next(a[i]) := ...: i is read in the current state. The index of an
      * init or invariant assignment would depend on the state being built:
      * it must be constant. */
@@ -402,7 +429,7 @@ static int cycle_error(plan *p, const int *indeg)
         }
     }
     const mf_item *it = first >= 0 ? &m->items[first] : NULL;
-    int rc = mf_err_set(MF_ERROR,
+    int rc = mf_err_set(MF_ETYPE,
                         "%s:%d:%d: error: combinational loop: %s depend on "
                         "each other",
                         mfile(m), it ? it->line : 0, it ? it->col : 0,
@@ -487,13 +514,13 @@ static int plan_build(plan *p, const mf_val *inp)
         if (p->pos[s] == -1) {
             rc = mf_err_set(MF_ETYPE,
                             "%s:%d:%d: error: '%s' is an input and cannot be "
-                            "assigned", mfile(m), it->line, it->col,
+                            "assigned",
+                            mfile(m), it->line, it->col,
                             m->vars[p->svar[s]].name);
             goto cleanup;
         }
         if (p->src[s] >= 0) {
-            rc = mf_err_set(MF_ETYPE,
-                            "%s:%d:%d: error: '%s' is assigned twice",
+            rc = mf_err_set(MF_ETYPE, "%s:%d:%d: error: '%s' is assigned twice",
                             mfile(m), it->line, it->col,
                             m->vars[p->svar[s]].name);
             goto cleanup;
@@ -533,15 +560,21 @@ static int plan_build(plan *p, const mf_val *inp)
             goto cleanup;
         }
 
-    /* Enumeration order is slot order (sim.h) when the free slots come in
-     * slot order; otherwise successors are collected and sorted. */
-    for (int k = 0, last = -1; k < p->norder; k++) {
+    /* Successors come in slot order (sim.h). The depth-first search gives
+     * that order by itself when no slot is assigned after a branching slot
+     * with a higher number: then two states first differ, in slot order,
+     * at the branching slot where the search split them. Otherwise (next(a)
+     * := next(c) with c free) successors are collected and sorted. */
+    for (int k = 0, hi = -1; k < p->norder; k++) {
         int s = p->order[k];
-        if (p->fixed[s] && p->src[s] < 0)
-            continue;
-        if (s < last)
+        if (p->fixed[s])
+            continue; /* one value in every state */
+        if (s < hi)
             p->collect = 1;
-        last = s;
+        p->cur_stamp++;
+        if ((p->src[s] < 0 || may_branch(p, m->items[p->src[s]].e, 0)) &&
+            s > hi)
+            hi = s;
     }
 
     p->checks = mf_xcalloc((size_t)p->norder + 1, sizeof(*p->checks));
@@ -607,6 +640,11 @@ static int emit(plan *p)
 {
     int n = p->m->nslots;
     if (p->collect) {
+        if ((long)p->coll.n + n > COLLECT_MAX)
+            return mf_err_set(MF_ELIMIT,
+                              "too many states to sort into slot order "
+                              "(over %ld values)",
+                              COLLECT_MAX);
         for (int i = 0; i < n; i++)
             MF_VEC_PUSH(p->coll, p->st[i]);
         return 0;
@@ -754,12 +792,11 @@ static int pick_one(mf_val *out, const mf_model *m, const mf_val *cur,
         return mf_err_set(MF_EREFUSED, init ? "no initial state for this input"
                                             : "no successor for this input");
     if (k.seen <= choice)
-        return mf_err_set(MF_ENOTFOUND,
-                          "choice @%d does not exist: there %s only %d %s",
-                          choice, k.seen == 1 ? "is" : "are", k.seen,
-                          init ? (k.seen == 1 ? "initial state"
-                                              : "initial states")
-                               : (k.seen == 1 ? "successor" : "successors"));
+        return mf_err_set(
+            MF_ENOTFOUND, "choice @%d does not exist: there %s only %d %s",
+            choice, k.seen == 1 ? "is" : "are", k.seen,
+            init ? (k.seen == 1 ? "initial state" : "initial states")
+                 : (k.seen == 1 ? "successor" : "successors"));
     return 0;
 }
 
@@ -775,8 +812,7 @@ int mf_sim_step(mf_val *out, const mf_model *m, const mf_val *cur,
     return pick_one(out, m, cur, inp, choice, 0);
 }
 
-int mf_sim_observe(mf_val *out, int max, const mf_model *m,
-                   const mf_val *state)
+int mf_sim_observe(mf_val *out, int max, const mf_model *m, const mf_val *state)
 {
     int n = 0;
     for (int i = 0; i < m->nvars; i++) {
@@ -793,9 +829,10 @@ int mf_sim_observe(mf_val *out, int max, const mf_model *m,
         s.n = 0;
         int rc = mf_eval(&s, m, it->e, state, NULL, state, EVAL_LIMIT);
         if (rc == 0 && s.n == 0)
-            rc = mf_err_set(MF_EREFUSED, "%s:%d:%d: error: '%s' has no value "
-                            "in this state", mfile(m), it->line, it->col,
-                            it->name);
+            rc = mf_err_set(MF_EREFUSED,
+                            "%s:%d:%d: error: '%s' has no value "
+                            "in this state",
+                            mfile(m), it->line, it->col, it->name);
         if (rc < 0) {
             MF_VEC_FREE(s);
             return rc;
@@ -929,14 +966,16 @@ static int read_assign(rd *r, const char **pp, const char *end, mf_val *vals,
         p++;
     }
     if (t->kind == MF_TY_ARRAY)
-        return rd_err(r, name, "'%s' is an array: give one element, as "
-                      "%s[%lld]=...", buf, buf, (long long)t->lo);
+        return rd_err(r, name,
+                      "'%s' is an array: give one element, as "
+                      "%s[%lld]=...",
+                      buf, buf, (long long)t->lo);
     p = skip_ws(p, end);
     if (p >= end || *p != '=')
         return rd_err(r, p, "expected '=' after '%s'", buf);
     p = skip_ws(p + 1, end);
     const char *vs = p;
-    mf_val val;
+    mf_val val = 0;
     int64_t iv;
     if (read_int(&p, end, &iv) == 0) {
         if (p < end && id_char((unsigned char)*p))
@@ -1024,8 +1063,8 @@ static int first_fn(const mf_val *state, void *ctx)
     return 1;
 }
 
-int mf_input_seq_parse(mf_input_seq **out, const mf_model *m,
-                       const char *file, const char *text, size_t len)
+int mf_input_seq_parse(mf_input_seq **out, const mf_model *m, const char *file,
+                       const char *text, size_t len)
 {
     mf_input_seq *s = mf_xcalloc(1, sizeof(*s));
     int n = m->nslots, rc = 0, cap = 0;
@@ -1066,8 +1105,8 @@ int mf_input_seq_parse(mf_input_seq **out, const mf_model *m,
         r.lineno++;
         /* Comments: '#' or '--' to the end of the line. */
         const char *ce = p;
-        while (ce < le && *ce != '#' && !(*ce == '-' && ce + 1 < le &&
-                                          ce[1] == '-'))
+        while (ce < le && *ce != '#' &&
+               !(*ce == '-' && ce + 1 < le && ce[1] == '-'))
             ce++;
         const char *q = skip_ws(p, ce);
         if (q < ce) {
@@ -1078,15 +1117,15 @@ int mf_input_seq_parse(mf_input_seq **out, const mf_model *m,
             if (w - q == 4 && !strncmp(q, "init", 4) && colon < ce &&
                 *colon == ':') {
                 if (seen_init || seen_step) {
-                    rc = rd_err(&r, q, seen_init
-                                           ? "a second 'init:' line"
-                                           : "'init:' must come before the "
-                                             "steps");
+                    rc = rd_err(&r, q,
+                                seen_init ? "a second 'init:' line"
+                                          : "'init:' must come before the "
+                                            "steps");
                     goto cleanup;
                 }
                 seen_init = 1;
-                if ((rc = read_line(&r, colon + 1, ce, s->init,
-                                    &s->init_choice, 1)) < 0)
+                if ((rc = read_line(&r, colon + 1, ce, s->init, &s->init_choice,
+                                    1)) < 0)
                     goto cleanup;
                 /* Steps start from the initial values of input VARs. */
                 memcpy(cur, s->init, sz);
@@ -1097,8 +1136,8 @@ int mf_input_seq_parse(mf_input_seq **out, const mf_model *m,
                 if (s->nsteps == cap) {
                     cap = cap ? 2 * cap : 16;
                     s->steps = mf_xrealloc(s->steps, (size_t)cap * sz);
-                    s->choices = mf_xrealloc(s->choices,
-                                             (size_t)cap * sizeof(int));
+                    s->choices =
+                        mf_xrealloc(s->choices, (size_t)cap * sizeof(int));
                 }
                 memcpy(s->steps + (size_t)s->nsteps * (n ? n : 1), cur, sz);
                 s->choices[s->nsteps++] = choice;
@@ -1211,8 +1250,8 @@ int mf_sim_run(mf_buf *out, const mf_model *m, const mf_input_seq *seq)
         goto cleanup;
     mf_buf_puts(out, "\n");
     for (int k = 0; k < seq->nsteps; k++) {
-        const mf_val *inp = seq->steps + (size_t)k * (m->nslots ? m->nslots
-                                                                : 1);
+        const mf_val *inp =
+            seq->steps + (size_t)k * (m->nslots ? m->nslots : 1);
         mf_buf_puts(out, "input: ");
         print_inputs(out, m, inp);
         if (seq->choices[k])
@@ -1220,9 +1259,16 @@ int mf_sim_run(mf_buf *out, const mf_model *m, const mf_input_seq *seq)
         mf_buf_puts(out, "\n");
         rc = mf_sim_step(nx, m, cur, inp, seq->choices[k]);
         if (rc == MF_EREFUSED) {
-            mf_buf_printf(out, "step %d: refused (no successor for this "
-                               "input)\n", k + 1);
+            mf_buf_printf(out,
+                          "step %d: refused (no successor for this "
+                          "input)\n",
+                          k + 1);
             goto cleanup;
+        }
+        if (rc == MF_ENOTFOUND) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s", mf_err_msg());
+            rc = mf_err_set(rc, "step %d: %s", k + 1, msg);
         }
         if (rc < 0)
             goto cleanup;

@@ -93,6 +93,29 @@ static void test_model__define_through_instance_parameter_and_self(
     mf_model_free(m);
 }
 
+static void test_model__isa_reads_the_included_module_in_place(void **state)
+{
+    (void)state;
+    /* gigamax.smv: processor(CMD, ...) ISA bus-device; the included text
+     * sees the including module's parameters and variables */
+    mf_model *m = load("MODULE dev\nVAR busy : boolean;\n"
+                       "ASSIGN next(busy) := CMD & !busy;\n"
+                       "DEFINE idle := !busy;\n"
+                       "MODULE cpu(CMD) ISA dev\nVAR st : boolean;\n"
+                       "ASSIGN next(st) := idle;\n"
+                       "MODULE main\nIVAR go : boolean;\nVAR p : cpu(go);\n");
+    char *s = print(m);
+    assert_non_null(strstr(s, "p.busy : boolean;"));
+    assert_non_null(strstr(s, "p.idle := !p.busy;"));
+    assert_non_null(strstr(s, "next(p.busy) := go & !p.busy;"));
+    assert_non_null(strstr(s, "next(p.st) := p.idle;"));
+    free(s);
+    mf_model_free(m);
+    refuse("MODULE a ISA b\nMODULE b ISA a\nMODULE main VAR x : a;\n",
+           MF_ETYPE, "ISA nested deeper");
+    refuse("MODULE main ISA nope\n", MF_ETYPE, "no module named 'nope'");
+}
+
 static void test_model__refuses_undefined_identifier_with_position(
     void **state)
 {
@@ -340,6 +363,7 @@ int main(void)
             test_model__instances_get_dotted_names_and_bound_parameters),
         cmocka_unit_test(
             test_model__define_through_instance_parameter_and_self),
+        cmocka_unit_test(test_model__isa_reads_the_included_module_in_place),
         cmocka_unit_test(
             test_model__refuses_undefined_identifier_with_position),
         cmocka_unit_test(

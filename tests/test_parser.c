@@ -429,15 +429,16 @@ static void test_parser__refuses_word_types_and_constants(void **s)
                 "t.smv:2:10: unsupported: word constants");
 }
 
-static void test_parser__refuses_integer_real_isa_constants(void **s)
+static void test_parser__refuses_integer_real_constants(void **s)
 {
     (void)s;
     parse_fails("MODULE main\nVAR i : integer;\n", MF_EUNSUPPORTED,
                 "t.smv:2:9: unsupported: unbounded integer type");
     parse_fails("MODULE main\nVAR r : real;\n", MF_EUNSUPPORTED,
                 "t.smv:2:9: unsupported: real type");
-    parse_fails("MODULE main\nISA other\n", MF_EUNSUPPORTED,
-                "t.smv:2:1: unsupported: ISA");
+    parse_fails("MODULE main\nISA\n", MF_EPARSE,
+                "t.smv:3:1: error: expected identifier after ISA, found end of "
+                "input");
     parse_fails("MODULE main\nCONSTANTS a, b;\n", MF_EUNSUPPORTED,
                 "t.smv:2:1: unsupported: CONSTANTS");
     parse_fails("MODULE main\nDEFINE d := extend(x, 2);\n", MF_EUNSUPPORTED,
@@ -539,6 +540,25 @@ static void test_parser__refuses_deep_nesting_without_crashing(void **s)
     mf_buf_free(&b);
 }
 
+static void test_parser__long_dotted_chains_cost_linear_memory(void **s)
+{
+    (void)s;
+    size_t n = 100000;
+    mf_buf b = {0};
+    mf_ast *ast = NULL;
+    mf_buf_puts(&b, "MODULE main DEFINE d := a");
+    for (size_t i = 0; i < n; i++)
+        mf_buf_puts(&b, "[1].a");
+    mf_buf_puts(&b, ";");
+    /* Rebuilding the name at each step would need ~30 GB here. */
+    assert_int_equal(mf_parse(&ast, "t.smv", b.data, b.len), MF_OK);
+    const mf_expr *e = ast->modules.v[0]->defines.v[0].body;
+    assert_int_equal(e->kind, MF_E_ID);
+    assert_int_equal(strlen(e->name), 1 + 5 * n);
+    mf_ast_free(ast);
+    mf_buf_free(&b);
+}
+
 static void test_parser__input_need_not_be_nul_terminated(void **s)
 {
     (void)s;
@@ -623,7 +643,7 @@ static int uses_unsupported(const char *text, size_t len)
     for (int i = 0; i < n; i++)
         if (t[i].kind == MF_TK_process || t[i].kind == MF_TK_word ||
             t[i].kind == MF_TK_integer || t[i].kind == MF_TK_real ||
-            t[i].kind == MF_TK_ISA || t[i].kind == MF_TK_CONSTANTS)
+            t[i].kind == MF_TK_CONSTANTS)
             found = 1;
     free(t);
     return found;
@@ -709,10 +729,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_parser__specs_are_kept_as_text),
         cmocka_unit_test(test_parser__refuses_process_as_unsupported),
         cmocka_unit_test(test_parser__refuses_word_types_and_constants),
-        cmocka_unit_test(test_parser__refuses_integer_real_isa_constants),
+        cmocka_unit_test(test_parser__refuses_integer_real_constants),
         cmocka_unit_test(test_parser__syntax_errors_name_the_position),
         cmocka_unit_test(test_parser__non_ascii_only_inside_comments),
         cmocka_unit_test(test_parser__refuses_deep_nesting_without_crashing),
+        cmocka_unit_test(test_parser__long_dotted_chains_cost_linear_memory),
         cmocka_unit_test(test_parser__input_need_not_be_nul_terminated),
         cmocka_unit_test(test_lexer__positions_count_bytes_from_one),
         cmocka_unit_test(test_expr__copy_is_deep_and_equal),
