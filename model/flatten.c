@@ -1109,12 +1109,139 @@ static void tc_fini(tctx *t)
     free(t->def_next);
 }
 
+/* ---- combinational loops --------------------------------------------- */
+
+/* Mark the variables e reads within one state: in the init state (all reads)
+ * or in the next state (reads under next(), or all reads of an invariant
+ * assignment, which holds within the next state). */
+static void loop_reads(const mf_model *m, const mf_expr *e, int under_next,
+                       int want_next, char *out, char *def_seen, int depth)
+{
+    if (depth > MAX_EXPR_DEPTH)
+        return;
+    if (e->kind == MF_E_NEXT)
+        under_next = 1;
+    if (e->kind == MF_E_ID && e->ref_kind == MF_REF_VAR &&
+        (!want_next || under_next))
+        out[e->ref] = 1;
+    if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE) {
+        /* a DEFINE is read where it is used: its next() are relative */
+        int key = 2 * e->ref + under_next;
+        if (!def_seen[key]) {
+            def_seen[key] = 1;
+            loop_reads(m, m->items[e->ref].e, under_next, want_next, out,
+                       def_seen, depth + 1);
+        }
+    }
+    for (int i = 0; i < e->nkids; i++)
+        loop_reads(m, e->kids[i], under_next, want_next, out, def_seen,
+                   depth + 1);
+}
+
+/* Does variable v reach itself in graph g (nv x nv adjacency)? */
+static int loop_dfs(const char *g, int nv, int v, char *state, int *via)
+{
+    state[v] = 1;
+    for (int w = 0; w < nv; w++) {
+        if (!g[(size_t)v * (size_t)nv + w])
+            continue;
+        if (state[w] == 1) {
+            *via = w;
+            return 1;
+        }
+        if (state[w] == 0 && loop_dfs(g, nv, w, state, via))
+            return 1;
+    }
+    state[v] = 2;
+    return 0;
+}
+
+/* An assignment that depends on itself within one state (init(a) := b;
+ * init(b) := a) has no meaning: NuSMV refuses it as a circular definition.
+ * Checked per variable (array cells count as their array, except that an
+ * array reading itself is allowed). `repl` replaces item `index` (NULL with
+ * index -1: the model as it is). */
+static int check_loops(const mf_model *m, int index, const mf_item *repl)
+{
+    int nv = m->nvars, rc = 0;
+    if (nv == 0 || nv > 4096)
+        return 0; /* the simulator still reports a loop at run time */
+    char *g = mf_xcalloc((size_t)nv * (size_t)nv, 1);
+    char *defined = mf_xcalloc((size_t)nv, 1);
+    char *reads = mf_xcalloc((size_t)nv, 1);
+    char *def_seen = mf_xcalloc(2 * (size_t)m->nitems + 2, 1);
+    char *state = mf_xcalloc((size_t)nv, 1);
+    for (int ctx = 0; ctx < 2 && !rc; ctx++) { /* 0: init, 1: next */
+        memset(g, 0, (size_t)nv * (size_t)nv);
+        memset(defined, 0, (size_t)nv);
+        for (int i = 0; i < m->nitems; i++) {
+            const mf_item *it = i == index ? repl : &m->items[i];
+            if (it && (it->kind == MF_IT_ASSIGN ||
+                       it->kind == (ctx ? MF_IT_NEXT : MF_IT_INIT)))
+                defined[it->var] = 1;
+        }
+        for (int i = 0; i < m->nitems; i++) {
+            const mf_item *it = i == index ? repl : &m->items[i];
+            if (!it || !(it->kind == MF_IT_ASSIGN ||
+                         it->kind == (ctx ? MF_IT_NEXT : MF_IT_INIT)))
+                continue;
+            memset(reads, 0, (size_t)nv);
+            memset(def_seen, 0, 2 * (size_t)m->nitems + 2);
+            int want_next = ctx && it->kind == MF_IT_NEXT;
+            loop_reads(m, it->e, 0, want_next, reads, def_seen, 0);
+            for (int w = 0; w < nv; w++) {
+                int self_array = w == it->var &&
+                                 m->vars[w].type->kind == MF_TY_ARRAY;
+                if (reads[w] && defined[w] && !self_array)
+                    g[(size_t)it->var * (size_t)nv + w] = 1;
+            }
+        }
+        memset(state, 0, (size_t)nv);
+        for (int v = 0; v < nv && !rc; v++) {
+            int via = -1;
+            if (state[v] == 0 && loop_dfs(g, nv, v, state, &via)) {
+                const mf_item *at = NULL;
+                for (int i = 0; i < m->nitems && !at; i++) {
+                    const mf_item *it = i == index ? repl : &m->items[i];
+                    if (it && it->var == via &&
+                        (it->kind == MF_IT_ASSIGN ||
+                         it->kind == (ctx ? MF_IT_NEXT : MF_IT_INIT)))
+                        at = it;
+                }
+                rc = mf_err_set(MF_ETYPE,
+                                "%s:%d:%d: error: combinational loop: the %s "
+                                "value of '%s' depends on itself",
+                                m->file, at ? at->line : 1, at ? at->col : 1,
+                                ctx ? "next" : "initial", m->vars[via].name);
+            }
+        }
+    }
+    free(g);
+    free(defined);
+    free(reads);
+    free(def_seen);
+    free(state);
+    return rc;
+}
+
 int mf_model_check_item(const mf_model *m, const mf_item *it)
 {
     tctx t;
     tc_init(&t, m);
     int rc = tc_item(&t, it);
     tc_fini(&t);
+    if (rc == 0 && it->kind != MF_IT_DEFINE) {
+        /* which item `it` replaces: the assignment of the same kind to the
+         * same variable (element), or none for a constraint */
+        int index = -1;
+        for (int i = 0; i < m->nitems && index < 0; i++)
+            if (m->items[i].kind == it->kind && it->lhs &&
+                m->items[i].var == it->var &&
+                mf_expr_equal(m->items[i].lhs, it->lhs))
+                index = i;
+        if (index >= 0)
+            rc = check_loops(m, index, it);
+    }
     return rc;
 }
 
@@ -1516,7 +1643,7 @@ int mf_model_flatten(mf_model **out, const mf_ast *ast,
     tc_fini(&t);
     if (rc)
         goto cleanup;
-    if ((rc = check_assign_conflicts(&c, m)))
+    if ((rc = check_assign_conflicts(&c, m)) || (rc = check_loops(m, -1, NULL)))
         goto cleanup;
     if ((rc = settle_roles(&c, opts)))
         goto cleanup;

@@ -185,6 +185,15 @@ static void test_model__refuses_double_assignment_and_recursion(void **state)
     refuse("MODULE main\nVAR b : boolean; b : boolean;\n", MF_ETYPE,
            "'b' is declared twice");
     refuse("MODULE m\nVAR b : boolean;\n", MF_ETYPE, "no MODULE main");
+    refuse("MODULE main\nVAR a : boolean; b : boolean;\n"
+           "ASSIGN init(a) := b; init(b) := !a;\n",
+           MF_ETYPE, "combinational loop: the initial value of 'a'");
+    refuse("MODULE main\nVAR a : boolean; b : boolean;\nDEFINE nb := next(b);\n"
+           "ASSIGN next(a) := nb; next(b) := next(a);\n",
+           MF_ETYPE, "combinational loop: the next value of");
+    refuse("MODULE main\nVAR a : boolean; b : boolean;\n"
+           "ASSIGN a := b; next(b) := !next(a);\n",
+           MF_ETYPE, "combinational loop: the next value of");
     refuse("MODULE main\nVAR b : boolean;\nDEFINE me := self;\nINVAR me;\n",
            MF_ETYPE, "module instance 'self' used as a value");
 }
@@ -353,6 +362,10 @@ static void test_model__replace_item_changes_one_item_and_keeps_roles(
 
     repl.e = mf_expr_int(m->arena, 3, 1, 1);
     assert_int_equal(mf_model_check_item(m, &repl), MF_ETYPE);
+    /* next(y) := next(y) would be a loop: a stillborn mutant */
+    repl.e = mf_expr_un(m->arena, MF_E_NEXT, m->items[it].lhs);
+    assert_int_equal(mf_model_check_item(m, &repl), MF_ETYPE);
+    assert_non_null(strstr(mf_err_msg(), "combinational loop"));
     mf_model_free(m);
 }
 
