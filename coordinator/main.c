@@ -169,7 +169,8 @@ int main(int argc, char **argv)
     }
     c = find(argv[1]);
     if (!c) {
-        fprintf(stderr, "mutfarm: '%s' is not a command; see 'mutfarm --help'\n",
+        fprintf(stderr,
+                "mutfarm: '%s' is not a command; see 'mutfarm --help'\n",
                 argv[1]);
         return MF_EXIT_USAGE;
     }

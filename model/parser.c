@@ -1003,6 +1003,7 @@ static int parse_module(parser *p)
                 return 0;
             mf_ast_isa isa = {tstr(p, n), t->line, t->col};
             MF_VEC_PUSH(m->isa, isa);
+            ok = 1;
             break;
         }
         default:

@@ -31,10 +31,10 @@ static void compress(uint32_t h[8], const unsigned char blk[64])
         w[i] = (uint32_t)blk[4 * i] << 24 | (uint32_t)blk[4 * i + 1] << 16 |
                (uint32_t)blk[4 * i + 2] << 8 | (uint32_t)blk[4 * i + 3];
     for (i = 16; i < 64; i++) {
-        uint32_t s0 = ROTR(w[i - 15], 7) ^ ROTR(w[i - 15], 18) ^
-                      (w[i - 15] >> 3);
-        uint32_t s1 = ROTR(w[i - 2], 17) ^ ROTR(w[i - 2], 19) ^
-                      (w[i - 2] >> 10);
+        uint32_t s0 =
+            ROTR(w[i - 15], 7) ^ ROTR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 =
+            ROTR(w[i - 2], 17) ^ ROTR(w[i - 2], 19) ^ (w[i - 2] >> 10);
         w[i] = w[i - 16] + s0 + w[i - 7] + s1;
     }
     a = h[0], b = h[1], c = h[2], d = h[3];

@@ -7,7 +7,9 @@
 #   (falls back to tests/models/*.smv when the shared models are absent).
 # env:   MF_BIN                 the mutfarm binary (default ./build/mutfarm)
 #        MF_CORPUS_MAX_MUTANTS  mutants shown and re-checked per model
-#                               (default 300, evenly sampled; 0 = all)
+#                               (default 20, evenly sampled; 0 = all; every
+#                               mutant is checked in-process by
+#                               tests/test_corpus.c)
 #        MF_CORPUS_JOBS         parallel mutant checks (default: cores)
 #
 # Per model:
@@ -24,7 +26,7 @@
 set -uo pipefail
 
 MF_BIN=${MF_BIN:-./build/mutfarm}
-MAX_MUTANTS=${MF_CORPUS_MAX_MUTANTS:-300}
+MAX_MUTANTS=${MF_CORPUS_MAX_MUTANTS:-20}
 JOBS=${MF_CORPUS_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 if [ ! -x "$MF_BIN" ]; then

@@ -20,7 +20,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 step() { echo; echo "==== $* ($(($(date +%s) - start))s)"; }
 
 step "ASan+UBSan build"
-if cmake -S . -B build-asan -DMF_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug &&
+if cmake -S . -B build-asan -DMF_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
     cmake --build build-asan -j "$jobs"; then
     step "unit and end-to-end tests"
     ctest --test-dir build-asan --output-on-failure -j2 || status=1

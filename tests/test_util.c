@@ -21,15 +21,18 @@ static void test_sha256__fips_vectors(void **state)
 
     mf_sha256_hex(hex, "", 0);
     assert_string_equal(
-        hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        hex,
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     mf_sha256_hex(hex, "abc", 3);
     assert_string_equal(
-        hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        hex,
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     const char *m448 =
         "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
     mf_sha256_hex(hex, m448, strlen(m448));
     assert_string_equal(
-        hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+        hex,
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
 
 static void test_sha256__long_and_block_edges(void **state)
@@ -38,11 +41,13 @@ static void test_sha256__long_and_block_edges(void **state)
     (void)state;
 
     /* 896-bit FIPS vector: two blocks of message. */
-    const char *m896 = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
-                       "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
+    const char *m896 =
+        "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
+        "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
     mf_sha256_hex(hex, m896, strlen(m896));
     assert_string_equal(
-        hex, "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+        hex,
+        "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
 
     /* One million 'a'. */
     size_t n = 1000000;
@@ -52,28 +57,32 @@ static void test_sha256__long_and_block_edges(void **state)
     mf_sha256_hex(hex, a, n);
     free(a);
     assert_string_equal(
-        hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+        hex,
+        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 
     /* 55, 56 and 64 bytes straddle the padding boundary. */
     char b64[64];
     memset(b64, 'a', sizeof b64);
     mf_sha256_hex(hex, b64, 55);
     assert_string_equal(
-        hex, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
+        hex,
+        "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
     mf_sha256_hex(hex, b64, 56);
     assert_string_equal(
-        hex, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
+        hex,
+        "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
     mf_sha256_hex(hex, b64, 64);
     assert_string_equal(
-        hex, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+        hex,
+        "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
 }
 
 static void test_err__keeps_message_and_returns_code(void **state)
 {
     (void)state;
-    assert_int_equal(mf_err_set(MF_EPARSE, "f.smv:%d:%d: error: %s", 3, 7,
-                                "unexpected ';'"),
-                     MF_EPARSE);
+    assert_int_equal(
+        mf_err_set(MF_EPARSE, "f.smv:%d:%d: error: %s", 3, 7, "unexpected ';'"),
+        MF_EPARSE);
     assert_string_equal(mf_err_msg(), "f.smv:3:7: error: unexpected ';'");
     assert_string_equal(mf_err_name(MF_EPARSE), "parse error");
     assert_string_equal(mf_err_name(MF_OK), "success");

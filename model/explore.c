@@ -1,0 +1,1062 @@
+/* explore.c - exact killability by explicit-state breadth-first search over
+ * the product of original and mutant, with subset construction for
+ * non-determinism (definitions in explore.h).
+ *
+ * Everything is interned as arrays of int64: states (per model), observation
+ * vectors (shared by both models, so an observation is one int), sets of
+ * states (sorted state ids), product nodes. Successors are computed once per
+ * (state, input) with the simulator and memoised; so is the step of a set
+ * under an input (its union of successors, whether some member refuses, and
+ * the successors partitioned by observation). */
+#include "explore.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_MAX_STATES 100000L
+/* Input valuations per step past which a model is too large. */
+#define MAX_INPUTS (1 << 16)
+/* Candidate assignments per simulator enumeration. */
+#define SIM_LIMIT 2000000L
+/* Work units (set steps, simulator calls weigh more) per product node. */
+#define WORK_PER_NODE 60L
+
+/* ------------------------------------------------------------------ */
+/* Interning tables of int64 arrays                                     */
+
+typedef struct {
+    int64_t *pool;
+    size_t pn, pcap;
+    size_t *off;
+    int *len;
+    uint64_t *hash;
+    int n, cap;
+    int *ht; /* open addressing, -1 empty */
+    size_t hcap;
+} ktab;
+
+static uint64_t khash(const int64_t *k, int len)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)len;
+    for (int i = 0; i < len; i++) {
+        uint64_t x = (uint64_t)k[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        x ^= x >> 30;
+        x *= 0xbf58476d1ce4e5b9ull;
+        x ^= x >> 27;
+        x *= 0x94d049bb133111ebull;
+        x ^= x >> 31;
+        h ^= x;
+    }
+    return h;
+}
+
+static void ktab_free(ktab *t)
+{
+    free(t->pool);
+    free(t->off);
+    free(t->len);
+    free(t->hash);
+    free(t->ht);
+    memset(t, 0, sizeof(*t));
+}
+
+static void ktab_rehash(ktab *t, size_t ncap)
+{
+    free(t->ht);
+    t->hcap = ncap;
+    t->ht = mf_xmalloc(ncap * sizeof(*t->ht));
+    for (size_t i = 0; i < ncap; i++)
+        t->ht[i] = -1;
+    for (int id = 0; id < t->n; id++) {
+        size_t h = (size_t)t->hash[id] & (ncap - 1);
+        while (t->ht[h] >= 0)
+            h = (h + 1) & (ncap - 1);
+        t->ht[h] = id;
+    }
+}
+
+static const int64_t *ktab_get(const ktab *t, int id, int *len)
+{
+    if (len)
+        *len = t->len[id];
+    return t->pool + t->off[id];
+}
+
+/* Id of key k, or -1. */
+static int ktab_find(const ktab *t, const int64_t *k, int len)
+{
+    if (!t->hcap)
+        return -1;
+    uint64_t hv = khash(k, len);
+    size_t h = (size_t)hv & (t->hcap - 1);
+    while (t->ht[h] >= 0) {
+        int id = t->ht[h];
+        if (t->hash[id] == hv && t->len[id] == len &&
+            memcmp(t->pool + t->off[id], k, (size_t)len * sizeof(*k)) == 0)
+            return id;
+        h = (h + 1) & (t->hcap - 1);
+    }
+    return -1;
+}
+
+/* Id of key k; a new id (and *is_new = 1) if absent. */
+static int ktab_intern(ktab *t, const int64_t *k, int len, int *is_new)
+{
+    uint64_t hv = khash(k, len);
+    if ((size_t)(t->n + 1) * 2 > t->hcap)
+        ktab_rehash(t, t->hcap ? 2 * t->hcap : 64);
+    size_t h = (size_t)hv & (t->hcap - 1);
+    while (t->ht[h] >= 0) {
+        int id = t->ht[h];
+        if (t->hash[id] == hv && t->len[id] == len &&
+            memcmp(t->pool + t->off[id], k, (size_t)len * sizeof(*k)) == 0) {
+            if (is_new)
+                *is_new = 0;
+            return id;
+        }
+        h = (h + 1) & (t->hcap - 1);
+    }
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 64;
+        t->off = mf_xrealloc(t->off, (size_t)t->cap * sizeof(*t->off));
+        t->len = mf_xrealloc(t->len, (size_t)t->cap * sizeof(*t->len));
+        t->hash = mf_xrealloc(t->hash, (size_t)t->cap * sizeof(*t->hash));
+    }
+    if (t->pn + (size_t)len > t->pcap) {
+        while (t->pn + (size_t)len > t->pcap)
+            t->pcap = t->pcap ? 2 * t->pcap : 256;
+        t->pool = mf_xrealloc(t->pool, t->pcap * sizeof(*t->pool));
+    }
+    int id = t->n++;
+    t->off[id] = t->pn;
+    t->len[id] = len;
+    t->hash[id] = hv;
+    if (len)
+        memcpy(t->pool + t->pn, k, (size_t)len * sizeof(*k));
+    t->pn += (size_t)len;
+    t->ht[h] = id;
+    if (is_new)
+        *is_new = 1;
+    return id;
+}
+
+/* ------------------------------------------------------------------ */
+/* One model: its states, observations, memoised successors             */
+
+typedef MF_VEC(int) intvec;
+typedef MF_VEC(int64_t) i64vec;
+
+typedef struct {
+    int off, n; /* successor state ids in succ_pool */
+} succ_rec;
+
+typedef struct {
+    int rset;   /* union of successors as a set id, -1 if none */
+    int anyref; /* some member has no successor */
+    int poff, np; /* np (obs, set) pairs at part_pool[poff..], by obs */
+} step_rec;
+
+typedef struct explorer explorer;
+
+typedef struct {
+    const mf_model *m;
+    ktab states;
+    intvec obs;      /* per state: observation id */
+    ktab succ_keys;  /* (state id or -1 for initial, input index) */
+    MF_VEC(succ_rec) succ;
+    intvec succ_pool;
+    ktab sets;       /* sorted arrays of state ids */
+    ktab step_keys;  /* (set id or -1 for initial, input index) */
+    MF_VEC(step_rec) steps;
+    intvec part_pool;
+    int nondet;
+} side;
+
+struct explorer {
+    side s[2]; /* 0: original, 1: mutant */
+    ktab obs;  /* observation vectors, shared */
+    int nslots, nobs;
+    mf_val *obsbuf;
+    int ninit, ninp;
+    mf_val *inits; /* ninit * nslots */
+    mf_val *inps;  /* ninp * nslots */
+    long work, max_work;
+    int enabled;   /* the original never refuses a step input: R is moot
+                      (-1: not known yet) */
+    int init_rc;   /* building the input valuations failed */
+    char init_msg[256];
+    int err;       /* first error code */
+    char msg[256];
+    /* scratch */
+    i64vec key;
+    MF_VEC(mf_val) coll;
+    intvec tmp;
+};
+
+static int fail(explorer *x, int code, const char *what)
+{
+    if (!x->err) {
+        x->err = code;
+        snprintf(x->msg, sizeof(x->msg), "%s", what);
+    }
+    return code;
+}
+
+static int collect_fn(const mf_val *state, void *ctx)
+{
+    explorer *x = ctx;
+    for (int i = 0; i < x->nslots; i++)
+        MF_VEC_PUSH(x->coll, state[i]);
+    return 0;
+}
+
+/* Intern a state of side d and its observation. Returns its id or < 0. */
+static int intern_state(explorer *x, side *d, const mf_val *st)
+{
+    int id = ktab_find(&d->states, st, x->nslots);
+    if (id >= 0)
+        return id;
+    int n = mf_sim_observe(x->obsbuf, x->nobs, d->m, st);
+    if (n < 0) {
+        char b[256];
+        snprintf(b, sizeof(b), "%s: observing a state: %s",
+                 d == &x->s[0] ? "original" : "mutant", mf_err_msg());
+        return fail(x, n, b);
+    }
+    int o = ktab_intern(&x->obs, x->obsbuf, n, NULL);
+    MF_VEC_PUSH(d->obs, o);
+    return ktab_intern(&d->states, st, x->nslots, NULL);
+}
+
+/* The successors of state `st` (-1: the initial states) of side d under
+ * input `inp` (index into inps, or inits for the initial states). */
+static int state_succ(explorer *x, side *d, int st, int inp, const int **ids,
+                      int *n)
+{
+    int64_t key[2] = {st, inp};
+    int k = ktab_find(&d->succ_keys, key, 2);
+    if (k < 0) {
+        x->work += 10;
+        x->coll.n = 0;
+        int rc;
+        if (st < 0)
+            rc = mf_sim_initial_each(d->m, x->inits + (size_t)inp * x->nslots,
+                                     collect_fn, x, SIM_LIMIT);
+        else {
+            /* Copy the state: the pool may move while interning. */
+            mf_val *cur = mf_xmalloc((size_t)(x->nslots ? x->nslots : 1) *
+                                     sizeof(*cur));
+            memcpy(cur, ktab_get(&d->states, st, NULL),
+                   (size_t)x->nslots * sizeof(*cur));
+            rc = mf_sim_next_each(d->m, cur,
+                                  x->inps + (size_t)inp * x->nslots,
+                                  collect_fn, x, SIM_LIMIT);
+            free(cur);
+        }
+        if (rc < 0) {
+            char b[256];
+            snprintf(b, sizeof(b), "%s: %s", d == &x->s[0] ? "original"
+                                                          : "mutant",
+                     mf_err_msg());
+            return fail(x, rc, b); /* the key stays absent */
+        }
+        int cnt = x->nslots ? x->coll.n / x->nslots : rc;
+        succ_rec r = {d->succ_pool.n, cnt};
+        if (cnt > 1)
+            d->nondet = 1;
+        /* Intern first (may fail), then record. */
+        x->tmp.n = 0;
+        for (int i = 0; i < cnt; i++) {
+            int id = intern_state(x, d, x->coll.v + (size_t)i * x->nslots);
+            if (id < 0)
+                return id;
+            MF_VEC_PUSH(x->tmp, id);
+        }
+        for (int i = 0; i < cnt; i++)
+            MF_VEC_PUSH(d->succ_pool, x->tmp.v[i]);
+        MF_VEC_PUSH(d->succ, r);
+        k = ktab_intern(&d->succ_keys, key, 2, NULL);
+    }
+    if (k >= d->succ.n)
+        return fail(x, MF_ERROR, "internal: successor memo out of step");
+    *ids = d->succ_pool.v + d->succ.v[k].off;
+    *n = d->succ.v[k].n;
+    return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static _Thread_local const side *cmp_side;
+static int cmp_by_obs(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    int ox = cmp_side->obs.v[x], oy = cmp_side->obs.v[y];
+    if (ox != oy)
+        return (ox > oy) - (ox < oy);
+    return (x > y) - (x < y);
+}
+
+static int intern_set(explorer *x, side *d, const int *ids, int n)
+{
+    x->key.n = 0;
+    for (int i = 0; i < n; i++)
+        MF_VEC_PUSH(x->key, ids[i]);
+    return ktab_intern(&d->sets, x->key.v, n, NULL);
+}
+
+/* The step of set `set` (-1: the initial states) of side d under input
+ * `inp`. Returns the index of its step_rec in d->steps, or < 0. */
+static int set_step(explorer *x, side *d, int set, int inp)
+{
+    int64_t key[2] = {set, inp};
+    x->work++;
+    int k = ktab_find(&d->step_keys, key, 2);
+    if (k >= 0)
+        return k;
+    intvec all = {0};
+    step_rec r = {-1, 0, 0, 0};
+    int rc = 0;
+    if (set < 0) {
+        const int *ids;
+        int n;
+        if ((rc = state_succ(x, d, -1, inp, &ids, &n)) < 0)
+            goto done;
+        r.anyref = n == 0;
+        for (int i = 0; i < n; i++)
+            MF_VEC_PUSH(all, ids[i]);
+    } else {
+        int len;
+        ktab_get(&d->sets, set, &len);
+        x->work += len;
+        for (int j = 0; j < len; j++) {
+            /* Re-read: interning states does not touch d->sets, but be
+             * safe against the pool moving. */
+            int member = (int)ktab_get(&d->sets, set, NULL)[j];
+            const int *ids;
+            int n;
+            if ((rc = state_succ(x, d, member, inp, &ids, &n)) < 0)
+                goto done;
+            if (n == 0)
+                r.anyref = 1;
+            for (int i = 0; i < n; i++)
+                MF_VEC_PUSH(all, ids[i]);
+        }
+    }
+    if (all.n > 1) {
+        qsort(all.v, (size_t)all.n, sizeof(int), cmp_int);
+        int w = 1;
+        for (int i = 1; i < all.n; i++)
+            if (all.v[i] != all.v[w - 1])
+                all.v[w++] = all.v[i];
+        all.n = w;
+    }
+    if (set < 0 && all.n > 1)
+        d->nondet = 1;
+    if (all.n > 0) {
+        r.rset = intern_set(x, d, all.v, all.n);
+        cmp_side = d;
+        qsort(all.v, (size_t)all.n, sizeof(int), cmp_by_obs);
+        r.poff = d->part_pool.n;
+        for (int i = 0; i < all.n;) {
+            int j = i, o = d->obs.v[all.v[i]];
+            while (j < all.n && d->obs.v[all.v[j]] == o)
+                j++;
+            int sid = intern_set(x, d, all.v + i, j - i);
+            MF_VEC_PUSH(d->part_pool, o);
+            MF_VEC_PUSH(d->part_pool, sid);
+            r.np++;
+            i = j;
+        }
+    }
+    MF_VEC_PUSH(d->steps, r);
+    k = ktab_intern(&d->step_keys, key, 2, NULL);
+done:
+    MF_VEC_FREE(all);
+    return rc < 0 ? rc : k;
+}
+
+/* ------------------------------------------------------------------ */
+/* Input valuations                                                     */
+
+/* All valuations of the input cells chosen by `pick` (cartesian product,
+ * first cell slowest); other slots hold the first value of their domain. */
+static int input_product(explorer *x, const mf_model *m, int steps,
+                         mf_val **out, int *nout)
+{
+    int n = m->nslots;
+    mf_val *base = mf_xcalloc((size_t)(n ? n : 1), sizeof(*base));
+    intvec cells = {0};
+    MF_VEC(mf_val *) dv = {0};
+    intvec dn = {0};
+    int rc = 0;
+    long total = 1;
+    for (int i = 0; i < m->nvars; i++) {
+        const mf_var *v = &m->vars[i];
+        mf_val *vals;
+        int nv;
+        if ((rc = mf_type_domain(mf_type_scalar(v->type), &vals, &nv)) < 0) {
+            /* Not an input: the placeholder stays 0. */
+            int is_inp = v->decl == MF_DECL_IVAR ||
+                         (v->is_input && v->decl == MF_DECL_VAR);
+            if (!is_inp) {
+                rc = 0;
+                continue;
+            }
+            fail(x, rc, mf_err_msg());
+            goto done;
+        }
+        for (int k = 0; k < v->nslots; k++)
+            base[v->slot + k] = nv > 0 ? vals[0] : 0;
+        int take = v->decl == MF_DECL_IVAR ? steps
+                                           : (v->is_input &&
+                                              v->decl == MF_DECL_VAR);
+        if (!take) {
+            free(vals);
+            continue;
+        }
+        for (int k = 0; k < v->nslots; k++) {
+            mf_val *c = mf_xmalloc((size_t)(nv ? nv : 1) * sizeof(*c));
+            memcpy(c, vals, (size_t)nv * sizeof(*c));
+            MF_VEC_PUSH(cells, v->slot + k);
+            MF_VEC_PUSH(dv, c);
+            MF_VEC_PUSH(dn, nv);
+            total *= nv;
+            if (total > MAX_INPUTS) {
+                free(vals);
+                rc = fail(x, MF_ELIMIT, "too many input valuations");
+                goto done;
+            }
+        }
+        free(vals);
+    }
+    *nout = (int)total;
+    *out = mf_xmalloc((size_t)(total ? total : 1) * (size_t)(n ? n : 1) *
+                      sizeof(mf_val));
+    for (long t = 0; t < total; t++) {
+        mf_val *row = *out + (size_t)t * n;
+        memcpy(row, base, (size_t)n * sizeof(*row));
+        long r = t;
+        for (int c = cells.n - 1; c >= 0; c--) {
+            row[cells.v[c]] = dv.v[c][r % dn.v[c]];
+            r /= dn.v[c];
+        }
+    }
+done:
+    for (int i = 0; i < dv.n; i++)
+        free(dv.v[i]);
+    MF_VEC_FREE(dv);
+    MF_VEC_FREE(dn);
+    MF_VEC_FREE(cells);
+    free(base);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Breadth-first search                                                 */
+
+typedef struct {
+    ktab nodes;
+    intvec parent, input, depth;
+} bfs;
+
+static void bfs_free(bfs *b)
+{
+    ktab_free(&b->nodes);
+    MF_VEC_FREE(b->parent);
+    MF_VEC_FREE(b->input);
+    MF_VEC_FREE(b->depth);
+}
+
+/* Add a node; 1 if new, 0 if seen, MF_ELIMIT past max. */
+static int bfs_add(explorer *x, bfs *b, const int64_t *key, int len,
+                   int parent, int input, long max)
+{
+    int is_new;
+    ktab_intern(&b->nodes, key, len, &is_new);
+    if (!is_new)
+        return 0;
+    MF_VEC_PUSH(b->parent, parent);
+    MF_VEC_PUSH(b->input, input);
+    MF_VEC_PUSH(b->depth, parent < 0 ? 0 : b->depth.v[parent] + 1);
+    if (b->nodes.n > max)
+        return fail(x, MF_ELIMIT, "more product states than the limit");
+    return 1;
+}
+
+/* The killing test: the path to `node` (-1: none, a kill in state 0 under
+ * initial input `input`) then `input`. */
+static mf_input_seq *make_test(explorer *x, const bfs *b, int node, int input)
+{
+    int n = x->nslots;
+    size_t sz = (size_t)(n ? n : 1) * sizeof(mf_val);
+    mf_input_seq *s = mf_xcalloc(1, sizeof(*s));
+    s->init = mf_xmalloc(sz);
+    if (node < 0) {
+        memcpy(s->init, x->inits + (size_t)input * n, (size_t)n * sizeof(mf_val));
+        s->nsteps = 0;
+        s->steps = mf_xmalloc(sz);
+        s->choices = mf_xcalloc(1, sizeof(int));
+        return s;
+    }
+    int len = b->depth.v[node] + 1;
+    s->nsteps = len;
+    s->steps = mf_xmalloc(sz * (size_t)len);
+    s->choices = mf_xcalloc((size_t)len, sizeof(int));
+    int k = len - 1;
+    memcpy(s->steps + (size_t)k * n, x->inps + (size_t)input * n,
+           (size_t)n * sizeof(mf_val));
+    for (int v = node; v >= 0; v = b->parent.v[v]) {
+        if (b->parent.v[v] < 0)
+            memcpy(s->init, x->inits + (size_t)b->input.v[v] * n,
+                   (size_t)n * sizeof(mf_val));
+        else {
+            k--;
+            memcpy(s->steps + (size_t)k * n,
+                   x->inps + (size_t)b->input.v[v] * n,
+                   (size_t)n * sizeof(mf_val));
+        }
+    }
+    return s;
+}
+
+#define REC(d, k) (&(d)->steps.v[(k)])
+#define PARTS(d, r) ((d)->part_pool.v + (r)->poff)
+
+static void set_verdict(explorer *x, mf_explore_notion *nt, int rc, bfs *b)
+{
+    nt->nodes = b->nodes.n;
+    if (rc == MF_ELIMIT || (rc == 0 && x->work > x->max_work))
+        nt->verdict = MF_XV_LIMIT;
+    else if (rc < 0)
+        nt->verdict = MF_XV_ERROR;
+}
+
+static int check_work(explorer *x)
+{
+    if (x->work > x->max_work)
+        return fail(x, MF_ELIMIT, "work limit reached");
+    return 0;
+}
+
+/* 1 if no reachable state of the original refuses a step input (then every
+ * input sequence with a valid initial input is a valid test, and the node
+ * component R can be dropped: it is kept as the constant ALL_R), 0 if one
+ * does or the original has more than max_states states, < 0 on error. */
+#define ALL_R (-2)
+static int original_input_enabled(explorer *x, long max_states)
+{
+    side *M = &x->s[0];
+    intvec todo = {0};
+    ktab seen = {0};
+    int rc = 1;
+    for (int i0 = 0; i0 < x->ninit && rc == 1; i0++) {
+        const int *ids;
+        int n;
+        if ((rc = state_succ(x, M, -1, i0, &ids, &n)) < 0)
+            break;
+        rc = 1;
+        for (int j = 0; j < n; j++) {
+            int64_t k = ids[j];
+            int is_new;
+            ktab_intern(&seen, &k, 1, &is_new);
+            if (is_new)
+                MF_VEC_PUSH(todo, ids[j]);
+        }
+    }
+    for (int t = 0; t < todo.n && rc == 1; t++) {
+        if (seen.n > max_states || x->work > x->max_work / 2) {
+            rc = 0;
+            break;
+        }
+        for (int i = 0; i < x->ninp && rc == 1; i++) {
+            const int *ids;
+            int n;
+            x->work++;
+            if ((rc = state_succ(x, M, todo.v[t], i, &ids, &n)) < 0)
+                break;
+            rc = n > 0;
+            for (int j = 0; j < n; j++) {
+                int64_t k = ids[j];
+                int is_new;
+                ktab_intern(&seen, &k, 1, &is_new);
+                if (is_new)
+                    MF_VEC_PUSH(todo, ids[j]);
+            }
+        }
+    }
+    MF_VEC_FREE(todo);
+    ktab_free(&seen);
+    return rc;
+}
+
+/* Potential killing: nodes (R, S, S'). */
+static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
+                         int max_depth)
+{
+    side *M = &x->s[0], *P = &x->s[1];
+    bfs b = {0};
+    int rc = 0, cut = 0;
+    int64_t key[3];
+    nt->verdict = MF_XV_NOT_KILLABLE;
+
+    for (int i0 = 0; i0 < x->ninit; i0++) {
+        int km = set_step(x, M, -1, i0);
+        if (km < 0) { rc = km; goto out; }
+        if (REC(M, km)->rset < 0)
+            continue; /* the original refuses this initial input */
+        int kp = set_step(x, P, -1, i0);
+        if (kp < 0) { rc = kp; goto out; }
+        step_rec *rm = REC(M, km), *rp = REC(P, kp);
+        int killed = rp->anyref;
+        int a = 0;
+        for (int j = 0; j < rp->np && !killed; j++) {
+            int o = PARTS(P, rp)[2 * j];
+            while (a < rm->np && PARTS(M, rm)[2 * a] < o)
+                a++;
+            if (a == rm->np || PARTS(M, rm)[2 * a] != o) {
+                killed = 1;
+                break;
+            }
+            key[0] = x->enabled ? ALL_R : rm->rset;
+            key[1] = PARTS(M, rm)[2 * a + 1];
+            key[2] = PARTS(P, rp)[2 * j + 1];
+            if ((rc = bfs_add(x, &b, key, 3, -1, i0, max_states)) < 0)
+                goto out;
+        }
+        if (killed) {
+            nt->verdict = MF_XV_KILLED;
+            nt->length = 0;
+            nt->test = make_test(x, &b, -1, i0);
+            goto out;
+        }
+    }
+    for (int node = 0; node < b.nodes.n; node++) {
+        int dep = b.depth.v[node];
+        if (max_depth > 0 && dep >= max_depth) {
+            cut = 1;
+            continue;
+        }
+        nt->depth = dep;
+        const int64_t *nk = ktab_get(&b.nodes, node, NULL);
+        int R = (int)nk[0], S = (int)nk[1], S2 = (int)nk[2];
+        for (int i = 0; i < x->ninp; i++) {
+            if ((rc = check_work(x)) < 0)
+                goto out;
+            int R2 = ALL_R;
+            if (R != ALL_R) {
+                int kr = set_step(x, M, R, i);
+                if (kr < 0) { rc = kr; goto out; }
+                if ((R2 = REC(M, kr)->rset) < 0)
+                    continue; /* the original refuses i: not a test */
+            }
+            int km = set_step(x, M, S, i);
+            if (km < 0) { rc = km; goto out; }
+            int kp = set_step(x, P, S2, i);
+            if (kp < 0) { rc = kp; goto out; }
+            step_rec *rm = REC(M, km), *rp = REC(P, kp);
+            int killed = rp->anyref, a = 0;
+            for (int j = 0; j < rp->np && !killed; j++) {
+                int o = PARTS(P, rp)[2 * j];
+                while (a < rm->np && PARTS(M, rm)[2 * a] < o)
+                    a++;
+                if (a == rm->np || PARTS(M, rm)[2 * a] != o) {
+                    killed = 1;
+                    break;
+                }
+                key[0] = R2;
+                key[1] = PARTS(M, rm)[2 * a + 1];
+                key[2] = PARTS(P, rp)[2 * j + 1];
+                if ((rc = bfs_add(x, &b, key, 3, node, i, max_states)) < 0)
+                    goto out;
+            }
+            if (killed) {
+                nt->verdict = MF_XV_KILLED;
+                nt->length = dep + 1;
+                nt->test = make_test(x, &b, node, i);
+                goto out;
+            }
+        }
+    }
+    if (cut)
+        rc = fail(x, MF_ELIMIT, "depth limit reached");
+out:
+    set_verdict(x, nt, rc, &b);
+    bfs_free(&b);
+    return rc;
+}
+
+typedef struct {
+    int s, t;
+} pair;
+
+typedef MF_VEC(pair) pairvec;
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const pair *p = a, *q = b;
+    if (p->s != q->s)
+        return (p->s > q->s) - (p->s < q->s);
+    return (p->t > q->t) - (p->t < q->t);
+}
+
+/* Append to *out the pairs (T, T') of parts with a common observation. */
+static void match_parts(explorer *x, const step_rec *rm, const step_rec *rp,
+                        pairvec *out)
+{
+    const int *pm = PARTS(&x->s[0], rm), *pp = PARTS(&x->s[1], rp);
+    int a = 0, c = 0;
+    while (a < rm->np && c < rp->np) {
+        if (pm[2 * a] < pp[2 * c])
+            a++;
+        else if (pm[2 * a] > pp[2 * c])
+            c++;
+        else {
+            pair q = {pm[2 * a + 1], pp[2 * c + 1]};
+            MF_VEC_PUSH(*out, q);
+            a++;
+            c++;
+        }
+    }
+}
+
+/* Node key (R, pairs sorted and deduplicated). */
+static void pair_key(explorer *x, int R, pairvec *ps)
+{
+    if (ps->n > 1) {
+        qsort(ps->v, (size_t)ps->n, sizeof(pair), cmp_pair);
+        int w = 1;
+        for (int i = 1; i < ps->n; i++)
+            if (cmp_pair(&ps->v[i], &ps->v[w - 1]) != 0)
+                ps->v[w++] = ps->v[i];
+        ps->n = w;
+    }
+    x->key.n = 0;
+    MF_VEC_PUSH(x->key, R);
+    for (int i = 0; i < ps->n; i++) {
+        MF_VEC_PUSH(x->key, ps->v[i].s);
+        MF_VEC_PUSH(x->key, ps->v[i].t);
+    }
+}
+
+/* Definite killing: nodes (R, {(S_w, S'_w)}). */
+static int run_definite(explorer *x, mf_explore_notion *nt, long max_states,
+                        int max_depth)
+{
+    side *M = &x->s[0], *P = &x->s[1];
+    bfs b = {0};
+    int rc = 0, cut = 0;
+    pairvec ps = {0};
+    i64vec cur = {0};
+    nt->verdict = MF_XV_NOT_KILLABLE;
+
+    for (int i0 = 0; i0 < x->ninit; i0++) {
+        int km = set_step(x, M, -1, i0);
+        if (km < 0) { rc = km; goto out; }
+        if (REC(M, km)->rset < 0)
+            continue;
+        int kp = set_step(x, P, -1, i0);
+        if (kp < 0) { rc = kp; goto out; }
+        ps.n = 0;
+        match_parts(x, REC(M, km), REC(P, kp), &ps);
+        if (ps.n == 0) {
+            nt->verdict = MF_XV_KILLED;
+            nt->length = 0;
+            nt->test = make_test(x, &b, -1, i0);
+            goto out;
+        }
+        pair_key(x, x->enabled ? ALL_R : REC(M, km)->rset, &ps);
+        if ((rc = bfs_add(x, &b, x->key.v, x->key.n, -1, i0, max_states)) < 0)
+            goto out;
+    }
+    for (int node = 0; node < b.nodes.n; node++) {
+        int dep = b.depth.v[node];
+        if (max_depth > 0 && dep >= max_depth) {
+            cut = 1;
+            continue;
+        }
+        nt->depth = dep;
+        int len;
+        const int64_t *nk = ktab_get(&b.nodes, node, &len);
+        cur.n = 0;
+        for (int i = 0; i < len; i++)
+            MF_VEC_PUSH(cur, nk[i]);
+        for (int i = 0; i < x->ninp; i++) {
+            if ((rc = check_work(x)) < 0)
+                goto out;
+            int R2 = ALL_R;
+            if (cur.v[0] != ALL_R) {
+                int kr = set_step(x, M, (int)cur.v[0], i);
+                if (kr < 0) { rc = kr; goto out; }
+                if ((R2 = REC(M, kr)->rset) < 0)
+                    continue; /* the original refuses i: not a test */
+            }
+            ps.n = 0;
+            for (int j = 1; j + 1 < cur.n; j += 2) {
+                int km = set_step(x, M, (int)cur.v[j], i);
+                if (km < 0) { rc = km; goto out; }
+                int kp = set_step(x, P, (int)cur.v[j + 1], i);
+                if (kp < 0) { rc = kp; goto out; }
+                match_parts(x, REC(M, km), REC(P, kp), &ps);
+            }
+            if (ps.n == 0) {
+                nt->verdict = MF_XV_KILLED;
+                nt->length = dep + 1;
+                nt->test = make_test(x, &b, node, i);
+                goto out;
+            }
+            pair_key(x, R2, &ps);
+            if ((rc = bfs_add(x, &b, x->key.v, x->key.n, node, i,
+                              max_states)) < 0)
+                goto out;
+        }
+    }
+    if (cut)
+        rc = fail(x, MF_ELIMIT, "depth limit reached");
+out:
+    set_verdict(x, nt, rc, &b);
+    MF_VEC_FREE(ps);
+    MF_VEC_FREE(cur);
+    bfs_free(&b);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry points                                                         */
+
+static void side_free(side *d)
+{
+    ktab_free(&d->states);
+    MF_VEC_FREE(d->obs);
+    ktab_free(&d->succ_keys);
+    MF_VEC_FREE(d->succ);
+    MF_VEC_FREE(d->succ_pool);
+    ktab_free(&d->sets);
+    ktab_free(&d->step_keys);
+    MF_VEC_FREE(d->steps);
+    MF_VEC_FREE(d->part_pool);
+}
+
+static mf_input_seq *seq_copy(const mf_input_seq *s, int nslots)
+{
+    size_t sz = (size_t)(nslots ? nslots : 1) * sizeof(mf_val);
+    mf_input_seq *c = mf_xcalloc(1, sizeof(*c));
+    c->nsteps = s->nsteps;
+    c->init_choice = s->init_choice;
+    c->init = mf_xmalloc(sz);
+    memcpy(c->init, s->init, sz);
+    c->steps = mf_xmalloc(sz * (size_t)(s->nsteps ? s->nsteps : 1));
+    memcpy(c->steps, s->steps, sz * (size_t)s->nsteps);
+    c->choices = mf_xcalloc((size_t)(s->nsteps ? s->nsteps : 1), sizeof(int));
+    memcpy(c->choices, s->choices, sizeof(int) * (size_t)s->nsteps);
+    return c;
+}
+
+mf_explore_ctx *mf_explore_ctx_new(const mf_model *orig)
+{
+    explorer *x = mf_xcalloc(1, sizeof(*x));
+    x->s[0].m = orig;
+    x->nslots = orig->nslots;
+    x->nobs = orig->nobs_defines;
+    for (int i = 0; i < orig->nvars; i++)
+        if (orig->vars[i].is_observable)
+            x->nobs += orig->vars[i].nslots;
+    x->obsbuf = mf_xmalloc((size_t)(x->nobs ? x->nobs : 1) * sizeof(mf_val));
+    x->enabled = -1;
+    int rc;
+    if ((rc = input_product(x, orig, 0, &x->inits, &x->ninit)) < 0 ||
+        (rc = input_product(x, orig, 1, &x->inps, &x->ninp)) < 0) {
+        x->init_rc = rc;
+        snprintf(x->init_msg, sizeof(x->init_msg), "%s", x->msg);
+    }
+    return x;
+}
+
+void mf_explore_ctx_free(mf_explore_ctx *x)
+{
+    if (!x)
+        return;
+    side_free(&x->s[0]);
+    side_free(&x->s[1]);
+    ktab_free(&x->obs);
+    free(x->obsbuf);
+    free(x->inits);
+    free(x->inps);
+    MF_VEC_FREE(x->key);
+    MF_VEC_FREE(x->coll);
+    MF_VEC_FREE(x->tmp);
+    free(x);
+}
+
+int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
+                    const mf_model *mut, int notion, long max_states,
+                    int max_depth)
+{
+    int rc = 0;
+    memset(out, 0, sizeof(*out));
+    if (max_states <= 0)
+        max_states = DEFAULT_MAX_STATES;
+    if (x->s[0].m->nslots != mut->nslots) {
+        out->potential.verdict = out->definite.verdict = MF_XV_ERROR;
+        snprintf(out->err, sizeof(out->err),
+                 "original and mutant have different state layouts");
+        return mf_err_set(MF_ERROR, "%s", out->err);
+    }
+    side_free(&x->s[1]);
+    memset(&x->s[1], 0, sizeof(x->s[1]));
+    x->s[1].m = mut;
+    x->err = 0;
+    x->msg[0] = 0;
+    x->work = 0;
+    x->max_work = WORK_PER_NODE * max_states;
+
+    if (x->init_rc < 0) {
+        rc = fail(x, x->init_rc, x->init_msg);
+        goto fail_all;
+    }
+    if (x->enabled < 0) {
+        if ((rc = original_input_enabled(x, max_states)) < 0)
+            goto fail_all;
+        x->enabled = rc;
+    }
+    x->work = 0;
+    rc = 0;
+
+    if (notion == MF_EXPLORE_DEFINITE) {
+        rc = run_definite(x, &out->definite, max_states, max_depth);
+        goto done;
+    }
+    rc = run_potential(x, &out->potential, max_states, max_depth);
+    if (notion == MF_EXPLORE_POTENTIAL)
+        goto done;
+    switch (out->potential.verdict) {
+    case MF_XV_NOT_KILLABLE:
+        out->definite.verdict = MF_XV_NOT_KILLABLE;
+        break;
+    case MF_XV_KILLED:
+        if (!x->s[0].nondet && !x->s[1].nondet) {
+            out->det_shortcut = 1;
+            out->definite = out->potential;
+            out->definite.test = seq_copy(out->potential.test, x->nslots);
+        } else {
+            x->work = 0;
+            rc = run_definite(x, &out->definite, max_states, max_depth);
+        }
+        break;
+    default:
+        out->definite.verdict = out->potential.verdict;
+        break;
+    }
+    goto done;
+fail_all:;
+    mf_explore_verdict v = rc == MF_ELIMIT ? MF_XV_LIMIT : MF_XV_ERROR;
+    if (notion != MF_EXPLORE_DEFINITE)
+        out->potential.verdict = v;
+    if (notion != MF_EXPLORE_POTENTIAL)
+        out->definite.verdict = v;
+done:
+    out->orig_det = !x->s[0].nondet;
+    out->mut_det = !x->s[1].nondet;
+    if (x->err) {
+        snprintf(out->err, sizeof(out->err), "%s", x->msg);
+        rc = mf_err_set(x->err, "%s", x->msg);
+    }
+    side_free(&x->s[1]);
+    memset(&x->s[1], 0, sizeof(x->s[1]));
+    return rc;
+}
+
+int mf_explore(mf_explore_result *out, const mf_model *orig,
+               const mf_model *mut, int notion, long max_states,
+               int max_depth)
+{
+    mf_explore_ctx *x = mf_explore_ctx_new(orig);
+    int rc = mf_explore_with(x, out, mut, notion, max_states, max_depth);
+    mf_explore_ctx_free(x);
+    return rc;
+}
+
+void mf_explore_result_free(mf_explore_result *r)
+{
+    if (!r)
+        return;
+    mf_input_seq_free(r->potential.test);
+    mf_input_seq_free(r->definite.test);
+    r->potential.test = r->definite.test = NULL;
+}
+
+const char *mf_explore_verdict_name(mf_explore_verdict v)
+{
+    switch (v) {
+    case MF_XV_KILLED:
+        return "killed";
+    case MF_XV_NOT_KILLABLE:
+        return "not-killable";
+    case MF_XV_LIMIT:
+        return "limit";
+    case MF_XV_ERROR:
+        return "error";
+    default:
+        return "-";
+    }
+}
+
+static void cell_name(mf_buf *b, const mf_var *v, int k)
+{
+    mf_buf_puts(b, v->name);
+    const mf_type *t = v->type;
+    int64_t off = k;
+    while (t->kind == MF_TY_ARRAY) {
+        int64_t ec = 1;
+        for (const mf_type *e = t->elem; e->kind == MF_TY_ARRAY; e = e->elem)
+            ec *= e->hi - e->lo + 1;
+        mf_buf_printf(b, "[%lld]", (long long)(t->lo + off / ec));
+        off %= ec;
+        t = t->elem;
+    }
+}
+
+static void print_row(mf_buf *out, const mf_model *m, const mf_val *row,
+                      int steps)
+{
+    int k = 0;
+    for (int i = 0; i < m->nvars; i++) {
+        const mf_var *v = &m->vars[i];
+        int take = v->decl == MF_DECL_IVAR ? steps
+                                           : (v->is_input &&
+                                              v->decl == MF_DECL_VAR);
+        if (!take)
+            continue;
+        for (int c = 0; c < v->nslots; c++, k++) {
+            mf_buf_puts(out, k ? ", " : "");
+            cell_name(out, v, c);
+            mf_buf_puts(out, "=");
+            mf_print_value(out, m, mf_type_scalar(v->type), row[v->slot + c]);
+        }
+    }
+}
+
+void mf_explore_print_test(mf_buf *out, const mf_model *m,
+                           const mf_input_seq *test)
+{
+    int has_init = 0;
+    for (int i = 0; i < m->nvars; i++)
+        if (m->vars[i].is_input && m->vars[i].decl == MF_DECL_VAR)
+            has_init = 1;
+    if (has_init) {
+        mf_buf_puts(out, "init: ");
+        print_row(out, m, test->init, 0);
+        mf_buf_puts(out, "\n");
+    }
+    for (int s = 0; s < test->nsteps; s++) {
+        size_t before = out->len;
+        print_row(out, m, test->steps + (size_t)s * m->nslots, 1);
+        if (out->len == before)
+            mf_buf_puts(out, "# (no inputs)");
+        mf_buf_puts(out, "\n");
+    }
+}

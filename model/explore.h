@@ -1,0 +1,126 @@
+/* explore.h - an explicit-state explorer that decides the killability of a
+ * mutant exactly, breadth-first over the reachable product of original and
+ * mutant. It is the ground truth the Z3 engine is checked against: slow,
+ * simple, and exact up to a state limit. It uses only the simulator's
+ * enumeration (mf_sim_initial_each, mf_sim_next_each, mf_sim_observe), so
+ * it agrees with the simulator by construction.
+ *
+ * Traces and tests. An input sequence of length n is an initial input i0
+ * (values of the input VARs in state 0) and step inputs I0..I(n-1) (IVARs,
+ * and input VARs for the next state). Input valuations are the cartesian
+ * product of the input cells' domains (mf_type_domain), the initial ones over
+ * the input VARs only. A run of a model over it gives observations
+ * O0..On (mf_sim_observe of states 0..n), or stops with a refusal: no
+ * initial state for i0, or no successor for some Ij.
+ *
+ * Behaviours. For a model S and an input sequence I of length n,
+ *   W_S(I) = { O0..On : a run of S over I that does not refuse }.
+ * I is a valid test input for the original M iff W_M(I) is non-empty (M
+ * accepts I on some branch; tests never use inputs M refuses). For the mutant
+ * M', a run that refuses at step j after observations w has the behaviour
+ * w.REFUSED, which is never in W_M(I): refusing where the original accepts
+ * is a difference.
+ *
+ * Definitions implemented (Fellner et al., "Mutation testing with
+ * hyperproperties", Definitions 3 and 4, on length-n prefixes, with the
+ * refusal rule above). Let B_M'(I) be the behaviours of M' over I (full
+ * words and refusing words). For a valid test input I of length n:
+ *   potential kill:  B_M'(I) is not a subset of W_M(I)
+ *                    (some mutant behaviour no original behaviour matches);
+ *   definite kill:   B_M'(I) and W_M(I) are disjoint
+ *                    (no mutant behaviour matches any original behaviour).
+ * The mutant is potentially (definitely) killable iff such an I exists; the
+ * explorer reports the shortest n and one such I (the first in breadth-first
+ * order: initial inputs, then step inputs, in product order with the first
+ * input cell varying slowest). "Not killable" means the reachable product
+ * was exhausted without a kill: exact, for every length. For deterministic
+ * model and mutant both notions coincide with "the observables differ at
+ * some step, or M' refuses an input M accepts".
+ *
+ * How. Potential: nodes (R, S, S') where R = the states of M after I
+ * (any observations: validity), S and S' = the states of M and M' after I
+ * consistent with one common observation word w. From a node, input i with
+ * succ(R, i) non-empty kills if some state of S' refuses i or some successor
+ * of S' shows an observation no successor of S shows; otherwise each common
+ * observation o gives the node (succ(R,i), succ(S,i)|o, succ(S',i)|o).
+ * Definite: nodes (R, K) with K the set of pairs (S_w, S'_w) over all common
+ * words w; input i with succ(R, i) non-empty kills when the next K is empty.
+ * Nodes are counted against max_states (MF_ELIMIT past it). */
+#ifndef MF_EXPLORE_H
+#define MF_EXPLORE_H
+
+#include "model.h"
+#include "sim.h"
+
+enum {
+    MF_EXPLORE_AUTO = 0,      /* potential, then definite if non-deterministic */
+    MF_EXPLORE_POTENTIAL = 1, /* potential only */
+    MF_EXPLORE_DEFINITE = 2,  /* definite only */
+};
+
+typedef enum {
+    MF_XV_NONE = 0,   /* not decided (notion not asked for) */
+    MF_XV_KILLED,     /* a killing input sequence exists (shortest found) */
+    MF_XV_NOT_KILLABLE, /* product exhausted without a kill */
+    MF_XV_LIMIT,      /* state, depth or work limit hit before a verdict */
+    MF_XV_ERROR,      /* the simulator failed on a state (message in err) */
+} mf_explore_verdict;
+
+/* The verdict of one notion. */
+typedef struct {
+    mf_explore_verdict verdict;
+    int length;          /* MF_XV_KILLED: shortest kill length */
+    mf_input_seq *test;  /* MF_XV_KILLED: inputs (choices all 0), owned */
+    long nodes;          /* product nodes explored */
+    int depth;           /* deepest level fully explored */
+} mf_explore_notion;
+
+typedef struct {
+    mf_explore_notion potential;
+    mf_explore_notion definite;
+    /* 1 if every state explored had at most one initial state / successor
+     * per input (only the explored part: a kill stops the search). */
+    int orig_det, mut_det;
+    /* In MF_EXPLORE_AUTO: 1 when both were deterministic on the explored
+     * part and definite was copied from potential (notions coincide). */
+    int det_shortcut;
+    char err[256]; /* MF_XV_ERROR / limit reason */
+} mf_explore_result;
+
+/* Decide mutant `mut` against original `orig` (same variables, inputs and
+ * observables, as made by mf_mutant_apply or mf_model_replace_item).
+ * notion: MF_EXPLORE_AUTO decides both notions (definite is skipped and set
+ * to not killable when potential is; copied when both are deterministic on
+ * the explored part), or one of them. max_states: product nodes per notion
+ * (<= 0: 100000). max_depth: longest input sequence explored (<= 0: no
+ * bound; reaching it without exhausting the product gives MF_XV_LIMIT).
+ * Returns 0 when every asked notion got KILLED or NOT_KILLABLE, MF_ELIMIT if
+ * one hit a limit, another negative code if the simulator failed (the
+ * verdict is MF_XV_ERROR and err says why). *out is always filled; free it
+ * with mf_explore_result_free. */
+int mf_explore(mf_explore_result *out, const mf_model *orig,
+               const mf_model *mut, int notion, long max_states,
+               int max_depth);
+void mf_explore_result_free(mf_explore_result *r); /* NULL-safe */
+
+/* The same for many mutants of one original: the context keeps the
+ * original's states, successors and subset steps across calls (the
+ * original must outlive it). orig_det then covers everything explored in
+ * the context so far. mf_explore is ctx_new + with + ctx_free. */
+typedef struct explorer mf_explore_ctx;
+mf_explore_ctx *mf_explore_ctx_new(const mf_model *orig);
+int mf_explore_with(mf_explore_ctx *ctx, mf_explore_result *out,
+                    const mf_model *mut, int notion, long max_states,
+                    int max_depth);
+void mf_explore_ctx_free(mf_explore_ctx *ctx); /* NULL-safe */
+
+/* "killed", "not-killable", "limit", "error", "-". */
+const char *mf_explore_verdict_name(mf_explore_verdict v);
+
+/* Print the test's inputs one step a line in the input-file syntax of
+ * mf_input_seq_parse ("init: x=1" when there are input VARs, then
+ * "inp=req" ...). */
+void mf_explore_print_test(mf_buf *out, const mf_model *m,
+                           const mf_input_seq *test);
+
+#endif
