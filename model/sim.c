@@ -1233,11 +1233,63 @@ static void print_inputs(mf_buf *b, const mf_model *m, const mf_val *inp)
         mf_buf_puts(b, "-");
 }
 
+typedef struct {
+    const mf_model *m;
+    mf_buf *out;
+    int n, cap, rc;
+} lister;
+
+/* One line of a --all listing: "    @k: out=coff, wtr=1". */
+static int list_fn(const mf_val *state, void *ctx)
+{
+    lister *l = ctx;
+    if (l->n == l->cap) {
+        mf_buf_printf(l->out, "    ... more than %d, not listed\n", l->cap);
+        return 1;
+    }
+    mf_buf_printf(l->out, "    @%d: ", l->n++);
+    if ((l->rc = print_obs(l->out, l->m, state)) < 0)
+        return 1;
+    mf_buf_puts(l->out, "\n");
+    return 0;
+}
+
+/* List under `title` every state `cur` (NULL: the initial states) allows
+ * under `inp`, at most l->cap of them. */
+static int list_states(lister *l, const char *title, const mf_val *cur,
+                       const mf_val *inp)
+{
+    int rc;
+    mf_buf_puts(l->out, title);
+    l->n = 0;
+    l->rc = 0;
+    if (cur)
+        rc = mf_sim_next_each(l->m, cur, inp, list_fn, l, 10000000L);
+    else
+        rc = mf_sim_initial_each(l->m, inp, list_fn, l, 10000000L);
+    if (rc < 0 || (rc = l->rc) < 0)
+        return rc;
+    if (l->n == 0)
+        mf_buf_puts(l->out, "    (none)\n");
+    return 0;
+}
+
 int mf_sim_run(mf_buf *out, const mf_model *m, const mf_input_seq *seq)
+{
+    return mf_sim_run_all(out, m, seq, 0);
+}
+
+int mf_sim_run_all(mf_buf *out, const mf_model *m, const mf_input_seq *seq,
+                   int cap)
 {
     size_t sz = (size_t)(m->nslots ? m->nslots : 1) * sizeof(mf_val);
     mf_val *cur = mf_xmalloc(sz), *nx = mf_xmalloc(sz);
-    int rc = mf_sim_initial(cur, m, seq->init, seq->init_choice);
+    lister l = {m, out, 0, cap, 0};
+    int rc = 0;
+    if (cap > 0 && (rc = list_states(&l, "initial states:\n", NULL,
+                                     seq->init)) < 0)
+        goto cleanup;
+    rc = mf_sim_initial(cur, m, seq->init, seq->init_choice);
     if (rc == MF_EREFUSED) {
         mf_buf_puts(out, "step 0: refused (no initial state for this "
                          "input)\n");
@@ -1257,6 +1309,8 @@ int mf_sim_run(mf_buf *out, const mf_model *m, const mf_input_seq *seq)
         if (seq->choices[k])
             mf_buf_printf(out, " @%d", seq->choices[k]);
         mf_buf_puts(out, "\n");
+        if (cap > 0 && (rc = list_states(&l, "successors:\n", cur, inp)) < 0)
+            goto cleanup;
         rc = mf_sim_step(nx, m, cur, inp, seq->choices[k]);
         if (rc == MF_EREFUSED) {
             mf_buf_printf(out,

@@ -79,5 +79,10 @@ void mf_input_seq_free(mf_input_seq *s); /* NULL-safe */
  * "step 3: refused: ..." ) to out. Returns 0, or MF_EREFUSED if the model
  * refused at some step (the trace up to there is printed). */
 int mf_sim_run(mf_buf *out, const mf_model *m, const mf_input_seq *seq);
+/* The same, also listing before each state every initial state / successor
+ * the model allows there ("    @k: ..."), at most `cap` of them (0: none,
+ * which is mf_sim_run). */
+int mf_sim_run_all(mf_buf *out, const mf_model *m, const mf_input_seq *seq,
+                   int cap);
 
 #endif

@@ -162,6 +162,33 @@ static const char bev_inputs[] = "# the paper's killing sequence\n"
                                  "\n"
                                  "inp=req @1\n";
 
+/* --all lists every state the model allows before the chosen one, capped. */
+static void test_sim__run_all_lists_both_drinks_and_caps_the_list(void **state)
+{
+    (void)state;
+    mf_model *m = load_seed("beverage.smv");
+    mf_input_seq *seq = NULL;
+    mf_buf out = {0};
+    static const char in[] = "inp=req\n";
+    assert_int_equal(mf_input_seq_parse(&seq, m, "a.in", in, strlen(in)), 0);
+    assert_int_equal(mf_sim_run_all(&out, m, seq, 100), 0);
+    assert_string_equal(out.data, "initial states:\n"
+                                  "    @0: wtr=2, out=eps\n"
+                                  "step 0: wtr=2, out=eps\n"
+                                  "input: inp=req\n"
+                                  "successors:\n"
+                                  "    @0: wtr=1, out=coff\n"
+                                  "    @1: wtr=1, out=tea\n"
+                                  "step 1: wtr=1, out=coff\n");
+    mf_buf_reset(&out);
+    assert_int_equal(mf_sim_run_all(&out, m, seq, 1), 0);
+    assert_non_null(strstr(out.data, "successors:\n    @0: wtr=1, out=coff\n"
+                                     "    ... more than 1, not listed\n"));
+    mf_buf_free(&out);
+    mf_input_seq_free(seq);
+    mf_model_free(m);
+}
+
 static void test_sim__beverage_run_prints_the_trace(void **state)
 {
     (void)state;
@@ -838,6 +865,8 @@ int main(void)
             test_sim__successors_in_slot_order_when_dependencies_reorder),
         cmocka_unit_test(test_sim__choice_order_is_slot_order_not_search_order),
         cmocka_unit_test(test_sim__combinational_loop_is_an_error),
+        cmocka_unit_test(
+            test_sim__run_all_lists_both_drinks_and_caps_the_list),
         cmocka_unit_test(test_sim__frozenvar_keeps_its_initial_value),
         cmocka_unit_test(test_sim__array_elements_and_indices),
         cmocka_unit_test(test_sim__eval_arithmetic_follows_nusmv),
