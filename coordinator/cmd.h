@@ -21,4 +21,7 @@ int mf_cmd_mutants(int argc, char **argv);
 /* mutfarm simulate MODEL [--mutant ID] --inputs FILE  -- cmd_simulate.c */
 int mf_cmd_simulate(int argc, char **argv);
 
+/* mutfarm check MODEL [--mutant ID|--all|--against F] ...  -- cmd_check.c */
+int mf_cmd_check(int argc, char **argv);
+
 #endif

@@ -42,7 +42,7 @@ static const command commands[] = {
     {"simulate", mf_cmd_simulate,
      "simulate MODEL [--mutant ID] --inputs FILE\n"
      "      run a model or mutant on an input sequence"},
-    {"check", NULL,
+    {"check", mf_cmd_check,
      "check MODEL [--mutant ID|--all|--against OTHER.smv] [--bound K]\n"
      "      verdicts and tests on the terminal, no farm"},
     {"report", NULL,

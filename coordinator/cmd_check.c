@@ -1,0 +1,321 @@
+/* cmd_check.c - `mutfarm check`: decide mutants of a model in this process
+ * with the Z3 engine (worker/engine.h) and print verdicts and tests. */
+#include "cmd.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "model.h"
+#include "mutate.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: mutfarm check MODEL [--mutant ID|--all|--against OTHER.smv]\n"
+          "                     [--bound K] [--notion auto|potential|definite]\n"
+          "                     [--engine cegis|quantified] [--mode batch|fresh]\n"
+          "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
+          "                     [--timeout MS] [--rlimit N] [--no-proof]\n"
+          "  prints one line per mutant: id, operator, verdict, notion, length;\n"
+          "  and the test of each kill (inputs, expected and allowed outputs).\n"
+          "  exit: 0 done, 1 usage or input error, 2 an error verdict or\n"
+          "  internal error\n",
+          f);
+}
+
+typedef struct {
+    mf_arena *a;
+    MF_VEC(mf_engine_mutant) mu;
+    MF_VEC(const char *) ids;
+    MF_VEC(const char *) ops;
+    const mf_model *m;
+} coll;
+
+static int collect_fn(const mf_mutant *mu, void *ctx)
+{
+    coll *c = ctx;
+    if (mu->status != MF_MUT_OK)
+        return 0;
+    mf_engine_mutant e = {mu->item, NULL, NULL};
+    if (mu->new_item) {
+        mf_item *it = mf_arena_alloc(c->a, sizeof *it);
+        *it = *mu->new_item;
+        if (it->name)
+            it->name = mf_arena_strdup(c->a, it->name);
+        if (it->lhs)
+            it->lhs = mf_expr_copy(c->a, it->lhs);
+        it->e = mf_expr_copy(c->a, it->e);
+        e.repl = it;
+    }
+    MF_VEC_PUSH(c->mu, e);
+    MF_VEC_PUSH(c->ids, mf_arena_strdup(c->a, mu->id));
+    MF_VEC_PUSH(c->ops, mf_mop_name(mu->op));
+    return 0;
+}
+
+static int parse_list(const char ***out, int *n, char *s)
+{
+    *n = 0;
+    *out = NULL;
+    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+        *out = realloc(*out, sizeof **out * (size_t)(*n + 1));
+        if (!*out)
+            return -1;
+        (*out)[(*n)++] = tok;
+    }
+    return 0;
+}
+
+static int parse_uint(const char *s, long max, long *v)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (errno || *end || x < 0 || x > max)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+int mf_cmd_check(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        {"mutant", required_argument, 0, 'm'},
+        {"all", no_argument, 0, 'a'},
+        {"against", required_argument, 0, 'A'},
+        {"bound", required_argument, 0, 'k'},
+        {"notion", required_argument, 0, 'n'},
+        {"engine", required_argument, 0, 'e'},
+        {"mode", required_argument, 0, 'M'},
+        {"operators", required_argument, 0, 'O'},
+        {"inputs", required_argument, 0, 'i'},
+        {"observe", required_argument, 0, 'o'},
+        {"timeout", required_argument, 0, 't'},
+        {"rlimit", required_argument, 0, 'r'},
+        {"no-proof", no_argument, 0, 'P'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    mf_engine_opts eo;
+    mf_engine_opts_default(&eo);
+    const char *mutant = NULL, *against = NULL, *ops = NULL;
+    char *inputs = NULL, *observe = NULL;
+    int all = 0, c, rc = MF_EXIT_OK;
+    long v;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'm': mutant = optarg; break;
+        case 'a': all = 1; break;
+        case 'A': against = optarg; break;
+        case 'k':
+            if (parse_uint(optarg, 10000, &v) < 0) {
+                fprintf(stderr, "mutfarm check: --bound needs a number 0..10000\n");
+                return MF_EXIT_USAGE;
+            }
+            eo.bound = (int)v;
+            break;
+        case 'n':
+            if (!strcmp(optarg, "auto"))
+                eo.notion = MF_REQ_AUTO;
+            else if (!strcmp(optarg, "potential"))
+                eo.notion = MF_REQ_POTENTIAL;
+            else if (!strcmp(optarg, "definite"))
+                eo.notion = MF_REQ_DEFINITE;
+            else {
+                fprintf(stderr, "mutfarm check: --notion is auto, potential "
+                                "or definite\n");
+                return MF_EXIT_USAGE;
+            }
+            break;
+        case 'e':
+            if (!strcmp(optarg, "cegis"))
+                eo.engine = MF_ENGINE_CEGIS;
+            else if (!strcmp(optarg, "quantified"))
+                eo.engine = MF_ENGINE_QUANTIFIED;
+            else {
+                fprintf(stderr, "mutfarm check: --engine is cegis or "
+                                "quantified\n");
+                return MF_EXIT_USAGE;
+            }
+            break;
+        case 'M':
+            if (!strcmp(optarg, "batch"))
+                eo.mode = MF_MODE_BATCH;
+            else if (!strcmp(optarg, "fresh"))
+                eo.mode = MF_MODE_FRESH;
+            else {
+                fprintf(stderr, "mutfarm check: --mode is batch or fresh\n");
+                return MF_EXIT_USAGE;
+            }
+            break;
+        case 'O': ops = optarg; break;
+        case 'i': inputs = optarg; break;
+        case 'o': observe = optarg; break;
+        case 't':
+            if (parse_uint(optarg, 100000000, &v) < 0) {
+                fprintf(stderr, "mutfarm check: --timeout needs milliseconds\n");
+                return MF_EXIT_USAGE;
+            }
+            eo.timeout_ms = (unsigned)v;
+            break;
+        case 'r':
+            if (parse_uint(optarg, 2000000000, &v) < 0) {
+                fprintf(stderr, "mutfarm check: --rlimit needs a number\n");
+                return MF_EXIT_USAGE;
+            }
+            eo.rlimit = (unsigned)v;
+            break;
+        case 'P': eo.prove = 0; break;
+        case 'h': usage(stdout); return MF_EXIT_OK;
+        default:
+            fprintf(stderr, "mutfarm check: unknown option '%s'; see "
+                            "'mutfarm check --help'\n", argv[optind - 1]);
+            return MF_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        usage(stderr);
+        return MF_EXIT_USAGE;
+    }
+    if (!!mutant + all + !!against != 1) {
+        fprintf(stderr, "mutfarm check: give exactly one of --mutant ID, "
+                        "--all, --against OTHER.smv\n");
+        return MF_EXIT_USAGE;
+    }
+    if (eo.engine == MF_ENGINE_QUANTIFIED)
+        fprintf(stderr, "mutfarm check: note: the quantified engine is not "
+                        "built yet; using refinement\n");
+
+    mf_model_opts mo = {0};
+    if (inputs && parse_list(&mo.inputs, &mo.ninputs, inputs) < 0)
+        return MF_EXIT_INTERNAL;
+    if (observe && parse_list(&mo.observe, &mo.nobserve, observe) < 0)
+        return MF_EXIT_INTERNAL;
+    mf_model *m = NULL, *other = NULL;
+    coll cl = {0};
+    mf_verdict *out = NULL;
+    mf_model **mms = NULL;
+    int n = 0;
+    if (mf_model_load_file(&m, argv[optind], &mo) < 0) {
+        fprintf(stderr, "%s\n", mf_err_msg());
+        rc = MF_EXIT_USAGE;
+        goto done;
+    }
+    cl.a = mf_arena_new();
+    cl.m = m;
+    if (against) {
+        if (mf_model_load_file(&other, against, &mo) < 0) {
+            fprintf(stderr, "%s\n", mf_err_msg());
+            rc = MF_EXIT_USAGE;
+            goto done;
+        }
+        out = calloc(1, sizeof *out);
+        if (mf_engine_check_against(m, other, &eo, out) < 0) {
+            fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
+            rc = MF_EXIT_USAGE;
+            goto done;
+        }
+        MF_VEC_PUSH(cl.ids, against);
+        MF_VEC_PUSH(cl.ops, "against");
+        n = 1;
+    } else {
+        if (mutant) {
+            mf_mutant *mu = NULL;
+            if (mf_mutant_find(&mu, m, mutant) < 0) {
+                fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
+                rc = MF_EXIT_USAGE;
+                goto done;
+            }
+            collect_fn(mu, &cl);
+            if (mu->status != MF_MUT_OK)
+                fprintf(stderr, "mutfarm check: mutant %s is %s\n", mu->id,
+                        mu->status == MF_MUT_DUPLICATE ? "a duplicate"
+                                                       : "stillborn");
+            mf_mutant_free(mu);
+        } else {
+            unsigned mask = 0;
+            if (ops && mf_mop_parse_list(&mask, ops) < 0) {
+                fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
+                rc = MF_EXIT_USAGE;
+                goto done;
+            }
+            if (mf_mutants_each(m, mask, collect_fn, &cl) < 0) {
+                fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
+                rc = MF_EXIT_INTERNAL;
+                goto done;
+            }
+        }
+        n = cl.mu.n;
+        mms = calloc((size_t)(n ? n : 1), sizeof *mms);
+        for (int j = 0; j < n; j++) {
+            if (mf_model_replace_item(&mms[j], m, cl.mu.v[j].item,
+                                      cl.mu.v[j].repl) < 0) {
+                fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
+                rc = MF_EXIT_INTERNAL;
+                goto done;
+            }
+            cl.mu.v[j].mutated = mms[j];
+        }
+        out = calloc((size_t)(n ? n : 1), sizeof *out);
+        if (n > 0 && mf_engine_check(m, cl.mu.v, n, &eo, out) < 0) {
+            fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
+            rc = MF_EXIT_INTERNAL;
+            goto done;
+        }
+    }
+    int counts[5] = {0};
+    for (int j = 0; j < n; j++) {
+        mf_verdict *vd = &out[j];
+        counts[vd->kind]++;
+        printf("%s  %-14s %-10s", cl.ids.v[j], cl.ops.v[j],
+               mf_verdict_name(vd->kind));
+        switch (vd->kind) {
+        case MF_V_KILLED:
+            printf(" %-13s length %d\n", mf_notion_name(vd->notion),
+                   vd->test->length);
+            {
+                mf_buf b = {0};
+                mf_test_print(&b, m, vd->test);
+                for (char *p = b.data, *nl; p && *p; p = nl + 1) {
+                    nl = strchr(p, '\n');
+                    if (!nl)
+                        break;
+                    printf("    %.*s\n", (int)(nl - p), p);
+                }
+                mf_buf_free(&b);
+            }
+            break;
+        case MF_V_EQUIVALENT: printf(" by %s\n", vd->method); break;
+        case MF_V_SURVIVED: printf(" up to bound %d\n", vd->bound); break;
+        default: printf(" %s\n", vd->reason); break;
+        }
+        if (vd->kind == MF_V_ERROR)
+            rc = MF_EXIT_INTERNAL;
+    }
+    printf("# %d mutants: %d killed, %d equivalent, %d survived, %d unknown, "
+           "%d error\n", n, counts[0], counts[1], counts[2], counts[3],
+           counts[4]);
+done:
+    if (out)
+        for (int j = 0; j < n; j++)
+            mf_verdict_clear(&out[j]);
+    free(out);
+    if (mms)
+        for (int j = 0; j < n; j++)
+            mf_model_free(mms[j]);
+    free(mms);
+    MF_VEC_FREE(cl.mu);
+    MF_VEC_FREE(cl.ids);
+    MF_VEC_FREE(cl.ops);
+    mf_arena_free(cl.a);
+    mf_model_free(m);
+    mf_model_free(other);
+    free(mo.inputs);
+    free(mo.observe);
+    return rc;
+}

@@ -1,0 +1,279 @@
+/* test_engine.c - the Z3 engine (worker/engine.h): killing notions,
+ * shortest tests, equivalence proofs and the self-check, pinned on the
+ * beverage machine of Fellner et al. and the car alarm. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "model.h"
+#include "mutate.h"
+#include "sim.h"
+
+/* The paper observes only `out` (the tank level is internal). */
+static mf_model *load(const char *path, const char *observe)
+{
+    mf_model *m = NULL;
+    const char *obs[1] = {observe};
+    mf_model_opts o = {0};
+    if (observe) {
+        o.observe = obs;
+        o.nobserve = 1;
+    }
+    int rc = mf_model_load_file(&m, path, &o);
+    if (rc < 0)
+        fail_msg("%s", mf_err_msg());
+    return m;
+}
+
+static int find_item(const mf_model *m, mf_itkind kind, const char *var)
+{
+    for (int i = 0; i < m->nitems; i++)
+        if (m->items[i].kind == kind &&
+            !strcmp(m->vars[m->items[i].var].name, var))
+            return i;
+    return -1;
+}
+
+/* Decide one variant of m (item replaced by repl) with options o. */
+static void decide(const mf_model *m, int item, const mf_item *repl,
+                   const mf_engine_opts *o, mf_verdict *v)
+{
+    mf_model *mm = NULL;
+    assert_int_equal(mf_model_replace_item(&mm, m, item, repl), 0);
+    mf_engine_mutant mu = {item, repl, mm};
+    assert_int_equal(mf_engine_check(m, &mu, 1, o, v), 0);
+    mf_model_free(mm);
+}
+
+/* next(wtr) with the value of its first branch (the refill) replaced. */
+static mf_item refill(mf_model *m, int item, mf_expr *value)
+{
+    mf_item it = m->items[item];
+    it.e = mf_expr_copy(m->arena, it.e);
+    assert_int_equal(it.e->kind, MF_E_CASE);
+    it.e->kids[1] = value;
+    return it;
+}
+
+static const char *step_input(const mf_model *m, const mf_test *t, int k)
+{
+    int v = mf_model_find_var(m, "inp");
+    mf_val x = t->inputs[(size_t)k * t->nslots + m->vars[v].slot];
+    return MF_IS_SYM(x) ? m->syms[x - MF_SYM_BASE] : "?";
+}
+
+static void test_engine__refill_mutant_definitely_killed_by_shortest_test(
+    void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/beverage.smv", "out");
+    int item = find_item(m, MF_IT_NEXT, "wtr");
+    assert_true(item >= 0);
+    mf_item it = refill(m, item, mf_expr_int(m->arena, 1, 0, 0));
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.bound = 8;
+    mf_verdict v = {0};
+    decide(m, item, &it, &o, &v);
+    assert_int_equal(v.kind, MF_V_KILLED);
+    assert_int_equal(v.notion, MF_N_DEFINITE);
+    assert_non_null(v.test);
+    assert_int_equal(v.test->length, 5);
+    const char *want[] = {"req", "req", "fill", "req", "req"};
+    for (int k = 1; k <= 5; k++)
+        assert_string_equal(step_input(m, v.test, k), want[k - 1]);
+    /* Locally adaptive: the last step allows coffee or tea. */
+    assert_int_equal(v.test->nallowed[5], 2);
+    mf_verdict_clear(&v);
+    mf_model_free(m);
+}
+
+static void test_engine__refill_mutant_found_by_operator_is_killed(
+    void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/beverage.smv", "out");
+    mf_mutant *mu = NULL;
+    /* number-replace 2 -> 1 in the fill branch of next(wtr). */
+    assert_int_equal(mf_mutant_find(&mu, m, "c590f32753bbfec9"), 0);
+    assert_string_equal(mu->repl, "1");
+    mf_model *mm = NULL;
+    assert_int_equal(mf_mutant_apply(&mm, m, mu), 0);
+    mf_engine_mutant em = {mu->item, mu->new_item, mm};
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.bound = 6;
+    mf_verdict v = {0};
+    assert_int_equal(mf_engine_check(m, &em, 1, &o, &v), 0);
+    assert_int_equal(v.kind, MF_V_KILLED);
+    assert_int_equal(v.notion, MF_N_DEFINITE);
+    assert_int_equal(v.test->length, 5);
+    mf_verdict_clear(&v);
+    mf_model_free(mm);
+    mf_mutant_free(mu);
+    mf_model_free(m);
+}
+
+static void test_engine__nondeterministic_refill_potentially_not_definitely(
+    void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/beverage.smv", "out");
+    int item = find_item(m, MF_IT_NEXT, "wtr");
+    mf_expr *set = mf_expr_new(m->arena, MF_E_SET, 0, 0);
+    mf_expr_add(m->arena, set, mf_expr_int(m->arena, 1, 0, 0));
+    mf_expr_add(m->arena, set, mf_expr_int(m->arena, 2, 0, 0));
+    mf_item it = refill(m, item, set);
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.bound = 8;
+    o.notion = MF_REQ_POTENTIAL;
+    mf_verdict v = {0};
+    decide(m, item, &it, &o, &v);
+    assert_int_equal(v.kind, MF_V_KILLED);
+    assert_int_equal(v.notion, MF_N_POTENTIAL);
+    assert_int_equal(v.mut_det, 0);
+    mf_verdict_clear(&v);
+
+    o.notion = MF_REQ_DEFINITE;
+    decide(m, item, &it, &o, &v);
+    assert_int_equal(v.kind, MF_V_SURVIVED);
+    mf_verdict_clear(&v);
+
+    /* auto reports the strongest notion that holds: potential. */
+    o.notion = MF_REQ_AUTO;
+    decide(m, item, &it, &o, &v);
+    assert_int_equal(v.kind, MF_V_KILLED);
+    assert_int_equal(v.notion, MF_N_POTENTIAL);
+    mf_verdict_clear(&v);
+    mf_model_free(m);
+}
+
+static void test_engine__coffee_only_mutant_is_not_potentially_killable(
+    void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/beverage.smv", "out");
+    int item = find_item(m, MF_IT_NEXT, "out");
+    assert_true(item >= 0);
+    mf_item it = m->items[item];
+    it.e = mf_expr_copy(m->arena, it.e);
+    mf_expr *coff = mf_expr_new(m->arena, MF_E_SYM, 0, 0);
+    coff->name = "coff";
+    it.e->kids[1] = coff;
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.bound = 8;
+    mf_verdict v = {0};
+    decide(m, item, &it, &o, &v);
+    assert_int_equal(v.kind, MF_V_EQUIVALENT);
+    assert_true(strstr(v.method, "lock-step") != NULL);
+    mf_verdict_clear(&v);
+    mf_model_free(m);
+}
+
+typedef struct {
+    int n;
+    char ids[12][17];
+} idlist;
+
+static int first_ok(const mf_mutant *mu, void *ctx)
+{
+    idlist *ids = ctx;
+    if (mu->status != MF_MUT_OK)
+        return 0;
+    memcpy(ids->ids[ids->n++], mu->id, 17);
+    return ids->n == 12;
+}
+
+static void test_engine__deterministic_car_alarm_batch_matches_fresh(
+    void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/car_alarm.smv", NULL);
+    idlist ids = {0};
+    assert_int_equal(mf_mutants_each(m, 0, first_ok, &ids), 1);
+    mf_engine_mutant em[12];
+    mf_mutant *mu[12];
+    mf_model *mm[12];
+    for (int j = 0; j < ids.n; j++) {
+        assert_int_equal(mf_mutant_find(&mu[j], m, ids.ids[j]), 0);
+        assert_int_equal(mf_mutant_apply(&mm[j], m, mu[j]), 0);
+        em[j] = (mf_engine_mutant){mu[j]->item, mu[j]->new_item, mm[j]};
+    }
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.bound = 6;
+    mf_verdict vb[12] = {0}, vf[12] = {0};
+    assert_int_equal(mf_engine_check(m, em, ids.n, &o, vb), 0);
+    o.mode = MF_MODE_FRESH;
+    assert_int_equal(mf_engine_check(m, em, ids.n, &o, vf), 0);
+    for (int j = 0; j < ids.n; j++) {
+        if (vb[j].kind != vf[j].kind || vb[j].kind == MF_V_ERROR)
+            fail_msg("mutant %s: batch %s (%s), fresh %s (%s)", ids.ids[j],
+                     mf_verdict_name(vb[j].kind), vb[j].reason,
+                     mf_verdict_name(vf[j].kind), vf[j].reason);
+        if (vb[j].kind == MF_V_KILLED) {
+            assert_int_equal(vb[j].notion, vf[j].notion);
+            assert_int_equal(vb[j].test->length, vf[j].test->length);
+        }
+        mf_verdict_clear(&vb[j]);
+        mf_verdict_clear(&vf[j]);
+        mf_model_free(mm[j]);
+        mf_mutant_free(mu[j]);
+    }
+    mf_model_free(m);
+}
+
+static void test_engine__replay_rejects_a_test_that_does_not_distinguish(
+    void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/beverage.smv", "out");
+    int item = find_item(m, MF_IT_NEXT, "wtr");
+    mf_item it = refill(m, item, mf_expr_int(m->arena, 1, 0, 0));
+    mf_model *mm = NULL;
+    assert_int_equal(mf_model_replace_item(&mm, m, item, &it), 0);
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.bound = 8;
+    mf_verdict v = {0};
+    mf_engine_mutant em = {item, &it, mm};
+    assert_int_equal(mf_engine_check(m, &em, 1, &o, &v), 0);
+    assert_int_equal(v.kind, MF_V_KILLED);
+    /* Cut the last request: req, req, fill, req no longer distinguishes. */
+    v.test->length = 4;
+    assert_int_equal(mf_engine_replay(m, mm, v.test, MF_N_DEFINITE),
+                     MF_ERROR);
+    assert_non_null(strstr(mf_err_msg(), "self-check"));
+    v.test->length = 5;
+    mf_verdict_clear(&v);
+    mf_model_free(mm);
+    mf_model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(
+            test_engine__refill_mutant_definitely_killed_by_shortest_test),
+        cmocka_unit_test(test_engine__refill_mutant_found_by_operator_is_killed),
+        cmocka_unit_test(
+            test_engine__nondeterministic_refill_potentially_not_definitely),
+        cmocka_unit_test(
+            test_engine__coffee_only_mutant_is_not_potentially_killable),
+        cmocka_unit_test(
+            test_engine__deterministic_car_alarm_batch_matches_fresh),
+        cmocka_unit_test(
+            test_engine__replay_rejects_a_test_that_does_not_distinguish),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

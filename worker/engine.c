@@ -1,0 +1,1627 @@
+/* engine.c - deciding mutants with Z3 (DESIGN.md section 4).
+ *
+ * Deterministic model and mutant: one solver per batch holds an unrolling of
+ * the original and one of the meta-mutant; each mutant is checked under its
+ * selector and a per-depth goal literal, deepening the bound, so the first
+ * answer is a shortest test. Non-deterministic: counterexample-guided
+ * refinement (a synthesis solver proposes, a verification solver looks for a
+ * matching behaviour, each behaviour found comes back as a copy of the
+ * unrolling with its choices fixed). Survivors go to the proof portfolio.
+ * Every kill is replayed by the simulator before it is reported. */
+#include "engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "encode.h"
+#include "sim.h"
+
+#define REPLAY_LIMIT 20000
+#define REACH_LIMIT 20000
+#define INPUT_COMBOS 4096
+
+static _Thread_local int z3_err;
+static _Thread_local char z3_msg[256];
+
+static void on_z3_error(Z3_context c, Z3_error_code e)
+{
+    z3_err = (int)e + 1;
+    snprintf(z3_msg, sizeof z3_msg, "%s", Z3_get_error_msg(c, e));
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void mf_engine_opts_default(mf_engine_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->bound = 20;
+    o->notion = MF_REQ_AUTO;
+    o->engine = MF_ENGINE_CEGIS;
+    o->mode = MF_MODE_BATCH;
+    o->timeout_ms = 10000;
+    o->rlimit = 0;
+    o->prove = 1;
+    o->cegis_max = 400;
+}
+
+const char *mf_verdict_name(mf_verdict_kind k)
+{
+    static const char *n[] = {"killed", "equivalent", "survived", "unknown",
+                              "error"};
+    return (unsigned)k < 5 ? n[k] : "?";
+}
+
+const char *mf_notion_name(mf_notion n)
+{
+    static const char *s[] = {"deterministic", "potential", "definite"};
+    return (unsigned)n < 3 ? s[n] : "?";
+}
+
+void mf_test_free(mf_test *t)
+{
+    if (!t)
+        return;
+    free(t->inputs);
+    free(t->expect);
+    free(t->mobs);
+    if (t->allowed)
+        for (int k = 0; k <= t->length; k++)
+            free(t->allowed[k]);
+    free(t->allowed);
+    free(t->nallowed);
+    free(t);
+}
+
+void mf_verdict_clear(mf_verdict *v)
+{
+    mf_test_free(v->test);
+    memset(v, 0, sizeof *v);
+}
+
+/* ------------------------------------------------------------------ */
+/* Z3 plumbing                                                          */
+
+static Z3_context mk_ctx(void)
+{
+    Z3_config cfg = Z3_mk_config();
+    Z3_set_param_value(cfg, "model", "true");
+    Z3_context c = Z3_mk_context_rc(cfg);
+    Z3_del_config(cfg);
+    Z3_set_error_handler(c, on_z3_error);
+    return c;
+}
+
+static Z3_solver mk_solver(Z3_context c, const mf_engine_opts *o)
+{
+    Z3_solver s = Z3_mk_simple_solver(c);
+    Z3_solver_inc_ref(c, s);
+    Z3_params p = Z3_mk_params(c);
+    Z3_params_inc_ref(c, p);
+    if (o->timeout_ms)
+        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"),
+                           o->timeout_ms);
+    if (o->rlimit)
+        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), o->rlimit);
+    Z3_solver_set_params(c, s, p);
+    Z3_params_dec_ref(c, p);
+    return s;
+}
+
+static void del_solver(Z3_context c, Z3_solver s)
+{
+    if (s)
+        Z3_solver_dec_ref(c, s);
+}
+
+/* A check: Z3_L_TRUE/FALSE, or Z3_L_UNDEF with the reason in why. */
+static Z3_lbool check(Z3_context c, Z3_solver s, int n, Z3_ast *as,
+                      char *why, size_t whyn)
+{
+    z3_err = 0;
+    Z3_lbool r = Z3_solver_check_assumptions(c, s, (unsigned)n, as);
+    if (z3_err) {
+        snprintf(why, whyn, "z3 error: %.200s", z3_msg);
+        return Z3_L_UNDEF;
+    }
+    if (r == Z3_L_UNDEF)
+        snprintf(why, whyn, "z3: %s", Z3_solver_get_reason_unknown(c, s));
+    return r;
+}
+
+static Z3_model get_model(Z3_context c, Z3_solver s)
+{
+    Z3_model mdl = Z3_solver_get_model(c, s);
+    if (mdl)
+        Z3_model_inc_ref(c, mdl);
+    return mdl;
+}
+
+static void del_model(Z3_context c, Z3_model mdl)
+{
+    if (mdl)
+        Z3_model_dec_ref(c, mdl);
+}
+
+static Z3_ast mk_and(mf_enc *E, int n, Z3_ast *a)
+{
+    Z3_context c = mf_enc_ctx(E);
+    if (n == 0)
+        return mf_enc_keep(E, Z3_mk_true(c));
+    if (n == 1)
+        return a[0];
+    return mf_enc_keep(E, Z3_mk_and(c, (unsigned)n, a));
+}
+
+static Z3_ast mk_not(mf_enc *E, Z3_ast a)
+{
+    return mf_enc_keep(E, Z3_mk_not(mf_enc_ctx(E), a));
+}
+
+static Z3_ast mk_eq(mf_enc *E, Z3_ast a, Z3_ast b)
+{
+    return mf_enc_keep(E, Z3_mk_eq(mf_enc_ctx(E), a, b));
+}
+
+static Z3_ast mk_lit(mf_enc *E, const char *pfx)
+{
+    static _Atomic long n;
+    char name[64];
+    Z3_context c = mf_enc_ctx(E);
+    snprintf(name, sizeof name, "%s!%ld", pfx, n++);
+    return mf_enc_keep(E, Z3_mk_const(c, Z3_mk_string_symbol(c, name),
+                                      Z3_mk_bool_sort(c)));
+}
+
+static void assert_implies(mf_enc *E, Z3_solver s, Z3_ast g, Z3_ast f)
+{
+    Z3_context c = mf_enc_ctx(E);
+    Z3_solver_assert(c, s, mf_enc_keep(E, Z3_mk_implies(c, g, f)));
+}
+
+/* Observables of a and b equal. */
+static Z3_ast obs_eq(mf_enc *E, Z3_ast *a, Z3_ast *b)
+{
+    int n = mf_enc_nobs(E);
+    Z3_ast *x = mf_xcalloc((size_t)(n ? n : 1), sizeof *x);
+    for (int i = 0; i < n; i++)
+        x[i] = mk_eq(E, a[i], b[i]);
+    Z3_ast r = mk_and(E, n, x);
+    free(x);
+    return r;
+}
+
+/* Observables of a equal to values. */
+static Z3_ast obs_is(mf_enc *E, Z3_ast *a, const mf_val *v)
+{
+    int n = mf_enc_nobs(E);
+    Z3_ast *x = mf_xcalloc((size_t)(n ? n : 1), sizeof *x);
+    for (int i = 0; i < n; i++)
+        x[i] = mk_eq(E, a[i], mf_enc_val(E, v[i]));
+    Z3_ast r = mk_and(E, n, x);
+    free(x);
+    return r;
+}
+
+static int is_input_slot(const mf_model *m, int slot)
+{
+    for (int i = 0; i < m->nvars; i++) {
+        const mf_var *v = &m->vars[i];
+        if (slot >= v->slot && slot < v->slot + v->nslots)
+            return v->decl == MF_DECL_IVAR || v->is_input;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Tests                                                                */
+
+static mf_test *test_new(const mf_model *m, int nobs, int len)
+{
+    mf_test *t = mf_xcalloc(1, sizeof *t);
+    t->length = len;
+    t->nslots = m->nslots;
+    t->nobs = nobs;
+    t->inputs = mf_xcalloc((size_t)(len + 1) * (size_t)(m->nslots + 1),
+                           sizeof *t->inputs);
+    t->expect = mf_xcalloc((size_t)(len + 1) * (size_t)(nobs + 1),
+                           sizeof *t->expect);
+    t->nallowed = mf_xcalloc((size_t)(len + 1), sizeof *t->nallowed);
+    t->allowed = mf_xcalloc((size_t)(len + 1), sizeof *t->allowed);
+    t->mrefuses = -1;
+    return t;
+}
+
+/* Inputs (from the shared table) and observables of `o` at depth 0..len. */
+static mf_test *test_from_model(mf_enc *E, Z3_model mdl, mf_inputs *in,
+                                mf_unroll *o, mf_unroll *mu, int len)
+{
+    const mf_model *m = NULL;
+    (void)m;
+    int nobs = mf_enc_nobs(E);
+    mf_test *t = NULL;
+    /* The model is read from the encoder's view. */
+    const mf_model *mm = mf_enc_model(E);
+    t = test_new(mm, nobs, len);
+    for (int k = 0; k <= len; k++) {
+        Z3_ast *ic = mf_inputs_state(in, k);
+        for (int s = 0; s < mm->nslots; s++)
+            if (ic[s])
+                t->inputs[(size_t)k * mm->nslots + s] =
+                    mf_enc_eval(E, mdl, ic[s]);
+        Z3_ast *ob = mf_unroll_obs(o, k);
+        for (int i = 0; i < nobs; i++)
+            t->expect[(size_t)k * nobs + i] = mf_enc_eval(E, mdl, ob[i]);
+    }
+    if (mu) {
+        t->mobs = mf_xcalloc((size_t)(len + 1) * (size_t)(nobs + 1),
+                             sizeof *t->mobs);
+        for (int k = 0; k <= len; k++) {
+            Z3_ast *ob = mf_unroll_obs(mu, k);
+            for (int i = 0; i < nobs; i++)
+                t->mobs[(size_t)k * nobs + i] = mf_enc_eval(E, mdl, ob[i]);
+        }
+    }
+    return t;
+}
+
+static void print_cell_name(mf_buf *b, const mf_var *v, int q)
+{
+    mf_buf_puts(b, v->name);
+    const mf_type *t = v->type;
+    while (t->kind == MF_TY_ARRAY) {
+        int64_t cells = 1;
+        for (const mf_type *e = t->elem; e->kind == MF_TY_ARRAY; e = e->elem)
+            cells *= e->hi - e->lo + 1;
+        mf_buf_printf(b, "[%lld]", (long long)(t->lo + q / cells));
+        q = (int)(q % cells);
+        t = t->elem;
+    }
+}
+
+static void print_obs(mf_buf *b, const mf_model *m, const mf_val *o)
+{
+    int n = 0, first = 1;
+    for (int i = 0; i < m->nvars; i++) {
+        const mf_var *v = &m->vars[i];
+        if (!v->is_observable)
+            continue;
+        for (int q = 0; q < v->nslots; q++, n++) {
+            mf_buf_puts(b, first ? "" : ", ");
+            first = 0;
+            print_cell_name(b, v, q);
+            mf_buf_puts(b, "=");
+            mf_print_value(b, m, mf_type_scalar(v->type), o[n]);
+        }
+    }
+    for (int i = 0; i < m->nobs_defines; i++, n++) {
+        mf_buf_printf(b, "%s%s=", first ? "" : ", ",
+                      m->items[m->obs_defines[i]].name);
+        first = 0;
+        mf_buf_printf(b, "%lld", (long long)o[n]);
+    }
+}
+
+void mf_test_print(mf_buf *b, const mf_model *m, const mf_test *t)
+{
+    for (int k = 0; k <= t->length; k++) {
+        const mf_val *in = t->inputs + (size_t)k * t->nslots;
+        int first = 1;
+        if (k == 0) {
+            for (int i = 0; i < m->nvars; i++) {
+                const mf_var *v = &m->vars[i];
+                if (!(v->is_input && v->decl == MF_DECL_VAR))
+                    continue;
+                for (int q = 0; q < v->nslots; q++) {
+                    mf_buf_puts(b, first ? "init: " : ", ");
+                    first = 0;
+                    print_cell_name(b, v, q);
+                    mf_buf_puts(b, "=");
+                    mf_print_value(b, m, mf_type_scalar(v->type),
+                                   in[v->slot + q]);
+                }
+            }
+            if (first)
+                mf_buf_puts(b, "# initial state");
+        } else {
+            for (int i = 0; i < m->nvars; i++) {
+                const mf_var *v = &m->vars[i];
+                if (!(v->is_input || v->decl == MF_DECL_IVAR))
+                    continue;
+                for (int q = 0; q < v->nslots; q++) {
+                    mf_buf_puts(b, first ? "" : ", ");
+                    first = 0;
+                    print_cell_name(b, v, q);
+                    mf_buf_puts(b, "=");
+                    mf_print_value(b, m, mf_type_scalar(v->type),
+                                   in[v->slot + q]);
+                }
+            }
+            if (first)
+                mf_buf_puts(b, "-");
+        }
+        mf_buf_puts(b, "    # expect ");
+        print_obs(b, m, t->expect + (size_t)k * t->nobs);
+        if (t->nallowed && t->nallowed[k] > 1) {
+            mf_buf_puts(b, "; allowed");
+            for (int a = 0; a < t->nallowed[k]; a++) {
+                mf_buf_puts(b, a ? " | " : " ");
+                print_obs(b, m, t->allowed[k] + (size_t)a * t->nobs);
+            }
+        }
+        mf_buf_puts(b, "\n");
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Replay (the self-check)                                              */
+
+typedef MF_VEC(mf_val) valvec;
+
+typedef struct {
+    valvec *out;
+    int n;
+    int limit;
+    int over;
+} collect;
+
+static int collect_fn(const mf_val *st, void *ctx)
+{
+    collect *c = ctx;
+    int cnt = c->out->n / (c->n ? c->n : 1);
+    for (int i = 0; i < cnt; i++)
+        if (!memcmp(c->out->v + (size_t)i * c->n, st,
+                    sizeof *st * (size_t)c->n))
+            return 0;
+    if (cnt >= c->limit) {
+        c->over = 1;
+        return 1;
+    }
+    for (int i = 0; i < c->n; i++)
+        MF_VEC_PUSH(*c->out, st[i]);
+    return 0;
+}
+
+/* States (init: cur NULL) into out; MF_ELIMIT past the limit. */
+static int states(valvec *out, const mf_model *m, const mf_val *cur,
+                  const mf_val *inp)
+{
+    collect c = {out, m->nslots, REPLAY_LIMIT, 0};
+    int rc = cur ? mf_sim_next_each(m, cur, inp, collect_fn, &c, 0)
+                 : mf_sim_initial_each(m, inp, collect_fn, &c, 0);
+    if (rc < 0)
+        return rc;
+    if (c.over)
+        return mf_err_set(MF_ELIMIT, "more than %d states in the replay",
+                          REPLAY_LIMIT);
+    return 0;
+}
+
+static int obs_of(mf_val *o, int nobs, const mf_model *m, const mf_val *st)
+{
+    int rc = mf_sim_observe(o, nobs, m, st);
+    return rc < 0 ? rc : 0;
+}
+
+static int add_allowed(mf_test *t, int k, const mf_val *o)
+{
+    for (int a = 0; a < t->nallowed[k]; a++)
+        if (!memcmp(t->allowed[k] + (size_t)a * t->nobs, o,
+                    sizeof *o * (size_t)t->nobs))
+            return 0;
+    t->allowed[k] = mf_xrealloc(t->allowed[k],
+                                sizeof *o * (size_t)(t->nallowed[k] + 1) *
+                                    (size_t)(t->nobs ? t->nobs : 1));
+    memcpy(t->allowed[k] + (size_t)t->nallowed[k] * t->nobs, o,
+           sizeof *o * (size_t)t->nobs);
+    t->nallowed[k]++;
+    return 0;
+}
+
+/* The original's states matching the expected observables, and the
+ * allowed outputs per step. */
+static int replay_original(const mf_model *m, mf_test *t)
+{
+    int n = m->nslots, no = t->nobs, rc = 0;
+    valvec cur = {0}, nxt = {0}, keep = {0};
+    mf_val *o = mf_xcalloc((size_t)(no + 1), sizeof *o);
+    for (int k = 0; k <= t->length && rc == 0; k++) {
+        const mf_val *inp = t->inputs + (size_t)k * n;
+        nxt.n = 0;
+        if (k == 0)
+            rc = states(&nxt, m, NULL, inp);
+        else
+            for (int i = 0; i < cur.n / (n ? n : 1) && rc == 0; i++)
+                rc = states(&nxt, m, cur.v + (size_t)i * n, inp);
+        if (rc)
+            break;
+        keep.n = 0;
+        for (int i = 0; i < nxt.n / (n ? n : 1) && rc == 0; i++) {
+            const mf_val *st = nxt.v + (size_t)i * n;
+            if ((rc = obs_of(o, no, m, st)) != 0)
+                break;
+            add_allowed(t, k, o);
+            if (!memcmp(o, t->expect + (size_t)k * no, sizeof *o * (size_t)no))
+                for (int q = 0; q < n; q++)
+                    MF_VEC_PUSH(keep, st[q]);
+        }
+        if (rc == 0 && keep.n == 0)
+            rc = mf_err_set(MF_ERROR,
+                            "self-check: the original cannot produce the "
+                            "expected observables at step %d", k);
+        valvec sw = cur;
+        cur = keep;
+        keep = sw;
+    }
+    MF_VEC_FREE(cur);
+    MF_VEC_FREE(nxt);
+    MF_VEC_FREE(keep);
+    free(o);
+    return rc;
+}
+
+/* Potential: the mutant can show mobs, the original cannot. */
+static int replay_potential(const mf_model *m, const mf_model *mm,
+                            const mf_test *t)
+{
+    int n = m->nslots, no = t->nobs, rc = 0;
+    const mf_model *ms[2] = {m, mm};
+    valvec set[2] = {{0}, {0}}, nxt = {0};
+    mf_val *o = mf_xcalloc((size_t)(no + 1), sizeof *o);
+    int verdict = 0; /* 1 distinguished */
+    for (int k = 0; k <= t->length && rc == 0 && !verdict; k++) {
+        const mf_val *inp = t->inputs + (size_t)k * n;
+        int refused[2] = {0, 0};
+        for (int w = 0; w < 2 && rc == 0; w++) {
+            nxt.n = 0;
+            if (k == 0) {
+                rc = states(&nxt, ms[w], NULL, inp);
+                refused[w] = nxt.n == 0;
+            } else
+                for (int i = 0; i < set[w].n / (n ? n : 1) && rc == 0; i++) {
+                    valvec one = {0};
+                    rc = states(&one, ms[w], set[w].v + (size_t)i * n, inp);
+                    if (one.n == 0)
+                        refused[w] = 1; /* this state refuses */
+                    for (int q = 0; q < one.n; q++)
+                        MF_VEC_PUSH(nxt, one.v[q]);
+                    MF_VEC_FREE(one);
+                }
+            if (rc)
+                break;
+            set[w].n = 0;
+            for (int i = 0; i < nxt.n / (n ? n : 1) && rc == 0; i++) {
+                const mf_val *st = nxt.v + (size_t)i * n;
+                if ((rc = obs_of(o, no, ms[w], st)) != 0)
+                    break;
+                if (t->mobs && !memcmp(o, t->mobs + (size_t)k * no,
+                                       sizeof *o * (size_t)no))
+                    for (int q = 0; q < n; q++)
+                        MF_VEC_PUSH(set[w], st[q]);
+            }
+        }
+        if (rc)
+            break;
+        if (t->mrefuses == k) {
+            /* Refusal: a mutant state on the prefix refuses this input, no
+             * original state on the prefix does. */
+            verdict = refused[1] && !refused[0];
+            if (!verdict)
+                rc = mf_err_set(MF_ERROR, "self-check: the mutant does not "
+                                "refuse step %d as the test says", k);
+            break;
+        }
+        if (set[1].n == 0) {
+            rc = mf_err_set(MF_ERROR, "self-check: the mutant cannot show "
+                            "the deviating behaviour at step %d", k);
+            break;
+        }
+        if (set[0].n == 0)
+            verdict = 1;
+    }
+    if (rc == 0 && !verdict)
+        rc = mf_err_set(MF_ERROR, "self-check: the original can match the "
+                        "mutant's behaviour on this test");
+    MF_VEC_FREE(set[0]);
+    MF_VEC_FREE(set[1]);
+    MF_VEC_FREE(nxt);
+    free(o);
+    return rc;
+}
+
+/* Definite (and deterministic): no pair of behaviours with the test's
+ * inputs shows the same observables (a refusal shared by both is the same
+ * behaviour). */
+static int replay_definite(const mf_model *m, const mf_model *mm,
+                           const mf_test *t)
+{
+    int n = m->nslots, no = t->nobs, rc = 0;
+    valvec pairs = {0}, np = {0}, a = {0}, b = {0};
+    mf_val *oa = mf_xcalloc((size_t)(no + 1), sizeof *oa);
+    mf_val *ob = mf_xcalloc((size_t)(no + 1), sizeof *ob);
+    int done = 0;
+    for (int k = 0; k <= t->length && rc == 0 && !done; k++) {
+        const mf_val *inp = t->inputs + (size_t)k * n;
+        int npairs = k == 0 ? 1 : pairs.n / (2 * (n ? n : 1));
+        np.n = 0;
+        for (int p = 0; p < npairs && rc == 0; p++) {
+            a.n = b.n = 0;
+            const mf_val *so = k ? pairs.v + (size_t)p * 2 * n : NULL;
+            const mf_val *sm = k ? so + n : NULL;
+            if ((rc = states(&a, m, so, inp)) != 0 ||
+                (rc = states(&b, mm, sm, inp)) != 0)
+                break;
+            if (a.n == 0 && b.n == 0) {
+                rc = mf_err_set(MF_ERROR, "self-check: original and mutant "
+                                "both refuse step %d", k);
+                break;
+            }
+            for (int i = 0; i < a.n / (n ? n : 1) && rc == 0; i++) {
+                if ((rc = obs_of(oa, no, m, a.v + (size_t)i * n)) != 0)
+                    break;
+                for (int j = 0; j < b.n / (n ? n : 1) && rc == 0; j++) {
+                    if ((rc = obs_of(ob, no, mm, b.v + (size_t)j * n)) != 0)
+                        break;
+                    if (memcmp(oa, ob, sizeof *oa * (size_t)no))
+                        continue;
+                    if (np.n / (2 * (n ? n : 1)) >= REPLAY_LIMIT) {
+                        rc = mf_err_set(MF_ELIMIT, "more than %d state pairs "
+                                        "in the replay", REPLAY_LIMIT);
+                        break;
+                    }
+                    for (int q = 0; q < n; q++)
+                        MF_VEC_PUSH(np, a.v[(size_t)i * n + q]);
+                    for (int q = 0; q < n; q++)
+                        MF_VEC_PUSH(np, b.v[(size_t)j * n + q]);
+                }
+            }
+        }
+        if (rc)
+            break;
+        valvec sw = pairs;
+        pairs = np;
+        np = sw;
+        if (pairs.n == 0)
+            done = 1;
+    }
+    if (rc == 0 && !done)
+        rc = mf_err_set(MF_ERROR, "self-check: the test does not "
+                        "distinguish original and mutant (replayed by the "
+                        "simulator)");
+    MF_VEC_FREE(pairs);
+    MF_VEC_FREE(np);
+    MF_VEC_FREE(a);
+    MF_VEC_FREE(b);
+    free(oa);
+    free(ob);
+    return rc;
+}
+
+int mf_engine_replay(const mf_model *m, const mf_model *mutant, mf_test *t,
+                     mf_notion notion)
+{
+    int rc = replay_original(m, t);
+    if (rc)
+        return rc;
+    if (notion == MF_N_POTENTIAL)
+        return replay_potential(m, mutant, t);
+    return replay_definite(m, mutant, t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Batches                                                              */
+
+typedef struct {
+    Z3_context c;
+    const mf_model *m;
+    mf_enc *E;  /* original (and the batch's variants) */
+    mf_enc *EM; /* mutant copies: E, or the --against model's encoder */
+    int meta;   /* mutant copies read variants */
+    int nmut;
+    const mf_engine_mutant *muts;
+    const mf_model *const *mmodels;
+    const mf_engine_opts *o;
+    mf_verdict *out;
+    int *todo; /* per mutant: still undecided */
+    int *killed_at; /* potential kill length (-1) */
+    double t0;
+    double deadline; /* of the current mutant's refinement */
+} batch;
+
+static int nassume(const batch *B, int j, Z3_ast *as)
+{
+    if (!B->meta)
+        return 0;
+    as[0] = mf_enc_sel(B->EM, j);
+    return 1;
+}
+
+static void set_unknown(batch *B, int j, const char *why)
+{
+    mf_verdict *v = &B->out[j];
+    v->kind = MF_V_UNKNOWN;
+    snprintf(v->reason, sizeof v->reason, "%s", why);
+    B->todo[j] = 0;
+}
+
+static void set_error(batch *B, int j, const char *why)
+{
+    mf_verdict *v = &B->out[j];
+    v->kind = MF_V_ERROR;
+    snprintf(v->reason, sizeof v->reason, "%s", why);
+    B->todo[j] = 0;
+}
+
+/* Replay and record a kill. */
+static void record_kill(batch *B, int j, mf_test *t, mf_notion notion)
+{
+    mf_verdict *v = &B->out[j];
+    int rc = mf_engine_replay(B->m, B->mmodels[j], t, notion);
+    if (rc == MF_ELIMIT) {
+        mf_test_free(t);
+        set_unknown(B, j, mf_err_msg());
+        return;
+    }
+    if (rc) {
+        char msg[480];
+        snprintf(msg, sizeof msg, "%s (a %s kill of length %d found by Z3)",
+                 mf_err_msg(), mf_notion_name(notion), t->length);
+        mf_test_free(t);
+        set_error(B, j, msg);
+        return;
+    }
+    mf_test_free(v->test);
+    v->kind = MF_V_KILLED;
+    v->notion = notion;
+    v->test = t;
+    B->todo[j] = 0;
+}
+
+/* --- deterministic: shortest test, one solver per batch --- */
+static void det_search(batch *B, const int *which)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E, *EM = B->EM;
+    Z3_solver s = mk_solver(c, B->o);
+    mf_inputs *in = mf_inputs_new(E, s, "i");
+    mf_unroll *O = mf_unroll_new(E, s, "o", 0, in, 1, NULL);
+    mf_unroll *M = mf_unroll_new(EM, s, "m", B->meta, in, 0, NULL);
+    if (B->meta)
+        mf_enc_assert_sels(EM, s);
+    int any = 1;
+    for (int d = 0; d <= B->o->bound && any; d++) {
+        mf_unroll_extend(O, d);
+        mf_unroll_extend(M, d);
+        Z3_ast parts[3];
+        Z3_ast *pre = mf_xcalloc((size_t)(2 * d + 2), sizeof *pre);
+        int np = 0;
+        for (int i = 0; i < d; i++) {
+            pre[np++] = mf_unroll_ok(M, i);
+            pre[np++] = obs_eq(E, mf_unroll_obs(O, i), mf_unroll_obs(M, i));
+        }
+        parts[0] = mk_and(E, np, pre);
+        free(pre);
+        Z3_ast dd[2] = {mk_not(E, mf_unroll_ok(M, d)),
+                        mk_not(E, obs_eq(E, mf_unroll_obs(O, d),
+                                         mf_unroll_obs(M, d)))};
+        parts[1] = mf_enc_keep(E, Z3_mk_or(c, 2, dd));
+        Z3_ast g = mk_lit(E, "g");
+        assert_implies(E, s, g, mk_and(E, 2, parts));
+        any = 0;
+        for (int j = 0; j < B->nmut; j++) {
+            if (!which[j] || !B->todo[j])
+                continue;
+            any = 1;
+            Z3_ast as[2];
+            int na = nassume(B, j, as);
+            as[na++] = g;
+            char why[256];
+            Z3_lbool r = check(c, s, na, as, why, sizeof why);
+            if (r == Z3_L_UNDEF) {
+                set_unknown(B, j, why);
+                continue;
+            }
+            if (r == Z3_L_FALSE)
+                continue;
+            Z3_model mdl = get_model(c, s);
+            mf_test *t = test_from_model(E, mdl, in, O, NULL, d);
+            Z3_ast okd = mf_unroll_ok(M, d);
+            Z3_ast r2 = NULL;
+            if (Z3_model_eval(c, mdl, okd, 1, &r2) && r2 &&
+                Z3_get_bool_value(c, r2) == Z3_L_FALSE)
+                t->mrefuses = d;
+            del_model(c, mdl);
+            record_kill(B, j, t, MF_N_DETERMINISTIC);
+        }
+    }
+    for (int j = 0; j < B->nmut; j++)
+        if (which[j] && B->todo[j])
+            B->out[j].bound = B->o->bound;
+    mf_unroll_free(O);
+    mf_unroll_free(M);
+    mf_inputs_free(in);
+    del_solver(c, s);
+}
+
+/* Fix the choices of copy `x` (built like `from`) to their values in mdl,
+ * for states 0..d. */
+static void fix_choices(mf_enc *E, Z3_solver s, mf_unroll *x,
+                        mf_unroll *from, Z3_model mdl, int d)
+{
+    for (int k = 0; k <= d; k++) {
+        int n1, n2;
+        Z3_ast *a = mf_unroll_choices(x, k, &n1);
+        Z3_ast *b = mf_unroll_choices(from, k, &n2);
+        for (int i = 0; i < n1 && i < n2; i++)
+            Z3_solver_assert(mf_enc_ctx(E), s,
+                             mk_eq(E, a[i],
+                                   mf_enc_val(E, mf_enc_eval(E, mdl, b[i]))));
+    }
+}
+
+static void fix_inputs(mf_enc *E, Z3_solver s, mf_inputs *to, mf_inputs *from,
+                       Z3_model mdl, int d)
+{
+    const mf_model *m = NULL;
+    m = mf_enc_model(E);
+    for (int k = 0; k <= d; k++) {
+        Z3_ast *a = mf_inputs_state(to, k), *b = mf_inputs_state(from, k);
+        for (int sl = 0; sl < m->nslots; sl++)
+            if (a[sl] && b[sl] && a[sl] != b[sl])
+                Z3_solver_assert(mf_enc_ctx(E), s,
+                                 mk_eq(E, a[sl], mf_enc_val(E, mf_enc_eval(
+                                                              E, mdl, b[sl]))));
+    }
+}
+
+/* Choices of copy u made uniform over the transitions 1..d (choice i of
+ * step k equals choice i of step 1): a heuristic that makes the behaviour
+ * the verifier returns general, so one blocking copy covers many inputs. */
+static Z3_ast uniform(mf_enc *E, mf_unroll *u, int d)
+{
+    MF_VEC(Z3_ast) x = {0};
+    int n1;
+    Z3_ast *c1 = d >= 1 ? mf_unroll_choices(u, 1, &n1) : NULL;
+    for (int k = 2; k <= d; k++) {
+        int nk;
+        Z3_ast *ck = mf_unroll_choices(u, k, &nk);
+        for (int i = 0; i < nk && i < n1; i++)
+            MF_VEC_PUSH(x, mk_eq(E, ck[i], c1[i]));
+    }
+    Z3_ast r = mk_and(E, x.n, x.v);
+    MF_VEC_FREE(x);
+    return r;
+}
+
+static Z3_ast all_ok(mf_enc *E, mf_unroll *u, int from, int to)
+{
+    Z3_ast *x = mf_xcalloc((size_t)(to - from + 2), sizeof *x);
+    int n = 0;
+    for (int k = from; k <= to; k++)
+        x[n++] = mf_unroll_ok(u, k);
+    Z3_ast r = mk_and(E, n, x);
+    free(x);
+    return r;
+}
+
+static Z3_ast all_obs_eq(mf_enc *E, mf_unroll *a, mf_unroll *b, int to)
+{
+    Z3_ast *x = mf_xcalloc((size_t)(to + 2), sizeof *x);
+    int n = 0;
+    for (int k = 0; k <= to; k++)
+        x[n++] = obs_eq(E, mf_unroll_obs(a, k), mf_unroll_obs(b, k));
+    Z3_ast r = mk_and(E, n, x);
+    free(x);
+    return r;
+}
+
+/* 1 if `m` has no successor of `cur` (no initial state when cur is NULL)
+ * under inp, 0 if it has, -1 on a simulator error. */
+static int sim_refuses(const mf_model *m, const mf_val *cur, const mf_val *inp)
+{
+    int rc = cur ? mf_sim_next_each(m, cur, inp, NULL, NULL, 1000000)
+                 : mf_sim_initial_each(m, inp, NULL, NULL, 1000000);
+    return rc < 0 ? -1 : rc == 0;
+}
+
+static mf_val *eval_state(mf_enc *E, Z3_model mdl, Z3_ast *st, int n)
+{
+    mf_val *v = mf_xcalloc((size_t)(n ? n : 1), sizeof *v);
+    for (int i = 0; i < n; i++)
+        v[i] = mf_enc_eval(E, mdl, st[i]);
+    return v;
+}
+
+static Z3_ast state_is(mf_enc *E, Z3_ast *st, const mf_val *v, int n)
+{
+    Z3_ast *x = mf_xcalloc((size_t)(n ? n : 1), sizeof *x);
+    for (int i = 0; i < n; i++)
+        x[i] = mk_eq(E, st[i], mf_enc_val(E, v[i]));
+    Z3_ast r = mk_and(E, n, x);
+    free(x);
+    return r;
+}
+
+/* Potential kill by a refusal at step d: the mutant, on a behaviour whose
+ * observables follow an original run through d-1, has a state refusing
+ * input d (confirmed by the simulator), and no original behaviour with the
+ * same observables refuses there. Returns 1 killed, 0 not, -1 unknown. */
+static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
+                       mf_inputs *in, mf_inputs *vin, mf_unroll *O,
+                       mf_unroll *M, mf_unroll *P, int d, int *iters)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E, *EM = B->EM;
+    const mf_model *m = B->m;
+    int n = m->nslots, no = mf_enc_nobs(E);
+    Z3_ast gr = mk_lit(E, "pr");
+    Z3_ast parts[3] = {d ? all_ok(EM, M, 0, d - 1) : mf_enc_keep(E, Z3_mk_true(c)),
+                       mk_not(E, mf_unroll_ok(M, d)),
+                       d ? all_obs_eq(E, O, M, d - 1)
+                         : mf_enc_keep(E, Z3_mk_true(c))};
+    assert_implies(E, syn, gr, mk_and(E, 3, parts));
+    for (;;) {
+        if (++*iters > B->o->cegis_max)
+            return -1;
+        Z3_ast as[2];
+        int na = nassume(B, j, as);
+        as[na++] = gr;
+        char why[256];
+        Z3_lbool r = check(c, syn, na, as, why, sizeof why);
+        if (r != Z3_L_TRUE)
+            return r == Z3_L_FALSE ? 0 : -1;
+        Z3_model mdl = get_model(c, syn);
+        mf_val *inp = eval_state(E, mdl, mf_inputs_state(in, d), n);
+        for (int s = 0; s < n; s++)
+            if (!mf_inputs_state(in, d)[s])
+                inp[s] = 0;
+        mf_val *ms = d ? eval_state(E, mdl, mf_unroll_state(M, d - 1), n)
+                       : NULL;
+        Z3_ast *ic = mf_inputs_state(in, d);
+        MF_VEC(Z3_ast) pt = {0};
+        for (int s = 0; s < n; s++)
+            if (ic[s])
+                MF_VEC_PUSH(pt, mk_eq(E, ic[s], mf_enc_val(E, inp[s])));
+        if (d)
+            MF_VEC_PUSH(pt, state_is(E, mf_unroll_state(M, d - 1), ms, n));
+        Z3_ast point = mk_and(E, pt.n, pt.v);
+        MF_VEC_FREE(pt);
+        int res = 0;
+        if (sim_refuses(B->mmodels[j], ms, inp) == 1) {
+            /* Does an original behaviour with these observables refuse? */
+            Z3_solver_push(c, ver);
+            fix_inputs(E, ver, vin, in, mdl, d);
+            for (int k = 0; k < d; k++) {
+                mf_val *vals = eval_state(E, mdl, mf_unroll_obs(M, k), no);
+                Z3_solver_assert(c, ver, obs_is(E, mf_unroll_obs(P, k), vals));
+                free(vals);
+            }
+            if (d)
+                Z3_solver_assert(c, ver, all_ok(E, P, 0, d - 1));
+            res = 1;
+            for (int it = 0; it < 1000; it++) {
+                Z3_lbool r2 = check(c, ver, 0, NULL, why, sizeof why);
+                if (r2 == Z3_L_UNDEF) {
+                    res = -1;
+                    break;
+                }
+                if (r2 == Z3_L_FALSE)
+                    break;
+                Z3_model vm = get_model(c, ver);
+                mf_val *ps = d ? eval_state(E, vm, mf_unroll_state(P, d - 1), n)
+                               : NULL;
+                int ref = sim_refuses(m, ps, inp);
+                if (ref != 0) {
+                    res = 0; /* an original behaviour refuses too */
+                    free(ps);
+                    del_model(c, vm);
+                    break;
+                }
+                if (!d) {
+                    res = 0;
+                    free(ps);
+                    del_model(c, vm);
+                    break;
+                }
+                Z3_solver_assert(c, ver, mk_not(E, state_is(
+                                             E, mf_unroll_state(P, d - 1), ps, n)));
+                free(ps);
+                del_model(c, vm);
+            }
+            Z3_solver_pop(c, ver, 1);
+        }
+        if (res == 1) {
+            mf_test *t = test_from_model(E, mdl, in, O, M, d);
+            t->mrefuses = d;
+            B->killed_at[j] = d;
+            record_kill(B, j, t, MF_N_POTENTIAL);
+        } else if (res == 0)
+            assert_implies(E, syn, gr, mk_not(E, point));
+        free(inp);
+        free(ms);
+        del_model(c, mdl);
+        if (res != 0)
+            return res;
+    }
+}
+
+/* --- potential killing by refinement --- */
+static void pot_search(batch *B, int j)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E, *EM = B->EM;
+    const mf_engine_opts *o = B->o;
+    Z3_solver syn = mk_solver(c, o), ver = mk_solver(c, o);
+    mf_inputs *in = mf_inputs_new(E, syn, "pi");
+    mf_inputs *vin = mf_inputs_new(E, ver, "pv");
+    mf_unroll *O = mf_unroll_new(E, syn, "po", 0, in, 1, NULL);
+    mf_unroll *M = mf_unroll_new(EM, syn, "pm", B->meta, in, 0, NULL);
+    mf_unroll *P = mf_unroll_new(E, ver, "pp", 0, vin, 0, NULL);
+    if (B->meta)
+        mf_enc_assert_sels(EM, syn);
+    int iters = 0, giveup = 0;
+    B->out[j].bound = o->bound;
+    for (int d = 0; d <= o->bound && B->todo[j] && !giveup; d++) {
+        mf_unroll_extend(O, d);
+        mf_unroll_extend(M, d);
+        mf_unroll_extend(P, d);
+        int pr = now() > B->deadline
+                     ? -1
+                     : pot_refusal(B, j, syn, ver, in, vin, O, M, P, d, &iters);
+        if (pr != 0) {
+            if (pr < 0 && B->todo[j])
+                B->out[j].bound = d - 1; /* gave up: no kill up to d-1 */
+            break;
+        }
+        Z3_ast g = mk_lit(E, "pg");
+        Z3_ast parts[2] = {all_ok(EM, M, 0, d),
+                           mk_not(E, all_obs_eq(E, O, M, d))};
+        assert_implies(E, syn, g, mk_and(E, 2, parts));
+        for (;;) {
+            if (++iters > o->cegis_max || now() > B->deadline) {
+                B->out[j].bound = d - 1; /* gave up: no kill up to d-1 */
+                giveup = 1;
+                break;
+            }
+            Z3_ast as[2];
+            int na = nassume(B, j, as);
+            as[na++] = g;
+            char why[256];
+            Z3_lbool r = check(c, syn, na, as, why, sizeof why);
+            if (r == Z3_L_UNDEF) {
+                set_unknown(B, j, why);
+                break;
+            }
+            if (r == Z3_L_FALSE)
+                break; /* no deviating mutant behaviour of length d */
+            Z3_model mdl = get_model(c, syn);
+            Z3_solver_push(c, ver);
+            fix_inputs(E, ver, vin, in, mdl, d);
+            for (int k = 0; k <= d; k++) {
+                Z3_ast *mo = mf_unroll_obs(M, k);
+                int no = mf_enc_nobs(E);
+                mf_val *vals = mf_xcalloc((size_t)(no + 1), sizeof *vals);
+                for (int i = 0; i < no; i++)
+                    vals[i] = mf_enc_eval(E, mdl, mo[i]);
+                Z3_solver_assert(c, ver, obs_is(E, mf_unroll_obs(P, k), vals));
+                free(vals);
+            }
+            Z3_solver_assert(c, ver, all_ok(E, P, 0, d));
+            Z3_ast ul = mk_lit(E, "pu");
+            assert_implies(E, ver, ul, uniform(E, P, d));
+            Z3_lbool r2 = check(c, ver, 1, &ul, why, sizeof why);
+            if (r2 == Z3_L_FALSE)
+                r2 = check(c, ver, 0, NULL, why, sizeof why);
+            if (r2 == Z3_L_UNDEF) {
+                Z3_solver_pop(c, ver, 1);
+                del_model(c, mdl);
+                set_unknown(B, j, why);
+                break;
+            }
+            if (r2 == Z3_L_FALSE) {
+                Z3_solver_pop(c, ver, 1);
+                mf_test *t = test_from_model(E, mdl, in, O, M, d);
+                del_model(c, mdl);
+                B->killed_at[j] = d;
+                record_kill(B, j, t, MF_N_POTENTIAL);
+                break;
+            }
+            /* A matching original behaviour: block it (for every mutant:
+             * no mutant behaviour matching an original one is a witness). */
+            Z3_model vm = get_model(c, ver);
+            mf_unroll *X = mf_unroll_new(E, syn, "pb", 0, in, 0, NULL);
+            mf_unroll_extend(X, d);
+            fix_choices(E, syn, X, P, vm, d);
+            Z3_ast bl[2] = {all_ok(E, X, 0, d), all_obs_eq(E, X, M, d)};
+            assert_implies(E, syn, g, mk_not(E, mk_and(E, 2, bl)));
+            mf_unroll_free(X);
+            del_model(c, vm);
+            Z3_solver_pop(c, ver, 1);
+            del_model(c, mdl);
+        }
+    }
+    mf_unroll_free(O);
+    mf_unroll_free(M);
+    mf_unroll_free(P);
+    mf_inputs_free(in);
+    mf_inputs_free(vin);
+    del_solver(c, syn);
+    del_solver(c, ver);
+}
+
+/* --- definite killing by refinement; returns 1 if killed --- */
+static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E, *EM = B->EM;
+    const mf_engine_opts *o = B->o;
+    Z3_solver syn = mk_solver(c, o), ver = mk_solver(c, o);
+    mf_inputs *in = mf_inputs_new(E, syn, "di");
+    mf_inputs *vin = mf_inputs_new(E, ver, "dv");
+    mf_unroll *O = mf_unroll_new(E, syn, "do", 0, in, 1, NULL);
+    mf_unroll *P = mf_unroll_new(E, ver, "dp", 0, vin, 0, NULL);
+    mf_unroll *Q = mf_unroll_new(EM, ver, "dq", B->meta, vin, 0, NULL);
+    if (B->meta) {
+        mf_enc_assert_sels(EM, syn);
+        mf_enc_assert_sels(EM, ver);
+    }
+    int iters = 0, killed = 0, stop = 0;
+    for (int d = from; d <= o->bound && !killed && !stop; d++) {
+        mf_unroll_extend(O, d);
+        mf_unroll_extend(P, d);
+        mf_unroll_extend(Q, d);
+        Z3_ast g = mk_lit(E, "dg");
+        for (;;) {
+            if (++iters > cap || now() > B->deadline) {
+                snprintf(tmp->reason, sizeof tmp->reason,
+                         "definite refinement: iteration limit at length %d",
+                         d);
+                stop = 1;
+                break;
+            }
+            Z3_ast as[2];
+            int na = nassume(B, j, as);
+            as[na++] = g;
+            char why[256];
+            Z3_lbool r = check(c, syn, na, as, why, sizeof why);
+            if (r == Z3_L_UNDEF) {
+                snprintf(tmp->reason, sizeof tmp->reason, "%s", why);
+                stop = 1;
+                break;
+            }
+            if (r == Z3_L_FALSE)
+                break;
+            Z3_model mdl = get_model(c, syn);
+            Z3_solver_push(c, ver);
+            fix_inputs(E, ver, vin, in, mdl, d);
+            Z3_ast parts[3] = {all_ok(E, P, 0, d), all_ok(EM, Q, 0, d),
+                               all_obs_eq(E, P, Q, d)};
+            Z3_solver_assert(c, ver, mk_and(E, 3, parts));
+            Z3_ast vs[2];
+            int nv = nassume(B, j, vs);
+            Z3_ast up[2] = {uniform(E, P, d), uniform(EM, Q, d)};
+            vs[nv] = mk_lit(E, "du");
+            assert_implies(E, ver, vs[nv], mk_and(E, 2, up));
+            Z3_lbool r2 = check(c, ver, nv + 1, vs, why, sizeof why);
+            if (r2 == Z3_L_FALSE) {
+                if (getenv("MF_DEBUG"))
+                    fprintf(stderr, "def d=%d it=%d: not uniform\n", d, iters);
+                r2 = check(c, ver, nv, vs, why, sizeof why);
+            }
+            if (r2 == Z3_L_UNDEF) {
+                Z3_solver_pop(c, ver, 1);
+                del_model(c, mdl);
+                snprintf(tmp->reason, sizeof tmp->reason, "%s", why);
+                stop = 1;
+                break;
+            }
+            if (r2 == Z3_L_FALSE) {
+                Z3_solver_pop(c, ver, 1);
+                tmp->test = test_from_model(E, mdl, in, O, NULL, d);
+                del_model(c, mdl);
+                killed = 1;
+                break;
+            }
+            Z3_model vm = get_model(c, ver);
+            if (getenv("MF_DEBUG"))
+                fprintf(stderr, "def d=%d block\n", d);
+            mf_unroll *X = mf_unroll_new(E, syn, "db", 0, in, 0, NULL);
+            mf_unroll *Y = mf_unroll_new(EM, syn, "dc", B->meta, in, 0, NULL);
+            mf_unroll_extend(X, d);
+            mf_unroll_extend(Y, d);
+            fix_choices(E, syn, X, P, vm, d);
+            fix_choices(EM, syn, Y, Q, vm, d);
+            Z3_ast bl[3] = {all_ok(E, X, 0, d), all_ok(EM, Y, 0, d),
+                            all_obs_eq(E, X, Y, d)};
+            assert_implies(E, syn, g, mk_not(E, mk_and(E, 3, bl)));
+            mf_unroll_free(X);
+            mf_unroll_free(Y);
+            del_model(c, vm);
+            Z3_solver_pop(c, ver, 1);
+            del_model(c, mdl);
+        }
+    }
+    mf_unroll_free(O);
+    mf_unroll_free(P);
+    mf_unroll_free(Q);
+    mf_inputs_free(in);
+    mf_inputs_free(vin);
+    del_solver(c, syn);
+    del_solver(c, ver);
+    return killed;
+}
+
+/* ------------------------------------------------------------------ */
+/* Proofs                                                               */
+
+/* Explicit reachable states of the original (every input), or 0 states if
+ * past the limits. */
+typedef struct {
+    int ok;
+    valvec st;
+} reach;
+
+static void input_domains(const mf_model *m, int step, int **slots,
+                          mf_val ***doms, int **ndom, int *n)
+{
+    *n = 0;
+    *slots = NULL;
+    *doms = NULL;
+    *ndom = NULL;
+    for (int i = 0; i < m->nvars; i++) {
+        const mf_var *v = &m->vars[i];
+        int isin = v->is_input && v->decl == MF_DECL_VAR;
+        if (!(isin || (step && v->decl == MF_DECL_IVAR)))
+            continue;
+        for (int q = 0; q < v->nslots; q++) {
+            *slots = mf_xrealloc(*slots, sizeof **slots * (size_t)(*n + 1));
+            *doms = mf_xrealloc(*doms, sizeof **doms * (size_t)(*n + 1));
+            *ndom = mf_xrealloc(*ndom, sizeof **ndom * (size_t)(*n + 1));
+            (*slots)[*n] = v->slot + q;
+            mf_type_domain(v->type, &(*doms)[*n], &(*ndom)[*n]);
+            (*n)++;
+        }
+    }
+}
+
+static void compute_reach(const mf_model *m, reach *R)
+{
+    int n = m->nslots;
+    memset(R, 0, sizeof *R);
+    int *sl[2];
+    mf_val **dm[2];
+    int *nd[2], ni[2];
+    long combos[2] = {1, 1};
+    for (int w = 0; w < 2; w++) {
+        input_domains(m, w, &sl[w], &dm[w], &nd[w], &ni[w]);
+        for (int i = 0; i < ni[w] && combos[w] <= INPUT_COMBOS; i++)
+            combos[w] *= nd[w][i];
+    }
+    int ok = combos[0] <= INPUT_COMBOS && combos[1] <= INPUT_COMBOS;
+    mf_val *inp = mf_xcalloc((size_t)(n ? n : 1), sizeof *inp);
+    valvec all = {0};
+    collect cl = {&all, n, REACH_LIMIT, 0};
+    for (int w = 0; w < 2 && ok; w++) {
+        int from = 0;
+        int frontier_end = all.n / (n ? n : 1);
+        if (w == 1)
+            from = 0;
+        /* w = 0: initial states; w = 1: BFS to a fixpoint. */
+        int idx = from;
+        do {
+            int lim = w == 0 ? 1 : all.n / (n ? n : 1);
+            for (; (w == 0 ? idx < 1 : idx < lim) && ok; idx++) {
+                for (long cb = 0; cb < combos[w] && ok; cb++) {
+                    long x = cb;
+                    for (int i = 0; i < ni[w]; i++) {
+                        inp[sl[w][i]] = dm[w][i][x % nd[w][i]];
+                        x /= nd[w][i];
+                    }
+                    int rc;
+                    if (w == 0)
+                        rc = mf_sim_initial_each(m, inp, collect_fn, &cl,
+                                                 1000000);
+                    else {
+                        mf_val *cur = mf_xmalloc(sizeof *cur * (size_t)(n ? n : 1));
+                        memcpy(cur, all.v + (size_t)idx * n,
+                               sizeof *cur * (size_t)n);
+                        rc = mf_sim_next_each(m, cur, inp, collect_fn, &cl,
+                                              1000000);
+                        free(cur);
+                    }
+                    if (rc < 0 || cl.over)
+                        ok = 0;
+                }
+            }
+            if (w == 0)
+                break;
+        } while (idx < all.n / (n ? n : 1) && ok);
+        (void)frontier_end;
+    }
+    for (int w = 0; w < 2; w++) {
+        for (int i = 0; i < ni[w]; i++)
+            free(dm[w][i]);
+        free(dm[w]);
+        free(sl[w]);
+        free(nd[w]);
+    }
+    free(inp);
+    R->ok = ok;
+    R->st = all;
+}
+
+/* Lock-step: every mutant successor (or initial state) of a state equal in
+ * both is an original successor with the same state and observables, and the
+ * mutant accepts wherever the original does (mutant structurally
+ * deterministic). step 0: initial states; step 1: from an arbitrary state,
+ * restricted to `rs` when given. Returns 1 proved, 0 not, -1 unknown. */
+static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
+                    size_t whyn)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E, *EM = B->EM;
+    const mf_model *m = B->m;
+    Z3_solver A = mk_solver(c, B->o), V = mk_solver(c, B->o);
+    mf_inputs *in = mf_inputs_new(E, A, "li");
+    mf_inputs *vin = mf_inputs_new(E, V, "lv");
+    Z3_ast *S = step ? mf_enc_fresh_state(E, "ls") : NULL;
+    Z3_ast *SV = step ? mf_enc_fresh_state(E, "lsv") : NULL;
+    mf_unroll *O = mf_unroll_new(E, A, "lo", 0, in, 0, S);
+    mf_unroll *M = mf_unroll_new(EM, A, "lm", B->meta, in, 0, S);
+    mf_unroll *P = mf_unroll_new(E, V, "lp", 0, vin, 0, SV);
+    int res = 0, iters = 0;
+    if (B->meta)
+        mf_enc_assert_sels(EM, A);
+    mf_unroll_extend(O, step);
+    mf_unroll_extend(M, step);
+    mf_unroll_extend(P, step);
+    if (step) {
+        Z3_solver_assert(c, A, mf_unroll_ok(O, 0));
+        Z3_solver_assert(c, A, mf_unroll_ok(M, 0));
+        Z3_solver_assert(c, V, mf_unroll_ok(P, 0));
+        if (rs && rs->ok) {
+            int n = m->nslots, cnt = rs->st.n / (n ? n : 1);
+            Z3_ast *dis = mf_xcalloc((size_t)(cnt + 1), sizeof *dis);
+            Z3_ast *eqs = mf_xcalloc((size_t)(n + 1), sizeof *eqs);
+            for (int i = 0; i < cnt; i++) {
+                int ne = 0;
+                for (int s = 0; s < n; s++)
+                    if (!is_input_slot(m, s) ||
+                        m->vars[0].decl != MF_DECL_IVAR)
+                        eqs[ne++] = mk_eq(E, S[s], mf_enc_val(
+                                                       E, rs->st.v[(size_t)i * n + s]));
+                dis[i] = mk_and(E, ne, eqs);
+            }
+            Z3_solver_assert(c, A, cnt ? mf_enc_keep(E, Z3_mk_or(c, (unsigned)cnt, dis))
+                                       : mf_enc_keep(E, Z3_mk_false(c)));
+            free(dis);
+            free(eqs);
+        }
+    }
+    Z3_ast as[2];
+    int na = nassume(B, j, as);
+    /* Enabledness: the original accepts, the mutant refuses. */
+    Z3_ast en = mk_lit(E, "le");
+    Z3_ast ep[2] = {mf_unroll_ok(O, step), mk_not(E, mf_unroll_ok(M, step))};
+    assert_implies(E, A, en, mk_and(E, 2, ep));
+    as[na] = en;
+    Z3_lbool r;
+    /* "Some mutant choice fails" over-approximates a refusal: confirm each
+     * candidate with the simulator, block the ones that are not. */
+    for (;;) {
+        if (++iters > B->o->cegis_max) {
+            snprintf(why, whyn, "lock-step: iteration limit");
+            res = -1;
+            goto done;
+        }
+        r = check(c, A, na + 1, as, why, whyn);
+        if (r == Z3_L_FALSE)
+            break;
+        if (r == Z3_L_UNDEF) {
+            res = -1;
+            goto done;
+        }
+        Z3_model mdl = get_model(c, A);
+        int n = m->nslots;
+        Z3_ast *ic = mf_inputs_state(in, step);
+        mf_val *inp = eval_state(E, mdl, ic, n);
+        mf_val *sv = step ? eval_state(E, mdl, S, n) : NULL;
+        for (int q = 0; q < n; q++)
+            if (!ic[q])
+                inp[q] = 0;
+        int ref = sim_refuses(B->mmodels[j], sv, inp);
+        MF_VEC(Z3_ast) pt = {0};
+        for (int q = 0; q < n; q++)
+            if (ic[q])
+                MF_VEC_PUSH(pt, mk_eq(E, ic[q], mf_enc_val(E, inp[q])));
+        if (step)
+            MF_VEC_PUSH(pt, state_is(E, S, sv, n));
+        assert_implies(E, A, en, mk_not(E, mk_and(E, pt.n, pt.v)));
+        MF_VEC_FREE(pt);
+        free(inp);
+        free(sv);
+        del_model(c, mdl);
+        if (ref != 0) {
+            res = 0;
+            goto done;
+        }
+    }
+    Z3_ast g = mk_lit(E, "lg");
+    assert_implies(E, A, g, mf_unroll_ok(M, step));
+    as[na] = g;
+    for (;;) {
+        if (++iters > B->o->cegis_max) {
+            res = -1;
+            snprintf(why, whyn, "lock-step: iteration limit");
+            break;
+        }
+        r = check(c, A, na + 1, as, why, whyn);
+        if (r == Z3_L_UNDEF) {
+            res = -1;
+            break;
+        }
+        if (r == Z3_L_FALSE) {
+            res = 1;
+            break;
+        }
+        Z3_model mdl = get_model(c, A);
+        Z3_solver_push(c, V);
+        fix_inputs(E, V, vin, in, mdl, step);
+        Z3_ast *ms = mf_unroll_state(M, step), *ps = mf_unroll_state(P, step);
+        for (int s = 0; s < m->nslots; s++)
+            Z3_solver_assert(c, V, mk_eq(E, ps[s], mf_enc_val(E, mf_enc_eval(
+                                                               E, mdl, ms[s]))));
+        if (step) {
+            Z3_ast *p0 = mf_unroll_state(P, 0);
+            for (int s = 0; s < m->nslots; s++)
+                Z3_solver_assert(c, V, mk_eq(E, p0[s], mf_enc_val(E, mf_enc_eval(
+                                                                   E, mdl, S[s]))));
+        }
+        int no = mf_enc_nobs(E);
+        mf_val *vals = mf_xcalloc((size_t)(no + 1), sizeof *vals);
+        Z3_ast *mo = mf_unroll_obs(M, step);
+        for (int i = 0; i < no; i++)
+            vals[i] = mf_enc_eval(E, mdl, mo[i]);
+        Z3_solver_assert(c, V, obs_is(E, mf_unroll_obs(P, step), vals));
+        free(vals);
+        Z3_solver_assert(c, V, mf_unroll_ok(P, step));
+        Z3_lbool r2 = check(c, V, 0, NULL, why, whyn);
+        if (r2 != Z3_L_TRUE) {
+            res = r2 == Z3_L_UNDEF ? -1 : 0;
+            Z3_solver_pop(c, V, 1);
+            del_model(c, mdl);
+            break;
+        }
+        Z3_model vm = get_model(c, V);
+        mf_unroll *X = mf_unroll_new(E, A, "lx", 0, in, 0, S);
+        mf_unroll_extend(X, step);
+        fix_choices(E, A, X, P, vm, step);
+        Z3_ast *xs = mf_unroll_state(X, step);
+        Z3_ast *eqs = mf_xcalloc((size_t)(m->nslots + 3), sizeof *eqs);
+        int ne = 0;
+        for (int s = 0; s < m->nslots; s++)
+            eqs[ne++] = mk_eq(E, xs[s], ms[s]);
+        eqs[ne++] = obs_eq(E, mf_unroll_obs(X, step), mf_unroll_obs(M, step));
+        eqs[ne++] = mf_unroll_ok(X, step);
+        assert_implies(E, A, g, mk_not(E, mk_and(E, ne, eqs)));
+        free(eqs);
+        mf_unroll_free(X);
+        del_model(c, vm);
+        Z3_solver_pop(c, V, 1);
+        del_model(c, mdl);
+    }
+done:
+    mf_unroll_free(O);
+    mf_unroll_free(M);
+    mf_unroll_free(P);
+    mf_inputs_free(in);
+    mf_inputs_free(vin);
+    free(S);
+    free(SV);
+    del_solver(c, A);
+    del_solver(c, V);
+    return res;
+}
+
+static void prove(batch *B, int j, reach *rs, int *rs_done)
+{
+    char why[256] = "";
+    mf_verdict *v = &B->out[j];
+    /* Enabledness is checked as "no choice of the mutant fails where the
+     * original accepts", stronger than needed: sound for any mutant. */
+    int base = lockstep(B, j, 0, NULL, why, sizeof why);
+    if (base != 1)
+        return;
+    int st = lockstep(B, j, 1, NULL, why, sizeof why);
+    if (st == 1) {
+        v->kind = MF_V_EQUIVALENT;
+        snprintf(v->method, sizeof v->method, "lock-step induction");
+        B->todo[j] = 0;
+        return;
+    }
+    if (!*rs_done) {
+        compute_reach(B->m, rs);
+        *rs_done = 1;
+    }
+    if (!rs->ok)
+        return;
+    st = lockstep(B, j, 1, rs, why, sizeof why);
+    if (st == 1) {
+        v->kind = MF_V_EQUIVALENT;
+        snprintf(v->method, sizeof v->method,
+                 "lock-step induction on the original's reachable states");
+        B->todo[j] = 0;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Driver                                                               */
+
+static void run_batch(batch *B)
+{
+    int n = B->nmut;
+    int orig_det = mf_model_structurally_det(B->m);
+    int *det = mf_xcalloc((size_t)(n ? n : 1), sizeof *det);
+    for (int j = 0; j < n; j++) {
+        mf_verdict *v = &B->out[j];
+        v->orig_det = orig_det;
+        v->mut_det = mf_model_structurally_det(B->mmodels[j]);
+        v->kind = MF_V_SURVIVED;
+        v->bound = B->o->bound;
+        det[j] = orig_det && v->mut_det;
+    }
+    const char *u1 = mf_enc_unsupported(B->E);
+    /* Deterministic mutants: one incremental solver. */
+    det_search(B, det);
+    reach rs = {0};
+    int rs_done = 0;
+    int *tried = mf_xcalloc((size_t)(n ? n : 1), sizeof *tried);
+    for (int j = 0; j < n; j++) {
+        if (!B->todo[j] || det[j])
+            continue;
+        mf_verdict *v = &B->out[j];
+        /* Refinement is costly where nothing kills: the cheap proofs
+         * first. */
+        if (B->o->prove && B->o->notion != MF_REQ_DEFINITE) {
+            tried[j] = 1;
+            prove(B, j, &rs, &rs_done);
+            if (!B->todo[j])
+                continue;
+        }
+        B->deadline = now() + B->o->timeout_ms / 1000.0;
+        if (B->o->notion != MF_REQ_DEFINITE) {
+            pot_search(B, j);
+            B->deadline = now() + B->o->timeout_ms / 3000.0;
+            if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO) {
+                mf_verdict tmp = {0};
+                if (def_search(B, j, B->killed_at[j], B->o->cegis_max / 10, &tmp)) {
+                    /* Upgrade only if the replay confirms it. */
+                    if (mf_engine_replay(B->m, B->mmodels[j], tmp.test,
+                                         MF_N_DEFINITE) == 0) {
+                        mf_test_free(v->test);
+                        v->test = tmp.test;
+                        v->notion = MF_N_DEFINITE;
+                    } else
+                        mf_test_free(tmp.test);
+                }
+            }
+        } else {
+            mf_verdict tmp = {0};
+            if (def_search(B, j, 0, B->o->cegis_max, &tmp))
+                record_kill(B, j, tmp.test, MF_N_DEFINITE);
+            else if (tmp.reason[0])
+                set_unknown(B, j, tmp.reason);
+        }
+    }
+    u1 = mf_enc_unsupported(B->E);
+    const char *u2 = B->EM != B->E ? mf_enc_unsupported(B->EM) : NULL;
+    if (u1 || u2) {
+        for (int j = 0; j < n; j++)
+            if (B->out[j].kind != MF_V_KILLED) {
+                B->out[j].kind = MF_V_ERROR;
+                snprintf(B->out[j].reason, sizeof B->out[j].reason, "%s",
+                         u1 ? u1 : u2);
+                B->todo[j] = 0;
+            }
+    }
+    if (B->o->prove && B->o->notion != MF_REQ_DEFINITE) {
+        for (int j = 0; j < n; j++)
+            if (B->todo[j] && !tried[j] && B->out[j].kind == MF_V_SURVIVED)
+                prove(B, j, &rs, &rs_done);
+    }
+    MF_VEC_FREE(rs.st);
+    free(tried);
+    free(det);
+}
+
+static int check_batch(const mf_model *m, const mf_model *other,
+                       const mf_engine_mutant *muts, int nmut,
+                       const mf_engine_opts *o, mf_verdict *out)
+{
+    Z3_context c = mk_ctx();
+    mf_variant *vs = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *vs);
+    const mf_model **mm = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *mm);
+    for (int j = 0; j < nmut; j++) {
+        vs[j].item = muts[j].item;
+        vs[j].repl = muts[j].repl;
+        mm[j] = other ? other : muts[j].mutated;
+    }
+    batch B = {0};
+    B.c = c;
+    B.m = m;
+    B.E = mf_enc_new(c, m, other ? NULL : vs, other ? 0 : nmut);
+    B.EM = other ? mf_enc_new(c, other, NULL, 0) : B.E;
+    B.meta = !other;
+    B.nmut = nmut;
+    B.muts = muts;
+    B.mmodels = mm;
+    B.o = o;
+    B.out = out;
+    B.todo = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.todo);
+    B.killed_at = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.killed_at);
+    for (int j = 0; j < nmut; j++) {
+        B.todo[j] = 1;
+        B.killed_at[j] = -1;
+        memset(&out[j], 0, sizeof out[j]);
+    }
+    B.t0 = now();
+    run_batch(&B);
+    double dt = now() - B.t0;
+    for (int j = 0; j < nmut; j++)
+        out[j].secs = dt / (nmut ? nmut : 1);
+    if (B.EM != B.E)
+        mf_enc_free(B.EM);
+    mf_enc_free(B.E);
+    free(B.todo);
+    free(B.killed_at);
+    free(vs);
+    free(mm);
+    Z3_del_context(c);
+    return 0;
+}
+
+int mf_engine_check(const mf_model *m, const mf_engine_mutant *muts,
+                    int nmut, const mf_engine_opts *o, mf_verdict *out)
+{
+    if (o->mode == MF_MODE_FRESH) {
+        for (int j = 0; j < nmut; j++) {
+            double t0 = now();
+            check_batch(m, NULL, &muts[j], 1, o, &out[j]);
+            out[j].secs = now() - t0;
+        }
+        return 0;
+    }
+    return check_batch(m, NULL, muts, nmut, o, out);
+}
+
+static int same_layout(const mf_model *a, const mf_model *b)
+{
+    if (a->nvars != b->nvars || a->nslots != b->nslots)
+        return 0;
+    for (int i = 0; i < a->nvars; i++) {
+        const mf_var *x = &a->vars[i], *y = &b->vars[i];
+        if (strcmp(x->name, y->name) || x->decl != y->decl ||
+            x->slot != y->slot || x->nslots != y->nslots ||
+            x->is_input != y->is_input ||
+            x->is_observable != y->is_observable)
+            return 0;
+    }
+    return a->nobs_defines == b->nobs_defines;
+}
+
+int mf_engine_check_against(const mf_model *m, const mf_model *other,
+                            const mf_engine_opts *o, mf_verdict *out)
+{
+    if (!same_layout(m, other))
+        return mf_err_set(MF_EUNSUPPORTED,
+                          "--against needs the same variables (names, "
+                          "types, order, inputs, observables) in both models");
+    mf_engine_mutant mu = {-1, NULL, other};
+    return check_batch(m, other, &mu, 1, o, out);
+}
