@@ -17,6 +17,7 @@ static void usage(FILE *f)
     fputs("usage: mutfarm check MODEL [--mutant ID|--all|--against OTHER.smv]\n"
           "                     [--bound K] [--notion auto|potential|definite]\n"
           "                     [--engine cegis|quantified] [--mode batch|fresh]\n"
+          "                     [--encoding auto|int|bv]\n"
           "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
           "                     [--timeout MS] [--rlimit N] [--no-proof]\n"
           "  prints one line per mutant: id, operator, verdict, notion, length;\n"
@@ -90,6 +91,7 @@ int mf_cmd_check(int argc, char **argv)
         {"notion", required_argument, 0, 'n'},
         {"engine", required_argument, 0, 'e'},
         {"mode", required_argument, 0, 'M'},
+        {"encoding", required_argument, 0, 'E'},
         {"operators", required_argument, 0, 'O'},
         {"inputs", required_argument, 0, 'i'},
         {"observe", required_argument, 0, 'o'},
@@ -150,6 +152,19 @@ int mf_cmd_check(int argc, char **argv)
                 eo.mode = MF_MODE_FRESH;
             else {
                 fprintf(stderr, "mutfarm check: --mode is batch or fresh\n");
+                return MF_EXIT_USAGE;
+            }
+            break;
+        case 'E':
+            if (!strcmp(optarg, "auto"))
+                eo.encoding = MF_ENCODING_AUTO;
+            else if (!strcmp(optarg, "int"))
+                eo.encoding = MF_ENCODING_INT;
+            else if (!strcmp(optarg, "bv"))
+                eo.encoding = MF_ENCODING_BV;
+            else {
+                fprintf(stderr, "mutfarm check: --encoding is auto, int or "
+                                "bv\n");
                 return MF_EXIT_USAGE;
             }
             break;

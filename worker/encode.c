@@ -30,6 +30,10 @@ struct mf_enc {
     Z3_ast_vector keep;
     Z3_sort isort, bsort;
     Z3_ast tru, fls, mid;
+    int bvw;          /* bit-vector width of values, 0: Int */
+    int64_t symbase;  /* code of symbolic constant 0 */
+    int64_t undef;    /* a code no value has: an undefined observable */
+    Z3_sort msort;    /* of the selector `mid` (Int) */
     Z3_ast *sel; /* per mutant */
     int nobs;
     char unsupported[256];
@@ -86,6 +90,11 @@ const mf_model *mf_enc_model(const mf_enc *E)
     return E->m;
 }
 
+int mf_enc_bits(const mf_enc *E)
+{
+    return E->bvw;
+}
+
 const char *mf_enc_unsupported(const mf_enc *E)
 {
     return E->unsupported[0] ? E->unsupported : NULL;
@@ -100,15 +109,17 @@ static void unsupported(mf_enc *E, const mf_expr *e, const char *what)
                  e ? e->col : 0, what);
 }
 
-Z3_ast mf_enc_val(mf_enc *E, mf_val v)
+static Z3_ast num(mf_enc *E, int64_t x)
 {
-    int64_t x = MF_IS_SYM(v) ? MF_ENC_SYMOFF + (v - MF_SYM_BASE) : v;
+    if (E->bvw)
+        return K(Z3_mk_unsigned_int64(
+            E->c, (uint64_t)x & (((uint64_t)1 << E->bvw) - 1), E->isort));
     return K(Z3_mk_int64(E->c, x, E->isort));
 }
 
-mf_val mf_enc_unval(int64_t x)
+Z3_ast mf_enc_val(mf_enc *E, mf_val v)
 {
-    return x >= MF_ENC_SYMOFF ? MF_SYM(x - MF_ENC_SYMOFF) : x;
+    return num(E, MF_IS_SYM(v) ? E->symbase + (v - MF_SYM_BASE) : v);
 }
 
 mf_val mf_enc_eval(mf_enc *E, Z3_model mdl, Z3_ast t)
@@ -117,16 +128,39 @@ mf_val mf_enc_eval(mf_enc *E, Z3_model mdl, Z3_ast t)
     int64_t x = 0;
     if (Z3_model_eval(E->c, mdl, t, 1, &r) && r) {
         Z3_inc_ref(E->c, r);
-        if (!Z3_get_numeral_int64(E->c, r, &x))
+        if (E->bvw) {
+            uint64_t u = 0;
+            if (!Z3_get_numeral_uint64(E->c, r, &u))
+                u = 0;
+            if (u >> (E->bvw - 1)) /* negative: sign-extend */
+                u |= ~(uint64_t)0 << E->bvw;
+            x = (int64_t)u;
+        } else if (!Z3_get_numeral_int64(E->c, r, &x))
             x = 0;
         Z3_dec_ref(E->c, r);
     }
-    return mf_enc_unval(x);
+    return x >= E->symbase ? MF_SYM(x - E->symbase) : x;
 }
 
-static Z3_ast num(mf_enc *E, int64_t x)
+/* Arithmetic and order on values: Int or signed bit-vector. */
+static Z3_ast lt(mf_enc *E, Z3_ast a, Z3_ast b)
 {
-    return K(Z3_mk_int64(E->c, x, E->isort));
+    return K(E->bvw ? Z3_mk_bvslt(E->c, a, b) : Z3_mk_lt(E->c, a, b));
+}
+
+static Z3_ast le(mf_enc *E, Z3_ast a, Z3_ast b)
+{
+    return K(E->bvw ? Z3_mk_bvsle(E->c, a, b) : Z3_mk_le(E->c, a, b));
+}
+
+static Z3_ast neg(mf_enc *E, Z3_ast a)
+{
+    return K(E->bvw ? Z3_mk_bvneg(E->c, a) : Z3_mk_unary_minus(E->c, a));
+}
+
+static Z3_ast selnum(mf_enc *E, int j)
+{
+    return K(Z3_mk_int(E->c, j, E->msort));
 }
 
 static Z3_ast and2(mf_enc *E, Z3_ast a, Z3_ast b)
@@ -210,8 +244,8 @@ static Z3_ast in_type(mf_enc *E, const mf_type *t, Z3_ast x)
     case MF_TY_BOOL:
         return or2(E, eq(E, x, num(E, 0)), eq(E, x, num(E, 1)));
     case MF_TY_RANGE: {
-        Z3_ast a = K(Z3_mk_ge(E->c, x, num(E, t->lo)));
-        Z3_ast b = K(Z3_mk_le(E->c, x, num(E, t->hi)));
+        Z3_ast a = le(E, num(E, t->lo), x);
+        Z3_ast b = le(E, x, num(E, t->hi));
         return and2(E, a, b);
     }
     case MF_TY_ENUM: {
@@ -283,8 +317,8 @@ static int ref_cells(mf_enc *E, const ectx *x, const mf_expr *e, int in_next,
         return -1;
     }
     tv idx = ex(E, x, e->kids[1], in_next, depth);
-    Z3_ast inr = and2(E, K(Z3_mk_ge(E->c, idx.v, num(E, at->lo))),
-                      K(Z3_mk_le(E->c, idx.v, num(E, at->hi))));
+    Z3_ast inr = and2(E, le(E, num(E, at->lo), idx.v),
+                      le(E, idx.v, num(E, at->hi)));
     *def = and2(E, *def, and2(E, idx.d, inr));
     int64_t ec = type_cells(at->elem);
     for (int i = 0; i < base.n; i++)
@@ -385,8 +419,7 @@ static Z3_ast member(mf_enc *E, const ectx *x, Z3_ast v, const mf_expr *e,
         tv lo = ex(E, x, e->kids[0], in_next, depth);
         tv hi = ex(E, x, e->kids[1], in_next, depth);
         return and2(E, and2(E, lo.d, hi.d),
-                    and2(E, K(Z3_mk_ge(E->c, v, lo.v)),
-                         K(Z3_mk_le(E->c, v, hi.v))));
+                    and2(E, le(E, lo.v, v), le(E, v, hi.v)));
     }
     if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE)
         return member(E, x, v, E->m->items[e->ref].e, in_next, depth + 1);
@@ -402,6 +435,22 @@ static Z3_ast arith(mf_enc *E, int op, Z3_ast a, Z3_ast b)
 {
     Z3_context c = E->c;
     Z3_ast x[2] = {a, b};
+    if (E->bvw) {
+        /* The width holds every intermediate value (enc_width): no wrap.
+         * bvsdiv/bvsrem truncate like C; zero divisors are undefined. */
+        switch (op) {
+        case MF_OP_ADD: return K(Z3_mk_bvadd(c, a, b));
+        case MF_OP_SUB: return K(Z3_mk_bvsub(c, a, b));
+        case MF_OP_MUL: return K(Z3_mk_bvmul(c, a, b));
+        case MF_OP_DIV: return K(Z3_mk_bvsdiv(c, a, b));
+        case MF_OP_MOD: return K(Z3_mk_bvsrem(c, a, b));
+        case MF_OP_LT: return b2i(E, lt(E, a, b));
+        case MF_OP_LE: return b2i(E, le(E, a, b));
+        case MF_OP_GT: return b2i(E, lt(E, b, a));
+        case MF_OP_GE: return b2i(E, le(E, b, a));
+        default: break;
+        }
+    }
     switch (op) {
     case MF_OP_ADD: return K(Z3_mk_add(c, 2, x));
     case MF_OP_SUB: return K(Z3_mk_sub(c, 2, x));
@@ -459,7 +508,6 @@ static tv ex(mf_enc *E, const ectx *x, const mf_expr *e, int in_next,
              int depth)
 {
     tv r = {num(E, 0), E->tru};
-    Z3_context c = E->c;
     if (depth > 512) {
         unsupported(E, e, "DEFINEs nested this deeply");
         return r;
@@ -494,7 +542,7 @@ static tv ex(mf_enc *E, const ectx *x, const mf_expr *e, int in_next,
     }
     case MF_E_NEG: {
         tv a = ex(E, x, e->kids[0], in_next, depth);
-        r.v = K(Z3_mk_unary_minus(c, a.v));
+        r.v = neg(E, a.v);
         r.d = a.d;
         return r;
     }
@@ -563,7 +611,7 @@ static tv ex(mf_enc *E, const ectx *x, const mf_expr *e, int in_next,
         Z3_ast ch = new_choice(E);
         r.v = ch;
         r.d = and2(E, and2(E, lo.d, hi.d),
-                   and2(E, K(Z3_mk_ge(c, ch, lo.v)), K(Z3_mk_le(c, ch, hi.v))));
+                   and2(E, le(E, lo.v, ch), le(E, ch, hi.v)));
         return r;
     }
     case MF_E_CALL: {
@@ -574,8 +622,7 @@ static tv ex(mf_enc *E, const ectx *x, const mf_expr *e, int in_next,
         Z3_ast zero = num(E, 0);
         switch (e->op) {
         case MF_FN_ABS:
-            acc = ite(E, K(Z3_mk_lt(c, acc, zero)),
-                      K(Z3_mk_unary_minus(c, acc)), acc);
+            acc = ite(E, lt(E, acc, zero), neg(E, acc), acc);
             break;
         case MF_FN_BOOL:
             acc = b2i(E, i2b(E, acc));
@@ -590,9 +637,9 @@ static tv ex(mf_enc *E, const ectx *x, const mf_expr *e, int in_next,
             tv b = ex(E, x, e->kids[k], in_next, depth);
             d = and2(E, d, b.d);
             if (e->op == MF_FN_MIN)
-                acc = ite(E, K(Z3_mk_lt(c, acc, b.v)), acc, b.v);
+                acc = ite(E, lt(E, acc, b.v), acc, b.v);
             else if (e->op == MF_FN_MAX)
-                acc = ite(E, K(Z3_mk_gt(c, acc, b.v)), acc, b.v);
+                acc = ite(E, lt(E, b.v, acc), acc, b.v);
             else if (e->op == MF_FN_COUNT)
                 acc = arith(E, MF_OP_ADD, acc, b2i(E, i2b(E, b.v)));
         }
@@ -621,7 +668,7 @@ static tv ex_define(mf_enc *E, const ectx *x, int item, int in_next,
             if (!it)
                 continue; /* a DEFINE is never removed */
             tv a = ex(E, x, it->e, in_next, depth);
-            Z3_ast s = eq(E, E->mid, num(E, *j));
+            Z3_ast s = eq(E, E->mid, selnum(E, *j));
             r.v = ite(E, s, a.v, r.v);
             r.d = ite(E, s, a.d, r.d);
         }
@@ -634,15 +681,274 @@ static tv ex_define(mf_enc *E, const ectx *x, int item, int in_next,
 }
 
 /* ------------------------------------------------------------------ */
+/* Width                                                                */
+
+/* Bit-vectors let Z3 bit-blast the unrolling into its SAT core, which on
+ * counters is orders of magnitude faster than linear integer arithmetic
+ * (docs/killing.md). They must never wrap where the simulator's int64 does
+ * not: the width is chosen from an interval analysis of every expression of
+ * the model and of the batch's variants, so every value any subexpression
+ * can take fits. Past RCAP the encoding stays Int. */
+#define RCAP ((int64_t)1 << 28)
+
+typedef struct {
+    int64_t lo, hi;
+} ival;
+
+typedef struct {
+    const mf_model *m;
+    ival *memo; /* per DEFINE item */
+    char *state; /* 0 new, 1 in progress, 2 done */
+    int64_t mx;  /* largest magnitude seen */
+} wctx;
+
+static int64_t clampi(__int128 x)
+{
+    return x > RCAP ? RCAP : x < -RCAP ? -RCAP : (int64_t)x;
+}
+
+static int64_t mag(ival v)
+{
+    int64_t a = v.lo < 0 ? -v.lo : v.lo, b = v.hi < 0 ? -v.hi : v.hi;
+    return a > b ? a : b;
+}
+
+static ival hull(ival a, ival b)
+{
+    ival r = {a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+    return r;
+}
+
+static void type_ival(wctx *w, const mf_type *t, ival *r)
+{
+    switch (t->kind) {
+    case MF_TY_BOOL: r->lo = 0, r->hi = 1; break;
+    case MF_TY_RANGE: r->lo = t->lo, r->hi = t->hi; break;
+    case MF_TY_ENUM:
+        r->lo = r->hi = 0;
+        for (int i = 0; i < t->nvals; i++)
+            if (!MF_IS_SYM(t->vals[i])) {
+                ival v = {t->vals[i], t->vals[i]};
+                *r = hull(*r, v);
+            }
+        break;
+    case MF_TY_ARRAY: {
+        ival ix = {t->lo, t->hi};
+        if (mag(ix) > w->mx)
+            w->mx = mag(ix);
+        type_ival(w, t->elem, r);
+        break;
+    }
+    default: r->lo = r->hi = 0; break;
+    }
+    r->lo = clampi(r->lo);
+    r->hi = clampi(r->hi);
+}
+
+static const mf_type *ref_type(const mf_model *m, const mf_expr *e, int depth)
+{
+    if (depth > 512)
+        return NULL;
+    if (e->kind == MF_E_ID && e->ref_kind == MF_REF_VAR)
+        return m->vars[e->ref].type;
+    if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE)
+        return ref_type(m, m->items[e->ref].e, depth + 1);
+    if (e->kind == MF_E_NEXT)
+        return ref_type(m, e->kids[0], depth);
+    if (e->kind == MF_E_INDEX) {
+        const mf_type *t = ref_type(m, e->kids[0], depth);
+        return t && t->kind == MF_TY_ARRAY ? t->elem : NULL;
+    }
+    return NULL;
+}
+
+static ival rng(wctx *w, const mf_expr *e, int depth)
+{
+    ival r = {0, 0};
+    if (depth > 512) {
+        w->mx = RCAP;
+        return r;
+    }
+    ival k[2] = {{0, 0}, {0, 0}};
+    if (e->kind != MF_E_ID)
+        for (int i = 0; i < e->nkids; i++) {
+            ival v = rng(w, e->kids[i], depth);
+            if (i < 2)
+                k[i] = v;
+            r = i ? hull(r, v) : v; /* the default: the hull of the kids */
+        }
+    switch (e->kind) {
+    case MF_E_BOOL:
+    case MF_E_INT:
+        r.lo = r.hi = clampi(e->ival);
+        break;
+    case MF_E_SYM:
+        r.lo = r.hi = 0; /* codes come after every integer */
+        break;
+    case MF_E_ID:
+        if (e->ref_kind == MF_REF_DEFINE) {
+            int it = e->ref;
+            if (w->state[it] == 1) { /* a cycle: not from the loader */
+                w->mx = RCAP;
+                break;
+            }
+            if (w->state[it] == 0) {
+                w->state[it] = 1;
+                w->memo[it] = rng(w, w->m->items[it].e, depth + 1);
+                w->state[it] = 2;
+            }
+            r = w->memo[it];
+        } else
+            type_ival(w, mf_type_scalar(w->m->vars[e->ref].type), &r);
+        break;
+    case MF_E_INDEX: {
+        const mf_type *t = ref_type(w->m, e, 0);
+        if (t)
+            type_ival(w, t, &r);
+        break;
+    }
+    case MF_E_NOT:
+        r.lo = 0, r.hi = 1;
+        break;
+    case MF_E_NEG:
+        r.lo = clampi(-(__int128)k[0].hi), r.hi = clampi(-(__int128)k[0].lo);
+        break;
+    case MF_E_BIN:
+        switch (e->op) {
+        case MF_OP_ADD:
+            r.lo = clampi((__int128)k[0].lo + k[1].lo);
+            r.hi = clampi((__int128)k[0].hi + k[1].hi);
+            break;
+        case MF_OP_SUB:
+            r.lo = clampi((__int128)k[0].lo - k[1].hi);
+            r.hi = clampi((__int128)k[0].hi - k[1].lo);
+            break;
+        case MF_OP_MUL: {
+            __int128 p[4] = {(__int128)k[0].lo * k[1].lo,
+                             (__int128)k[0].lo * k[1].hi,
+                             (__int128)k[0].hi * k[1].lo,
+                             (__int128)k[0].hi * k[1].hi};
+            __int128 lo = p[0], hi = p[0];
+            for (int i = 1; i < 4; i++) {
+                lo = p[i] < lo ? p[i] : lo;
+                hi = p[i] > hi ? p[i] : hi;
+            }
+            r.lo = clampi(lo), r.hi = clampi(hi);
+            break;
+        }
+        case MF_OP_DIV: /* |a / b| <= |a| */
+            r.hi = mag(k[0]), r.lo = -r.hi;
+            break;
+        case MF_OP_MOD: /* |a % b| < |b| */
+            r.hi = mag(k[1]), r.lo = -r.hi;
+            break;
+        case MF_OP_UNION:
+            break; /* the hull */
+        default: /* logic, comparisons, `in` */
+            r.lo = 0, r.hi = 1;
+            break;
+        }
+        break;
+    case MF_E_CASE: /* the values only */
+        r.lo = r.hi = 0;
+        for (int i = 1; i < e->nkids; i += 2) {
+            ival v = rng(w, e->kids[i], depth);
+            r = i > 1 ? hull(r, v) : v;
+        }
+        break;
+    case MF_E_ITE:
+        r = hull(rng(w, e->kids[1], depth), rng(w, e->kids[2], depth));
+        break;
+    case MF_E_CALL:
+        if (e->op == MF_FN_ABS)
+            r.lo = 0, r.hi = mag(k[0]);
+        else if (e->op == MF_FN_BOOL)
+            r.lo = 0, r.hi = 1;
+        else if (e->op == MF_FN_COUNT)
+            r.lo = 0, r.hi = e->nkids;
+        break; /* min, max: the hull */
+    default:
+        break;
+    }
+    if (mag(r) > w->mx)
+        w->mx = mag(r);
+    return r;
+}
+
+static void rng_item(wctx *w, const mf_item *it)
+{
+    if (it->lhs)
+        rng(w, it->lhs, 0);
+    if (it->e)
+        rng(w, it->e, 0);
+}
+
+/* Largest magnitude of an integer value in m (and its variants, and
+ * `also`), or RCAP if it may pass it. */
+static int64_t max_magnitude(const mf_model *m, const mf_variant *muts,
+                             int nmut)
+{
+    wctx w = {m, mf_xcalloc((size_t)m->nitems + 1, sizeof(ival)),
+              mf_xcalloc((size_t)m->nitems + 1, 1), 1};
+    for (int i = 0; i < m->nvars; i++) {
+        ival v;
+        type_ival(&w, m->vars[i].type, &v);
+        if (mag(v) > w.mx)
+            w.mx = mag(v);
+    }
+    for (int i = 0; i < m->nitems; i++)
+        rng_item(&w, &m->items[i]);
+    for (int j = 0; j < nmut; j++)
+        if (muts[j].repl)
+            rng_item(&w, muts[j].repl);
+    free(w.memo);
+    free(w.state);
+    return w.mx;
+}
+
+static int bitlen(int64_t x)
+{
+    int n = 0;
+    while (x > 0) {
+        n++;
+        x >>= 1;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
 /* Encoder                                                              */
 
 mf_enc *mf_enc_new(Z3_context ctx, const mf_model *m, const mf_variant *muts,
-                   int nmut)
+                   int nmut, const mf_model *also, int encoding)
 {
     mf_enc *E = mf_xcalloc(1, sizeof *E);
     static _Atomic long encoders;
     E->c = ctx;
     E->m = m;
+    int64_t mx = max_magnitude(m, muts, nmut);
+    int nsyms = m->nsyms;
+    if (also) {
+        int64_t mx2 = max_magnitude(also, NULL, 0);
+        mx = mx2 > mx ? mx2 : mx;
+        nsyms = also->nsyms > nsyms ? also->nsyms : nsyms;
+    }
+    /* sign bit + one spare: comparisons and negation never overflow */
+    int w = bitlen(mx + 1 + nsyms) + 2;
+    if (encoding == MF_ENC_BV || (encoding == MF_ENC_AUTO && mx < RCAP)) {
+        E->bvw = w < 2 ? 2 : w;
+        E->symbase = mx + 1;
+        E->undef = E->symbase + nsyms; /* fits: the spare bit */
+        E->isort = Z3_mk_bv_sort(ctx, (unsigned)E->bvw);
+    } else {
+        E->symbase = MF_ENC_SYMOFF;
+        E->undef = -((int64_t)1 << 40);
+        E->isort = Z3_mk_int_sort(ctx);
+    }
+    /* The selector: a bit-vector too, so a bit-vector batch stays in
+     * QF_BV (Z3's incremental SAT solver) */
+    E->msort = E->bvw ? Z3_mk_bv_sort(ctx, (unsigned)bitlen(nmut) + 1)
+                      : Z3_mk_int_sort(ctx);
     snprintf(E->pfx, sizeof E->pfx, "e%ld", encoders++);
     E->nmut = nmut;
     E->muts = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *E->muts);
@@ -650,11 +956,10 @@ mf_enc *mf_enc_new(Z3_context ctx, const mf_model *m, const mf_variant *muts,
         memcpy(E->muts, muts, sizeof *E->muts * (size_t)nmut);
     E->keep = Z3_mk_ast_vector(ctx);
     Z3_ast_vector_inc_ref(ctx, E->keep);
-    E->isort = Z3_mk_int_sort(ctx);
     E->bsort = Z3_mk_bool_sort(ctx);
     E->tru = K(Z3_mk_true(ctx));
     E->fls = K(Z3_mk_false(ctx));
-    E->mid = K(Z3_mk_const(ctx, Z3_mk_string_symbol(ctx, E->pfx), E->isort));
+    E->mid = K(Z3_mk_const(ctx, Z3_mk_string_symbol(ctx, E->pfx), E->msort));
     E->sel = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *E->sel);
     for (int j = 0; j < nmut; j++) {
         char name[32];
@@ -709,7 +1014,7 @@ void mf_enc_assert_sels(mf_enc *E, Z3_solver s)
 {
     for (int j = 0; j < E->nmut; j++)
         Z3_solver_assert(E->c, s, K(Z3_mk_implies(E->c, E->sel[j],
-                                                  eq(E, E->mid, num(E, j)))));
+                                                  eq(E, E->mid, selnum(E, j)))));
 }
 
 int mf_enc_nobs(const mf_enc *E)
@@ -996,7 +1301,7 @@ static void build_state(mf_unroll *u, int k)
         Z3_ast orig = E->tru;
         if (at)
             for (int *j = at; *j >= 0; j++)
-                orig = and2(E, orig, not1(E, eq(E, E->mid, num(E, *j))));
+                orig = and2(E, orig, not1(E, eq(E, E->mid, selnum(E, *j))));
         if (arbitrary) {
             /* State invariants of an arbitrary (reachable) state: only as
              * constraints. */
@@ -1022,7 +1327,7 @@ static void build_state(mf_unroll *u, int k)
             for (int *j = at; *j >= 0; j++)
                 if (E->muts[*j].repl)
                     add_item(E, u, E->muts[*j].repl,
-                             eq(E, E->mid, num(E, *j)), k, srcs, &ok, cur,
+                             eq(E, E->mid, selnum(E, *j)), k, srcs, &ok, cur,
                              st);
     }
     /* Slots: defined by their sources, else a free choice. */
@@ -1072,7 +1377,7 @@ static void build_state(mf_unroll *u, int k)
                                       .col = m->items[item].col},
                         "observing a non-deterministic DEFINE");
         tv t = ex_define(E, &lx, item, 0, 0);
-        obs[no++] = ite(E, t.d, t.v, num(E, -((int64_t)1 << 40)));
+        obs[no++] = ite(E, t.d, t.v, num(E, E->undef));
     }
 
     if (u->hard_ok) {

@@ -2,11 +2,11 @@
  * only worker/ includes z3.h).
  *
  * A model is unrolled state by state. State k is an array of m->nslots Z3
- * integer terms; input cells (IVARs, input VARs) come from a shared input
+ * value terms (signed bit-vectors of one width per batch, or Ints); input cells (IVARs, input VARs) come from a shared input
  * table so that several copies (original, meta-mutant, verification copies)
- * read the same inputs. Values are Ints: booleans 0/1, integers themselves,
- * symbolic constant MF_SYM(i) is MF_ENC_SYMOFF + i (above every integer the
- * front-end accepts, so the order of mf_val is kept).
+ * read the same inputs. Values: booleans 0/1, integers themselves,
+ * symbolic constant MF_SYM(i) is a code above every integer any expression
+ * can take (MF_ENC_SYMOFF + i with Ints), so the order of mf_val is kept.
  *
  * Expressions denote sets (eval.c): every set-valued node (a set, a range,
  * a union, a free variable) becomes a fresh "choice" constant, existential in
@@ -41,12 +41,19 @@ typedef struct mf_enc mf_enc;
 typedef struct mf_inputs mf_inputs;
 typedef struct mf_unroll mf_unroll;
 
+/* How values are encoded: MF_ENC_AUTO picks bit-vectors wide enough for
+ * every value an expression can take (interval analysis), else Int. */
+enum { MF_ENC_AUTO = 0, MF_ENC_INT = 1, MF_ENC_BV = 2 };
+
 /* Shared per (context, model, batch). `muts` is copied (the items are not:
- * they must outlive the encoder). */
+ * they must outlive the encoder). `also`: another model whose encoder must
+ * use the same sort (--against), or NULL. */
 mf_enc *mf_enc_new(Z3_context ctx, const mf_model *m, const mf_variant *muts,
-                   int nmut);
+                   int nmut, const mf_model *also, int encoding);
 void mf_enc_free(mf_enc *E);
 Z3_context mf_enc_ctx(const mf_enc *E);
+/* Width of the bit-vector values, 0 when values are Ints. */
+int mf_enc_bits(const mf_enc *E);
 const mf_model *mf_enc_model(const mf_enc *E);
 /* Keep a term alive for the encoder's lifetime and return it. */
 Z3_ast mf_enc_keep(mf_enc *E, Z3_ast a);
@@ -60,7 +67,6 @@ const char *mf_enc_unsupported(const mf_enc *E);
 
 /* Value conversions. */
 Z3_ast mf_enc_val(mf_enc *E, mf_val v);
-mf_val mf_enc_unval(int64_t x);
 /* The value of term t in model mdl (0 if it has none). */
 mf_val mf_enc_eval(mf_enc *E, Z3_model mdl, Z3_ast t);
 

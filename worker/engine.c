@@ -98,9 +98,14 @@ static Z3_context mk_ctx(void)
     return c;
 }
 
-static Z3_solver mk_solver(Z3_context c, const mf_engine_opts *o)
+/* A bit-vector batch gets Z3's incremental SAT solver (QF_BV: bit-blasted,
+ * assumptions native), many times faster than the SMT core on the
+ * unrolling's counters; an Int batch the SMT core. */
+static Z3_solver mk_solver(Z3_context c, const mf_engine_opts *o, int qfbv)
 {
-    Z3_solver s = Z3_mk_simple_solver(c);
+    Z3_solver s = qfbv ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c,
+                                                                 "QF_BV"))
+                       : Z3_mk_simple_solver(c);
     Z3_solver_inc_ref(c, s);
     Z3_params p = Z3_mk_params(c);
     Z3_params_inc_ref(c, p);
@@ -426,6 +431,32 @@ static int add_allowed(mf_test *t, int k, const mf_val *o)
 
 /* The original's states matching the expected observables, and the
  * allowed outputs per step. */
+/* Sort the rows of v (`width` values each) and drop repeats: the replays
+ * track sets of states (or pairs), whose size is bounded by the state space,
+ * not by the number of runs. */
+static _Thread_local size_t row_bytes;
+
+static int row_cmp(const void *a, const void *b)
+{
+    return memcmp(a, b, row_bytes);
+}
+
+static void dedupe_rows(valvec *v, int width)
+{
+    if (width <= 0 || v->n <= width)
+        return;
+    size_t rows = (size_t)(v->n / width);
+    row_bytes = sizeof(mf_val) * (size_t)width;
+    qsort(v->v, rows, row_bytes, row_cmp);
+    size_t out = 1;
+    for (size_t i = 1; i < rows; i++)
+        if (memcmp(v->v + i * (size_t)width, v->v + (out - 1) * (size_t)width,
+                   row_bytes))
+            memmove(v->v + out++ * (size_t)width, v->v + i * (size_t)width,
+                    row_bytes);
+    v->n = (int)(out * (size_t)width);
+}
+
 static int replay_original(const mf_model *m, mf_test *t)
 {
     int n = m->nslots, no = t->nobs, rc = 0;
@@ -451,6 +482,7 @@ static int replay_original(const mf_model *m, mf_test *t)
                 for (int q = 0; q < n; q++)
                     MF_VEC_PUSH(keep, st[q]);
         }
+        dedupe_rows(&keep, n);
         if (rc == 0 && keep.n == 0)
             rc = mf_err_set(MF_ERROR,
                             "self-check: the original cannot produce the "
@@ -505,6 +537,7 @@ static int replay_potential(const mf_model *m, const mf_model *mm,
                     for (int q = 0; q < n; q++)
                         MF_VEC_PUSH(set[w], st[q]);
             }
+            dedupe_rows(&set[w], n);
         }
         if (rc)
             break;
@@ -570,6 +603,8 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
                         break;
                     if (memcmp(oa, ob, sizeof *oa * (size_t)no))
                         continue;
+                    if (np.n / (2 * (n ? n : 1)) >= REPLAY_LIMIT)
+                        dedupe_rows(&np, 2 * n);
                     if (np.n / (2 * (n ? n : 1)) >= REPLAY_LIMIT) {
                         rc = mf_err_set(MF_ELIMIT, "more than %d state pairs "
                                         "in the replay", REPLAY_LIMIT);
@@ -584,6 +619,7 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
         }
         if (rc)
             break;
+        dedupe_rows(&np, 2 * n);
         valvec sw = pairs;
         pairs = np;
         np = sw;
@@ -623,6 +659,7 @@ typedef struct {
     mf_enc *E;  /* original (and the batch's variants) */
     mf_enc *EM; /* mutant copies: E, or the --against model's encoder */
     int meta;   /* mutant copies read variants */
+    int qfbv;   /* values are bit-vectors: the incremental SAT solver */
     int nmut;
     const mf_engine_mutant *muts;
     const mf_model *const *mmodels;
@@ -688,7 +725,7 @@ static void det_search(batch *B, const int *which)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
-    Z3_solver s = mk_solver(c, B->o);
+    Z3_solver s = mk_solver(c, B->o, B->qfbv);
     mf_inputs *in = mf_inputs_new(E, s, "i");
     mf_unroll *O = mf_unroll_new(E, s, "o", 0, in, 1, NULL);
     mf_unroll *M = mf_unroll_new(EM, s, "m", B->meta, in, 0, NULL);
@@ -739,6 +776,9 @@ static void det_search(batch *B, const int *which)
             del_model(c, mdl);
             record_kill(B, j, t, MF_N_DETERMINISTIC);
         }
+        /* This depth is done: its query goes, so the solver does not keep
+         * branching on it. */
+        Z3_solver_assert(c, s, mk_not(E, g));
     }
     for (int j = 0; j < B->nmut; j++)
         if (which[j] && B->todo[j])
@@ -957,7 +997,7 @@ static void pot_search(batch *B, int j)
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
     const mf_engine_opts *o = B->o;
-    Z3_solver syn = mk_solver(c, o), ver = mk_solver(c, o);
+    Z3_solver syn = mk_solver(c, o, B->qfbv), ver = mk_solver(c, o, B->qfbv);
     mf_inputs *in = mf_inputs_new(E, syn, "pi");
     mf_inputs *vin = mf_inputs_new(E, ver, "pv");
     mf_unroll *O = mf_unroll_new(E, syn, "po", 0, in, 1, NULL);
@@ -1061,7 +1101,7 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
     const mf_engine_opts *o = B->o;
-    Z3_solver syn = mk_solver(c, o), ver = mk_solver(c, o);
+    Z3_solver syn = mk_solver(c, o, B->qfbv), ver = mk_solver(c, o, B->qfbv);
     mf_inputs *in = mf_inputs_new(E, syn, "di");
     mf_inputs *vin = mf_inputs_new(E, ver, "dv");
     mf_unroll *O = mf_unroll_new(E, syn, "do", 0, in, 1, NULL);
@@ -1110,8 +1150,6 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
             assert_implies(E, ver, vs[nv], mk_and(E, 2, up));
             Z3_lbool r2 = check(c, ver, nv + 1, vs, why, sizeof why);
             if (r2 == Z3_L_FALSE) {
-                if (getenv("MF_DEBUG"))
-                    fprintf(stderr, "def d=%d it=%d: not uniform\n", d, iters);
                 r2 = check(c, ver, nv, vs, why, sizeof why);
             }
             if (r2 == Z3_L_UNDEF) {
@@ -1129,8 +1167,6 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
                 break;
             }
             Z3_model vm = get_model(c, ver);
-            if (getenv("MF_DEBUG"))
-                fprintf(stderr, "def d=%d block\n", d);
             mf_unroll *X = mf_unroll_new(E, syn, "db", 0, in, 0, NULL);
             mf_unroll *Y = mf_unroll_new(EM, syn, "dc", B->meta, in, 0, NULL);
             mf_unroll_extend(X, d);
@@ -1267,7 +1303,7 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
     const mf_model *m = B->m;
-    Z3_solver A = mk_solver(c, B->o), V = mk_solver(c, B->o);
+    Z3_solver A = mk_solver(c, B->o, B->qfbv), V = mk_solver(c, B->o, B->qfbv);
     mf_inputs *in = mf_inputs_new(E, A, "li");
     mf_inputs *vin = mf_inputs_new(E, V, "lv");
     Z3_ast *S = step ? mf_enc_fresh_state(E, "ls") : NULL;
@@ -1555,9 +1591,11 @@ static int check_batch(const mf_model *m, const mf_model *other,
     batch B = {0};
     B.c = c;
     B.m = m;
-    B.E = mf_enc_new(c, m, other ? NULL : vs, other ? 0 : nmut);
-    B.EM = other ? mf_enc_new(c, other, NULL, 0) : B.E;
+    B.E = mf_enc_new(c, m, other ? NULL : vs, other ? 0 : nmut, other,
+                     o->encoding);
+    B.EM = other ? mf_enc_new(c, other, NULL, 0, m, o->encoding) : B.E;
     B.meta = !other;
+    B.qfbv = mf_enc_bits(B.E) > 0;
     B.nmut = nmut;
     B.muts = muts;
     B.mmodels = mm;
@@ -1612,6 +1650,11 @@ static int same_layout(const mf_model *a, const mf_model *b)
             x->is_observable != y->is_observable)
             return 0;
     }
+    if (a->nsyms != b->nsyms)
+        return 0;
+    for (int i = 0; i < a->nsyms; i++)
+        if (strcmp(a->syms[i], b->syms[i]))
+            return 0;
     return a->nobs_defines == b->nobs_defines;
 }
 
@@ -1621,7 +1664,9 @@ int mf_engine_check_against(const mf_model *m, const mf_model *other,
     if (!same_layout(m, other))
         return mf_err_set(MF_EUNSUPPORTED,
                           "--against needs the same variables (names, "
-                          "types, order, inputs, observables) in both models");
+                          "types, order, inputs, observables) and the same "
+                          "symbolic constants in the same order in both "
+                          "models");
     mf_engine_mutant mu = {-1, NULL, other};
     return check_batch(m, other, &mu, 1, o, out);
 }

@@ -24,12 +24,16 @@ typedef enum {
 typedef enum { MF_REQ_AUTO, MF_REQ_POTENTIAL, MF_REQ_DEFINITE } mf_notion_req;
 typedef enum { MF_ENGINE_CEGIS, MF_ENGINE_QUANTIFIED } mf_engine_kind;
 typedef enum { MF_MODE_BATCH, MF_MODE_FRESH } mf_mode;
+/* Values in Z3: bit-vectors where an interval analysis bounds them, else
+ * Int (auto), or forced (to measure one against the other). */
+typedef enum { MF_ENCODING_AUTO, MF_ENCODING_INT, MF_ENCODING_BV } mf_encoding;
 
 typedef struct {
     int bound;             /* deepest test length searched */
     mf_notion_req notion;  /* what a kill must satisfy */
     mf_engine_kind engine; /* non-deterministic models */
     mf_mode mode;          /* one solver per batch or per mutant */
+    mf_encoding encoding;  /* of values (worker/encode.h MF_ENC_*) */
     unsigned timeout_ms;   /* per solver check */
     unsigned rlimit;       /* per solver check, 0: none */
     int prove;             /* try equivalence proofs for survivors */
