@@ -3,7 +3,8 @@
 #  (a) the beverage machine generalised to tank capacity C (the mutant refills
 #      C-1; the shortest definite kill has length 2C+1), C = 2..16: definite
 #      killing by refinement (--engine cegis) vs the paper's quantified
-#      encoding (--engine quantified), seconds per C, 60 s cap per run;
+#      encoding (--engine quantified, two forms), seconds per C, 60 s cap;
+#  (a') Int vs bit-vector values on the same runs;
 #  (b) batch (selectors, one incremental solver) vs a fresh solver per mutant
 #      on the largest corpus models the front-end accepts: mutants/s, ratio.
 # usage: bench/engines.sh [MUTFARM]   (default build/mutfarm)
@@ -26,17 +27,39 @@ secs() { # run "$@" under the cap; print seconds and the verdict line
         "$(echo "$out" | grep -v '^ ' | grep -v '^#' | awk '{print $3, $4, $5, $6}' | head -1)"
 }
 
-echo "== (a) beverage(C): definite kill of the refill-(C-1) mutant"
-printf '%-3s %-28s %-28s\n' C cegis quantified
-for C in $(seq 2 16); do
+echo "== (a) beverage(C): definite kill of the refill-(C-1) mutant (seconds, cap ${CAP}s)"
+echo "   cegis: refinement; quant: quantified choices; paper: choices and state"
+echo "   copies quantified (the paper's phi_dk); ratio = quant / cegis"
+printf '%-3s %-24s %-24s %-24s %6s\n' C cegis quant paper ratio
+for C in $(seq 2 "${CMAX:-16}"); do
     sh "$GEN" "$C" > "$TMP/o.smv"
     sh "$GEN" "$C" "$((C - 1))" > "$TMP/m.smv"
     K=$((2 * C + 1))
-    a=$(secs "$BIN" check "$TMP/o.smv" --against "$TMP/m.smv" --observe out \
-        --notion definite --bound "$K" --engine cegis --timeout $((CAP * 1000)))
-    b=$(secs "$BIN" check "$TMP/o.smv" --against "$TMP/m.smv" --observe out \
-        --notion definite --bound "$K" --engine quantified --timeout $((CAP * 1000)))
-    printf '%-3s %-28s %-28s\n' "$C" "$a" "$b"
+    run() { secs "$BIN" check "$TMP/o.smv" --against "$TMP/m.smv" --observe out \
+        --notion definite --bound "$K" --timeout $((CAP * 1000)) "$@"; }
+    a=$(run --engine cegis)
+    b=$(run --engine quantified)
+    if [ "${PAPER_DONE:-0}" = 1 ]; then c="skipped (gave up below)"
+    else c=$(MF_QUANT_FORM=paper run --engine quantified)
+        case "$c" in cap*|*unknown*) PAPER_DONE=1 ;; esac
+    fi
+    ta=${a%% *}; tb=${b%% *}
+    r=-; case "$ta$tb" in *cap*) ;; *) r=$(echo "scale=2; $tb / $ta" | bc) ;; esac
+    printf '%-3s %-24s %-24s %-24s %6s\n' "$C" "$a" "$b" "$c" "$r"
+done
+
+echo "== (a') encodings: the same cegis runs with Int vs bit-vector values"
+printf '%-3s %-24s %-24s %6s\n' C int bv int/bv
+for C in 4 8 12; do
+    sh "$GEN" "$C" > "$TMP/o.smv"
+    sh "$GEN" "$C" "$((C - 1))" > "$TMP/m.smv"
+    K=$((2 * C + 1))
+    run() { secs "$BIN" check "$TMP/o.smv" --against "$TMP/m.smv" --observe out \
+        --notion definite --bound "$K" --timeout $((CAP * 1000)) "$@"; }
+    a=$(run --encoding int); b=$(run --encoding bv)
+    ta=${a%% *}; tb=${b%% *}
+    r=-; case "$ta$tb" in *cap*) ;; *) r=$(echo "scale=2; $ta / $tb" | bc) ;; esac
+    printf '%-3s %-24s %-24s %6s\n' "$C" "$a" "$b" "$r"
 done
 
 echo "== (b) batch vs fresh (bound 10, all mutants)"

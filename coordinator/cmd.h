@@ -23,5 +23,13 @@ int mf_cmd_simulate(int argc, char **argv);
 
 /* mutfarm check MODEL [--mutant ID|--all|--against F] ...  -- cmd_check.c */
 int mf_cmd_check(int argc, char **argv);
+/* mutfarm worker --connect ENDPOINT [--threads N] ...  -- cmd_worker.c */
+int mf_cmd_worker(int argc, char **argv);
+/* mutfarm run MODEL [--db F] [--workers N] ...  -- cmd_run.c */
+int mf_cmd_run(int argc, char **argv);
+/* mutfarm coordinator MODEL --db F --bind EP ...  -- cmd_coordinator.c */
+int mf_cmd_coordinator(int argc, char **argv);
+/* mutfarm status --db F  -- cmd_status.c */
+int mf_cmd_status(int argc, char **argv);
 
 #endif

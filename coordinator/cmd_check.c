@@ -202,9 +202,6 @@ int mf_cmd_check(int argc, char **argv)
                         "--all, --against OTHER.smv\n");
         return MF_EXIT_USAGE;
     }
-    if (eo.engine == MF_ENGINE_QUANTIFIED)
-        fprintf(stderr, "mutfarm check: note: the quantified engine is not "
-                        "built yet; using refinement\n");
 
     mf_model_opts mo = {0};
     if (inputs && parse_list(&mo.inputs, &mo.ninputs, inputs) < 0)

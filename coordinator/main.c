@@ -19,18 +19,18 @@ typedef struct {
 } command;
 
 static const command commands[] = {
-    {"run", NULL,
+    {"run", mf_cmd_run,
      "run MODEL.smv [--db F] [--workers N] [--bound K] [--notion N]\n"
      "            [--operators LIST] [--observe VARS] [--inputs VARS]\n"
      "            [--config F] [--fail-under PCT]\n"
      "      a whole campaign on this machine (coordinator + local workers)"},
-    {"coordinator", NULL,
+    {"coordinator", mf_cmd_coordinator,
      "coordinator MODEL.smv --db F --bind tcp://*:5555 [run's options]\n"
      "      serve one campaign to remote workers"},
-    {"worker", NULL,
+    {"worker", mf_cmd_worker,
      "worker --connect tcp://HOST:5555 [--threads N] [--persist]\n"
      "      decide jobs of a coordinator"},
-    {"status", NULL,
+    {"status", mf_cmd_status,
      "status --db F\n"
      "      live or finished campaign state"},
     {"model", mf_cmd_model,

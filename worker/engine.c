@@ -9,6 +9,7 @@
  * unrolling with its choices fixed). Survivors go to the proof portfolio.
  * Every kill is replayed by the simulator before it is reported. */
 #include "engine.h"
+#include "explore.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 
 #include "encode.h"
+#include "quant.h"
 #include "sim.h"
 
 #define REPLAY_LIMIT 20000
@@ -49,6 +51,7 @@ void mf_engine_opts_default(mf_engine_opts *o)
     o->rlimit = 0;
     o->prove = 1;
     o->cegis_max = 400;
+    o->explicit_max = 20000;
 }
 
 const char *mf_verdict_name(mf_verdict_kind k)
@@ -244,6 +247,28 @@ static mf_test *test_new(const mf_model *m, int nobs, int len)
 }
 
 /* Inputs (from the shared table) and observables of `o` at depth 0..len. */
+/* The inputs and expected observables of t, for a replay on another
+ * mutant (the replay fills the allowed outputs again). */
+static mf_test *test_copy(const mf_test *t)
+{
+    mf_test *c = mf_xcalloc(1, sizeof *c);
+    c->length = t->length;
+    c->nslots = t->nslots;
+    c->nobs = t->nobs;
+    size_t ni = (size_t)(t->length + 1) * (size_t)(t->nslots + 1);
+    size_t no = (size_t)(t->length + 1) * (size_t)(t->nobs + 1);
+    c->inputs = mf_xcalloc(ni, sizeof *c->inputs);
+    memcpy(c->inputs, t->inputs,
+           sizeof *c->inputs * (size_t)(t->length + 1) * (size_t)t->nslots);
+    c->expect = mf_xcalloc(no, sizeof *c->expect);
+    memcpy(c->expect, t->expect,
+           sizeof *c->expect * (size_t)(t->length + 1) * (size_t)t->nobs);
+    c->nallowed = mf_xcalloc((size_t)(t->length + 1), sizeof *c->nallowed);
+    c->allowed = mf_xcalloc((size_t)(t->length + 1), sizeof *c->allowed);
+    c->mrefuses = -1;
+    return c;
+}
+
 static mf_test *test_from_model(mf_enc *E, Z3_model mdl, mf_inputs *in,
                                 mf_unroll *o, mf_unroll *mu, int len)
 {
@@ -660,6 +685,7 @@ typedef struct {
     mf_enc *EM; /* mutant copies: E, or the --against model's encoder */
     int meta;   /* mutant copies read variants */
     int qfbv;   /* values are bit-vectors: the incremental SAT solver */
+    mf_explore_ctx *xctx; /* explicit-state proofs (shared by the batch) */
     int nmut;
     const mf_engine_mutant *muts;
     const mf_model *const *mmodels;
@@ -720,73 +746,256 @@ static void record_kill(batch *B, int j, mf_test *t, mf_notion notion)
     B->todo[j] = 0;
 }
 
-/* --- deterministic: shortest test, one solver per batch --- */
-static void det_search(batch *B, const int *which)
+/* Cheap first (DESIGN.md section 4): a test found for one mutant often
+ * kills others, and a replay costs microseconds where a solver call costs
+ * milliseconds. Replays `t` on mutant j; on a difference records the kill
+ * (a copy of the test) with the notion the replay confirmed. `shortest`:
+ * the caller knows no shorter test kills j. */
+static int replay_kill(batch *B, int j, const mf_test *t, mf_notion notion,
+                       int shortest)
+{
+    mf_test *c = test_copy(t);
+    if (mf_engine_replay(B->m, B->mmodels[j], c, notion) != 0) {
+        mf_test_free(c);
+        return 0;
+    }
+    mf_verdict *v = &B->out[j];
+    mf_test_free(v->test);
+    v->kind = MF_V_KILLED;
+    v->notion = notion;
+    v->test = c;
+    v->replayed = !shortest;
+    B->todo[j] = 0;
+    return 1;
+}
+
+/* The deterministic search runs on groups of mutants that change the same
+ * item (the same site, DESIGN.md section 5): one conditional-mutant solver
+ * per group, so that no solver carries every site of a large batch, and all
+ * groups advance depth by depth together, so that a test found at depth d in
+ * one group is a shortest kill for any mutant of another group it
+ * distinguishes. */
+#define GROUP_MAX 64
+
+typedef struct {
+    mf_enc *E, *EM; /* owned when own */
+    int own;
+    Z3_solver s;
+    mf_inputs *in;
+    mf_unroll *O, *M;
+    int *idx; /* batch indices; group-local selector q is idx[q] */
+    int n;
+} dgroup;
+
+/* Mutant idx[q] of group G differs at depth d in the solver's last model:
+ * record the kill, and replay the test on every other undecided mutant of
+ * the batch (each was shown not to differ before d, so a replay that
+ * distinguishes is a shortest kill too). */
+static void det_kill(batch *B, dgroup *G, int d, int q, const int *which)
 {
     Z3_context c = B->c;
-    mf_enc *E = B->E, *EM = B->EM;
-    Z3_solver s = mk_solver(c, B->o, B->qfbv);
-    mf_inputs *in = mf_inputs_new(E, s, "i");
-    mf_unroll *O = mf_unroll_new(E, s, "o", 0, in, 1, NULL);
-    mf_unroll *M = mf_unroll_new(EM, s, "m", B->meta, in, 0, NULL);
+    int j = G->idx[q];
+    Z3_model mdl = get_model(c, G->s);
+    mf_test *t = test_from_model(G->E, mdl, G->in, G->O, NULL, d);
+    Z3_ast r2 = NULL;
+    if (Z3_model_eval(c, mdl, mf_unroll_ok(G->M, d), 1, &r2) && r2 &&
+        Z3_get_bool_value(c, r2) == Z3_L_FALSE)
+        t->mrefuses = d;
+    del_model(c, mdl);
+    record_kill(B, j, t, MF_N_DETERMINISTIC);
+    if (B->out[j].kind == MF_V_KILLED)
+        for (int k = 0; k < B->nmut; k++)
+            if (k != j && which[k] && B->todo[k])
+                replay_kill(B, k, B->out[j].test, MF_N_DETERMINISTIC, 1);
+}
+
+static void group_open(batch *B, dgroup *G)
+{
+    Z3_context c = B->c;
+    if (B->meta && B->nmut > 1) {
+        mf_variant *vs = mf_xcalloc((size_t)G->n, sizeof *vs);
+        for (int q = 0; q < G->n; q++) {
+            vs[q].item = B->muts[G->idx[q]].item;
+            vs[q].repl = B->muts[G->idx[q]].repl;
+        }
+        G->E = G->EM = mf_enc_new(c, B->m, vs, G->n, NULL, B->o->encoding);
+        G->own = 1;
+        free(vs);
+    } else {
+        G->E = B->E;
+        G->EM = B->EM;
+    }
+    G->s = mk_solver(c, B->o, mf_enc_bits(G->E) > 0);
+    G->in = mf_inputs_new(G->E, G->s, "i");
+    G->O = mf_unroll_new(G->E, G->s, "o", 0, G->in, 1, NULL);
+    G->M = mf_unroll_new(G->EM, G->s, "m", B->meta, G->in, 0, NULL);
     if (B->meta)
-        mf_enc_assert_sels(EM, s);
+        mf_enc_assert_sels(G->EM, G->s);
+}
+
+static void group_close(batch *B, dgroup *G)
+{
+    mf_unroll_free(G->O);
+    mf_unroll_free(G->M);
+    mf_inputs_free(G->in);
+    del_solver(B->c, G->s);
+    const char *u = G->own ? mf_enc_unsupported(G->E) : NULL;
+    if (u)
+        for (int q = 0; q < G->n; q++) {
+            mf_verdict *v = &B->out[G->idx[q]];
+            if (v->kind != MF_V_KILLED) {
+                v->kind = MF_V_ERROR;
+                snprintf(v->reason, sizeof v->reason, "%s", u);
+                B->todo[G->idx[q]] = 0;
+            }
+        }
+    if (G->own)
+        mf_enc_free(G->E);
+    free(G->idx);
+}
+
+/* Depth d of group G: one query for all its undecided mutants, "some
+ * selected mutant differs at d". Unsat proves every one of them at once; a
+ * model names one mutant (its selector), killed; then again without it.
+ * Returns 1 if the group had mutants to check. */
+static int group_depth(batch *B, dgroup *G, int d, const int *which)
+{
+    Z3_context c = B->c;
+    mf_enc *E = G->E;
+    mf_unroll *O = G->O, *M = G->M;
+    int live = 0;
+    for (int q = 0; q < G->n; q++)
+        live += B->todo[G->idx[q]];
+    if (!live)
+        return 0;
+    mf_unroll_extend(O, d);
+    mf_unroll_extend(M, d);
+    Z3_ast parts[2];
+    Z3_ast *pre = mf_xcalloc((size_t)(2 * d + 2), sizeof *pre);
+    int np = 0;
+    for (int i = 0; i < d; i++) {
+        pre[np++] = mf_unroll_ok(M, i);
+        pre[np++] = obs_eq(E, mf_unroll_obs(O, i), mf_unroll_obs(M, i));
+    }
+    parts[0] = mk_and(E, np, pre);
+    free(pre);
+    Z3_ast dd[2] = {mk_not(E, mf_unroll_ok(M, d)),
+                    mk_not(E, obs_eq(E, mf_unroll_obs(O, d),
+                                     mf_unroll_obs(M, d)))};
+    parts[1] = mf_enc_keep(E, Z3_mk_or(c, 2, dd));
+    Z3_ast g = mk_lit(E, "g");
+    assert_implies(E, G->s, g, mk_and(E, 2, parts));
+    for (;;) {
+        MF_VEC(Z3_ast) sels = {0};
+        int last = -1;
+        for (int q = 0; q < G->n; q++)
+            if (B->todo[G->idx[q]]) {
+                if (B->meta)
+                    MF_VEC_PUSH(sels, mf_enc_sel(G->EM, q));
+                last = q;
+            }
+        if (last < 0) {
+            MF_VEC_FREE(sels);
+            break;
+        }
+        Z3_ast as[2];
+        int na = 0;
+        as[na++] = g;
+        if (B->meta) {
+            Z3_ast pick = mk_lit(E, "pick");
+            assert_implies(E, G->s, pick,
+                           mf_enc_keep(E, Z3_mk_or(c, (unsigned)sels.n,
+                                                   sels.v)));
+            as[na++] = pick;
+        }
+        MF_VEC_FREE(sels);
+        char why[256];
+        Z3_lbool r = check(c, G->s, na, as, why, sizeof why);
+        if (r == Z3_L_FALSE)
+            break;
+        if (r == Z3_L_UNDEF) {
+            /* The joint query gave up: each on its own, then. */
+            for (int q = 0; q < G->n; q++) {
+                if (!B->todo[G->idx[q]])
+                    continue;
+                Z3_ast a1[2];
+                int n1 = 0;
+                if (B->meta)
+                    a1[n1++] = mf_enc_sel(G->EM, q);
+                a1[n1++] = g;
+                r = check(c, G->s, n1, a1, why, sizeof why);
+                if (r == Z3_L_UNDEF)
+                    set_unknown(B, G->idx[q], why);
+                else if (r == Z3_L_TRUE)
+                    det_kill(B, G, d, q, which);
+            }
+            break;
+        }
+        int k = last;
+        if (B->meta) {
+            Z3_model mdl = get_model(c, G->s);
+            for (int q = 0; q < G->n; q++) {
+                Z3_ast v = NULL;
+                if (B->todo[G->idx[q]] &&
+                    Z3_model_eval(c, mdl, mf_enc_sel(G->EM, q), 1, &v) && v &&
+                    Z3_get_bool_value(c, v) == Z3_L_TRUE) {
+                    k = q;
+                    break;
+                }
+            }
+            del_model(c, mdl);
+        }
+        det_kill(B, G, d, k, which);
+    }
+    /* This depth is done: its query goes, so the solver does not keep
+     * branching on it. Every mutant of the group still undecided was just
+     * shown not to differ at d, so every later kill has equal observables
+     * and an accepting mutant at d: a fact, asserted for good (it holds for
+     * every selector still to be checked; the others are never checked
+     * again). */
+    Z3_solver_assert(c, G->s, mk_not(E, g));
+    Z3_ast fact[2] = {mf_unroll_ok(M, d),
+                      obs_eq(E, mf_unroll_obs(O, d), mf_unroll_obs(M, d))};
+    Z3_solver_assert(c, G->s, mk_and(E, 2, fact));
+    return 1;
+}
+
+/* --- deterministic: shortest tests, depth by depth --- */
+static void det_search(batch *B, const int *which)
+{
+    MF_VEC(dgroup) gs = {0};
+    for (int j = 0; j < B->nmut; j++) {
+        if (!which[j] || !B->todo[j])
+            continue;
+        dgroup *G = NULL;
+        for (int i = 0; i < gs.n && B->meta; i++) {
+            dgroup *h = &gs.v[i];
+            if (h->n < GROUP_MAX &&
+                B->muts[h->idx[0]].item == B->muts[j].item)
+                G = h;
+        }
+        if (!G) {
+            dgroup z = {0};
+            z.idx = mf_xcalloc(GROUP_MAX, sizeof *z.idx);
+            MF_VEC_PUSH(gs, z);
+            G = &gs.v[gs.n - 1];
+        }
+        G->idx[G->n++] = j;
+    }
+    for (int i = 0; i < gs.n; i++)
+        group_open(B, &gs.v[i]);
     int any = 1;
     for (int d = 0; d <= B->o->bound && any; d++) {
-        mf_unroll_extend(O, d);
-        mf_unroll_extend(M, d);
-        Z3_ast parts[3];
-        Z3_ast *pre = mf_xcalloc((size_t)(2 * d + 2), sizeof *pre);
-        int np = 0;
-        for (int i = 0; i < d; i++) {
-            pre[np++] = mf_unroll_ok(M, i);
-            pre[np++] = obs_eq(E, mf_unroll_obs(O, i), mf_unroll_obs(M, i));
-        }
-        parts[0] = mk_and(E, np, pre);
-        free(pre);
-        Z3_ast dd[2] = {mk_not(E, mf_unroll_ok(M, d)),
-                        mk_not(E, obs_eq(E, mf_unroll_obs(O, d),
-                                         mf_unroll_obs(M, d)))};
-        parts[1] = mf_enc_keep(E, Z3_mk_or(c, 2, dd));
-        Z3_ast g = mk_lit(E, "g");
-        assert_implies(E, s, g, mk_and(E, 2, parts));
         any = 0;
-        for (int j = 0; j < B->nmut; j++) {
-            if (!which[j] || !B->todo[j])
-                continue;
-            any = 1;
-            Z3_ast as[2];
-            int na = nassume(B, j, as);
-            as[na++] = g;
-            char why[256];
-            Z3_lbool r = check(c, s, na, as, why, sizeof why);
-            if (r == Z3_L_UNDEF) {
-                set_unknown(B, j, why);
-                continue;
-            }
-            if (r == Z3_L_FALSE)
-                continue;
-            Z3_model mdl = get_model(c, s);
-            mf_test *t = test_from_model(E, mdl, in, O, NULL, d);
-            Z3_ast okd = mf_unroll_ok(M, d);
-            Z3_ast r2 = NULL;
-            if (Z3_model_eval(c, mdl, okd, 1, &r2) && r2 &&
-                Z3_get_bool_value(c, r2) == Z3_L_FALSE)
-                t->mrefuses = d;
-            del_model(c, mdl);
-            record_kill(B, j, t, MF_N_DETERMINISTIC);
-        }
-        /* This depth is done: its query goes, so the solver does not keep
-         * branching on it. */
-        Z3_solver_assert(c, s, mk_not(E, g));
+        for (int i = 0; i < gs.n; i++)
+            any |= group_depth(B, &gs.v[i], d, which);
     }
+    for (int i = 0; i < gs.n; i++)
+        group_close(B, &gs.v[i]);
+    MF_VEC_FREE(gs);
     for (int j = 0; j < B->nmut; j++)
         if (which[j] && B->todo[j])
             B->out[j].bound = B->o->bound;
-    mf_unroll_free(O);
-    mf_unroll_free(M);
-    mf_inputs_free(in);
-    del_solver(c, s);
 }
 
 /* Fix the choices of copy `x` (built like `from`) to their values in mdl,
@@ -1465,6 +1674,32 @@ done:
     return res;
 }
 
+/* Proof method 4: explicit-state exploration of the product, exact when
+ * it is small (model/explore.h, subset construction for non-determinism).
+ * 1: not potentially killable (equivalent, recorded); 0: killable (the
+ * solver finds the test); -1: too large or failed. */
+static int explicit_proof(batch *B, int j)
+{
+    if (!B->xctx || B->o->explicit_max <= 0)
+        return -1;
+    mf_explore_result r;
+    int rc = mf_explore_with(B->xctx, &r, B->mmodels[j], MF_EXPLORE_POTENTIAL,
+                             B->o->explicit_max, 0);
+    int res = -1;
+    if (rc == 0 && r.potential.verdict == MF_XV_NOT_KILLABLE) {
+        mf_verdict *v = &B->out[j];
+        v->kind = MF_V_EQUIVALENT;
+        snprintf(v->method, sizeof v->method,
+                 "explicit-state product exploration (%ld states)",
+                 r.potential.nodes);
+        B->todo[j] = 0;
+        res = 1;
+    } else if (rc == 0 && r.potential.verdict == MF_XV_KILLED)
+        res = 0;
+    mf_explore_result_free(&r);
+    return res;
+}
+
 static void prove(batch *B, int j, reach *rs, int *rs_done)
 {
     char why[256] = "";
@@ -1499,6 +1734,102 @@ static void prove(batch *B, int j, reach *rs, int *rs_done)
 /* ------------------------------------------------------------------ */
 /* Driver                                                               */
 
+/* The refinement and proof work of one mutant (its determinism decided,
+ * the batch's deterministic search done). */
+static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
+{
+    mf_verdict *v = &B->out[j];
+    if (det) {
+        /* Lock-step first: one or two solver calls prove most. */
+        if (B->o->prove) {
+            prove(B, j, rs, rs_done);
+            if (B->todo[j])
+                explicit_proof(B, j);
+        }
+        return;
+    }
+    /* Refinement is costly where nothing kills: proofs first. With
+     * non-determinism, lock-step refines over the mutant's choices, so the
+     * exact explicit exploration goes first where the product is small. */
+    if (B->o->prove && B->o->notion != MF_REQ_DEFINITE) {
+        int x = explicit_proof(B, j);
+        if (x == 1)
+            return;
+        if (x < 0) {
+            prove(B, j, rs, rs_done);
+            if (!B->todo[j])
+                return;
+        }
+    }
+    if (B->o->engine == MF_ENGINE_QUANTIFIED) {
+        /* The paper's quantified encoding (quant.c): to compare. */
+        char why[256] = "";
+        mf_test *t = NULL;
+        int def = B->o->notion == MF_REQ_DEFINITE;
+        int r = mf_quant_search(B->E, B->EM, B->meta, j, B->o, def, 0, &t,
+                                why, sizeof why);
+        if (r == 1)
+            record_kill(B, j, t, def ? MF_N_DEFINITE : MF_N_POTENTIAL);
+        else if (r < 0)
+            set_unknown(B, j, why);
+        return;
+    }
+    B->deadline = now() + B->o->timeout_ms / 1000.0;
+    if (B->o->notion != MF_REQ_DEFINITE) {
+        pot_search(B, j);
+        B->deadline = now() + B->o->timeout_ms / 3000.0;
+        if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO) {
+            mf_verdict tmp = {0};
+            if (def_search(B, j, B->killed_at[j], B->o->cegis_max / 10,
+                           &tmp)) {
+                /* Upgrade only if the replay confirms it. */
+                if (mf_engine_replay(B->m, B->mmodels[j], tmp.test,
+                                     MF_N_DEFINITE) == 0) {
+                    mf_test_free(v->test);
+                    v->test = tmp.test;
+                    v->notion = MF_N_DEFINITE;
+                } else
+                    mf_test_free(tmp.test);
+            }
+        }
+    } else {
+        mf_verdict tmp = {0};
+        if (def_search(B, j, 0, B->o->cegis_max, &tmp))
+            record_kill(B, j, tmp.test, MF_N_DEFINITE);
+        else if (tmp.reason[0])
+            set_unknown(B, j, tmp.reason);
+    }
+}
+
+/* Mutant j alone: a batch of one with its own encoder, so that its
+ * solvers do not carry every other mutant's sites. */
+static void decide_alone(batch *B, int j, int det, reach *rs, int *rs_done)
+{
+    if (!B->meta || B->nmut == 1) {
+        decide_one(B, j, det, rs, rs_done);
+        return;
+    }
+    mf_variant v = {B->muts[j].item, B->muts[j].repl};
+    batch S = *B;
+    S.E = S.EM = mf_enc_new(B->c, B->m, &v, 1, NULL, B->o->encoding);
+    S.qfbv = mf_enc_bits(S.E) > 0;
+    S.nmut = 1;
+    S.muts = &B->muts[j];
+    S.mmodels = &B->mmodels[j];
+    S.out = &B->out[j];
+    S.todo = &B->todo[j];
+    S.killed_at = &B->killed_at[j];
+    decide_one(&S, 0, det, rs, rs_done);
+    const char *u = mf_enc_unsupported(S.E);
+    if (u && B->out[j].kind != MF_V_KILLED) {
+        B->out[j].kind = MF_V_ERROR;
+        snprintf(B->out[j].reason, sizeof B->out[j].reason, "%s", u);
+        B->todo[j] = 0;
+    }
+    B->deadline = S.deadline;
+    mf_enc_free(S.E);
+}
+
 static void run_batch(batch *B)
 {
     int n = B->nmut;
@@ -1512,50 +1843,25 @@ static void run_batch(batch *B)
         v->bound = B->o->bound;
         det[j] = orig_det && v->mut_det;
     }
-    const char *u1 = mf_enc_unsupported(B->E);
-    /* Deterministic mutants: one incremental solver. */
+    /* Deterministic mutants: one incremental solver, depth by depth. */
     det_search(B, det);
+    /* The others, and the proofs: one at a time, tests of the batch
+     * replayed first (a definite replay also holds for deterministic
+     * pairs). */
     reach rs = {0};
     int rs_done = 0;
-    int *tried = mf_xcalloc((size_t)(n ? n : 1), sizeof *tried);
     for (int j = 0; j < n; j++) {
-        if (!B->todo[j] || det[j])
+        if (!B->todo[j])
             continue;
-        mf_verdict *v = &B->out[j];
-        /* Refinement is costly where nothing kills: the cheap proofs
-         * first. */
-        if (B->o->prove && B->o->notion != MF_REQ_DEFINITE) {
-            tried[j] = 1;
-            prove(B, j, &rs, &rs_done);
-            if (!B->todo[j])
-                continue;
-        }
-        B->deadline = now() + B->o->timeout_ms / 1000.0;
-        if (B->o->notion != MF_REQ_DEFINITE) {
-            pot_search(B, j);
-            B->deadline = now() + B->o->timeout_ms / 3000.0;
-            if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO) {
-                mf_verdict tmp = {0};
-                if (def_search(B, j, B->killed_at[j], B->o->cegis_max / 10, &tmp)) {
-                    /* Upgrade only if the replay confirms it. */
-                    if (mf_engine_replay(B->m, B->mmodels[j], tmp.test,
-                                         MF_N_DEFINITE) == 0) {
-                        mf_test_free(v->test);
-                        v->test = tmp.test;
-                        v->notion = MF_N_DEFINITE;
-                    } else
-                        mf_test_free(tmp.test);
-                }
-            }
-        } else {
-            mf_verdict tmp = {0};
-            if (def_search(B, j, 0, B->o->cegis_max, &tmp))
-                record_kill(B, j, tmp.test, MF_N_DEFINITE);
-            else if (tmp.reason[0])
-                set_unknown(B, j, tmp.reason);
-        }
+        if (!det[j])
+            for (int t = 0; t < n && B->todo[j]; t++)
+                if (t != j && B->out[t].kind == MF_V_KILLED &&
+                    B->out[t].test && B->out[t].notion != MF_N_POTENTIAL)
+                    replay_kill(B, j, B->out[t].test, MF_N_DEFINITE, 0);
+        if (B->todo[j])
+            decide_alone(B, j, det[j], &rs, &rs_done);
     }
-    u1 = mf_enc_unsupported(B->E);
+    const char *u1 = mf_enc_unsupported(B->E);
     const char *u2 = B->EM != B->E ? mf_enc_unsupported(B->EM) : NULL;
     if (u1 || u2) {
         for (int j = 0; j < n; j++)
@@ -1566,13 +1872,7 @@ static void run_batch(batch *B)
                 B->todo[j] = 0;
             }
     }
-    if (B->o->prove && B->o->notion != MF_REQ_DEFINITE) {
-        for (int j = 0; j < n; j++)
-            if (B->todo[j] && !tried[j] && B->out[j].kind == MF_V_SURVIVED)
-                prove(B, j, &rs, &rs_done);
-    }
     MF_VEC_FREE(rs.st);
-    free(tried);
     free(det);
 }
 
@@ -1596,6 +1896,8 @@ static int check_batch(const mf_model *m, const mf_model *other,
     B.EM = other ? mf_enc_new(c, other, NULL, 0, m, o->encoding) : B.E;
     B.meta = !other;
     B.qfbv = mf_enc_bits(B.E) > 0;
+    if (o->prove && o->explicit_max > 0)
+        B.xctx = mf_explore_ctx_new(m);
     B.nmut = nmut;
     B.muts = muts;
     B.mmodels = mm;
@@ -1613,6 +1915,7 @@ static int check_batch(const mf_model *m, const mf_model *other,
     double dt = now() - B.t0;
     for (int j = 0; j < nmut; j++)
         out[j].secs = dt / (nmut ? nmut : 1);
+    mf_explore_ctx_free(B.xctx);
     if (B.EM != B.E)
         mf_enc_free(B.EM);
     mf_enc_free(B.E);

@@ -38,6 +38,8 @@ typedef struct {
     unsigned rlimit;       /* per solver check, 0: none */
     int prove;             /* try equivalence proofs for survivors */
     int cegis_max;         /* refinement iterations per depth */
+    long explicit_max;     /* product states of the explicit-state proof,
+                              0: that method is off */
 } mf_engine_opts;
 
 void mf_engine_opts_default(mf_engine_opts *o);
@@ -66,6 +68,8 @@ typedef struct {
     char method[64];      /* equivalent: the proof method */
     char reason[512];     /* unknown / error */
     mf_test *test;        /* killed: owned */
+    int replayed;         /* killed by replaying a test found for another
+                             mutant: not necessarily its shortest */
     double secs;
 } mf_verdict;
 

@@ -1,0 +1,273 @@
+/* cmd_coordinator.c - `mutfarm coordinator MODEL.smv --db F --bind EP`:
+ * serve one campaign to remote workers until it is complete
+ * (coordinator/server.h, docs/running.md); and the options it shares with
+ * `mutfarm run` (mf_coord_cli_parse).
+ *
+ * The serving itself is server.c; this file parses flags, installs the
+ * signal handlers and turns the outcome into an exit code. */
+#include "cmd.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "config.h"
+#include "server.h"
+
+/* ---- options shared with `run` -------------------------------------------- */
+
+void mf_coord_default_db(char *out, size_t n, const char *model)
+{
+    const char *base = strrchr(model, '/');
+    base = base ? base + 1 : model;
+    size_t len = strlen(base);
+    if (len > 4 && strcmp(base + len - 4, ".smv") == 0)
+        len -= 4;
+    snprintf(out, n, "%.*s.mutfarm.db", (int)len, base);
+}
+
+static int set_key(mf_config *cfg, const char *cmd, const char *flag,
+                   const char *section, const char *key, const char *value)
+{
+    if (mf_config_set(cfg, section, key, value) == 0)
+        return 0;
+    fprintf(stderr, "mutfarm %s: %s: %s\n", cmd, flag, mf_err_msg());
+    return -1;
+}
+
+int mf_coord_cli_parse(mf_coord_cli *out, int *exit_code, int run, int argc,
+                       char **argv, void (*usage)(FILE *))
+{
+    static const struct option lo[] = {
+        {"db", required_argument, 0, 'd'},
+        {"workers", required_argument, 0, 'w'},
+        {"bind", required_argument, 0, 'B'},
+        {"bound", required_argument, 0, 'k'},
+        {"notion", required_argument, 0, 'n'},
+        {"operators", required_argument, 0, 'O'},
+        {"observe", required_argument, 0, 'o'},
+        {"inputs", required_argument, 0, 'i'},
+        {"config", required_argument, 0, 'C'},
+        {"fail-under", required_argument, 0, 'f'},
+        {"verbose", no_argument, 0, 'v'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *cmd = argv[0];
+    memset(out, 0, sizeof *out);
+    mf_config_default(&out->cfg);
+    /* Which db and bind the file sets is told apart from the defaults by
+     * clearing them first. */
+    out->cfg.db[0] = 0;
+    char bind_default[sizeof out->cfg.bind];
+    snprintf(bind_default, sizeof bind_default, "%s", out->cfg.bind);
+    out->cfg.bind[0] = 0;
+    out->fail_under = -1;
+    *exit_code = MF_EXIT_USAGE;
+
+    /* --config first: the other flags override what it says. */
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            *exit_code = MF_EXIT_OK;
+            return 1;
+        }
+        if (c == 'C' && mf_config_load(&out->cfg, optarg) < 0) {
+            fprintf(stderr, "mutfarm %s: %s\n", cmd, mf_err_msg());
+            return 1;
+        }
+    }
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'd':
+            if (set_key(&out->cfg, cmd, "--db", "coordinator", "db",
+                        optarg) < 0)
+                return 1;
+            break;
+        case 'w':
+            if (!run) {
+                fprintf(stderr, "mutfarm %s: --workers is an option of "
+                                "'mutfarm run'; start workers with 'mutfarm "
+                                "worker --connect ...'\n", cmd);
+                return 1;
+            }
+            if (set_key(&out->cfg, cmd, "--workers", "run", "workers",
+                        optarg) < 0)
+                return 1;
+            break;
+        case 'B':
+            if (run) {
+                fprintf(stderr, "mutfarm %s: --bind is an option of 'mutfarm "
+                                "coordinator'; run's workers are local\n",
+                        cmd);
+                return 1;
+            }
+            if (set_key(&out->cfg, cmd, "--bind", "coordinator", "bind",
+                        optarg) < 0)
+                return 1;
+            break;
+        case 'k':
+            if (set_key(&out->cfg, cmd, "--bound", "campaign", "bound",
+                        optarg) < 0)
+                return 1;
+            break;
+        case 'n':
+            if (set_key(&out->cfg, cmd, "--notion", "campaign", "notion",
+                        optarg) < 0)
+                return 1;
+            break;
+        case 'O':
+            if (set_key(&out->cfg, cmd, "--operators", "campaign",
+                        "operators", optarg) < 0)
+                return 1;
+            break;
+        case 'o':
+            if (set_key(&out->cfg, cmd, "--observe", "campaign", "observe",
+                        optarg) < 0)
+                return 1;
+            break;
+        case 'i':
+            if (set_key(&out->cfg, cmd, "--inputs", "campaign", "inputs",
+                        optarg) < 0)
+                return 1;
+            break;
+        case 'C': break; /* done above */
+        case 'f':
+            errno = 0;
+            out->fail_under = strtod(optarg, &end);
+            if (errno || end == optarg || *end || out->fail_under < 0 ||
+                out->fail_under > 100) {
+                fprintf(stderr, "mutfarm %s: --fail-under needs a percentage "
+                                "0..100, not '%s'\n", cmd, optarg);
+                return 1;
+            }
+            break;
+        case 'v': out->verbose = 1; break;
+        default:
+            fprintf(stderr, "mutfarm %s: unknown option '%s'; see "
+                            "'mutfarm %s --help'\n",
+                    cmd, argv[optind - 1], cmd);
+            return 1;
+        }
+    }
+    if (optind != argc - 1) {
+        if (optind >= argc)
+            fprintf(stderr, "mutfarm %s: give the model: mutfarm %s "
+                            "MODEL.smv ...; see 'mutfarm %s --help'\n",
+                    cmd, cmd, cmd);
+        else
+            fprintf(stderr, "mutfarm %s: one model only; unexpected '%s'\n",
+                    cmd, argv[optind + 1 < argc ? optind + 1 : optind]);
+        return 1;
+    }
+    out->model = argv[optind];
+    out->db_given = out->cfg.db[0] != 0;
+    out->bind_given = out->cfg.bind[0] != 0;
+    if (!out->db_given)
+        mf_coord_default_db(out->cfg.db, sizeof out->cfg.db, out->model);
+    if (!out->bind_given)
+        snprintf(out->cfg.bind, sizeof out->cfg.bind, "%s", bind_default);
+    if (out->cfg.curve) {
+        fprintf(stderr, "mutfarm %s: [security] curve = on is not supported "
+                        "yet; use a trusted network or an ssh tunnel "
+                        "(docs/running.md)\n", cmd);
+        return 1;
+    }
+    out->workers = out->cfg.workers;
+    return 0;
+}
+
+/* ---- mutfarm coordinator -------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+    fputs("usage: mutfarm coordinator MODEL.smv --db F --bind ENDPOINT\n"
+          "                 [--bound K] [--notion auto|potential|definite]\n"
+          "                 [--operators LIST] [--observe VARS] [--inputs VARS]\n"
+          "                 [--config F] [--fail-under PCT] [--verbose]\n"
+          "  serve one campaign to workers ('mutfarm worker --connect\n"
+          "  tcp://HOST:PORT' on any machine) until every mutant has its\n"
+          "  verdict, then tell them bye and exit. Plans the campaign into\n"
+          "  the SQLite file F, or resumes the unfinished campaign of the\n"
+          "  same model and options in F. Waits while no worker is connected.\n"
+          "  --db F        the store (default: NAME.mutfarm.db in the current\n"
+          "                directory for MODEL NAME.smv, or [coordinator] db)\n"
+          "  --bind EP     ZeroMQ endpoint (default: [coordinator] bind,\n"
+          "                tcp://*:5555); tcp://*:* picks a free port\n"
+          "  --config F    INI file (config/mutfarm.conf, docs/config.md);\n"
+          "                flags override it\n"
+          "  --fail-under PCT  exit 3 if the mutation score is below PCT\n"
+          "  --verbose     log every message\n"
+          "  exit: 0 complete, 1 usage or input error, 2 internal error or\n"
+          "  interrupted (the campaign resumes with the same command),\n"
+          "  3 score below --fail-under\n",
+          f);
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+int mf_cmd_coordinator(int argc, char **argv)
+{
+    mf_coord_cli cl;
+    int code;
+    if (mf_coord_cli_parse(&cl, &code, 0, argc, argv, usage))
+        return code;
+
+    struct sigaction sa = {0}, old_int, old_term;
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    stop_flag = 0;
+
+    mf_coord_opts o = {0};
+    o.model_path = cl.model;
+    o.cfg = &cl.cfg;
+    o.cmd = "mutfarm coordinator";
+    o.progress_tty = isatty(STDERR_FILENO);
+    o.verbose = cl.verbose;
+    o.stop = &stop_flag;
+    mf_coord *c = NULL;
+    int rc = mf_coord_open(&c, &o);
+    if (rc < 0) {
+        fprintf(stderr, "mutfarm coordinator: %s\n", mf_err_msg());
+        code = rc == MF_ERROR ? MF_EXIT_INTERNAL : MF_EXIT_USAGE;
+        goto done;
+    }
+    fprintf(stderr, "mutfarm coordinator: listening on %s, store %s\n",
+            mf_coord_endpoint(c), mf_coord_db(c));
+    rc = mf_coord_serve(c);
+    if (rc < 0) {
+        fprintf(stderr, "mutfarm coordinator: %s\n", mf_err_msg());
+        code = MF_EXIT_INTERNAL;
+    } else if (rc > 0) {
+        code = MF_EXIT_INTERNAL;
+    } else {
+        mf_coord_progress p;
+        mf_coord_progress_get(c, &p);
+        p.complete = 1;
+        mf_coord_summary(stdout, &p, mf_coord_db(c));
+        code = mf_coord_exit_code(&p, cl.fail_under);
+    }
+done:
+    mf_coord_free(c);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return code;
+}

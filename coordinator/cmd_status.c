@@ -1,0 +1,276 @@
+/* cmd_status.c - `mutfarm status --db F`: where the campaign in a store
+ * stands, while a coordinator is serving it or after it finished
+ * (docs/running.md).
+ *
+ * Reads only: the store is opened read-only, so it is safe next to a
+ * running coordinator (SQLite WAL readers do not block the writer). */
+#include "cmd.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: mutfarm status --db F [--campaign ID]\n"
+          "  the state of the newest campaign in the store F (or of campaign\n"
+          "  ID): model, options, progress and verdict counts, score, jobs\n"
+          "  and the workers holding them, and the earlier campaigns of the\n"
+          "  file with their scores. Works while a coordinator is running.\n"
+          "  exit: 0 done, 1 usage error or no such store or campaign,\n"
+          "  2 internal error\n",
+          f);
+}
+
+static void fmt_time(char *buf, size_t n, int64_t ms)
+{
+    if (ms <= 0) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+static void fmt_ago(char *buf, size_t n, int64_t ms)
+{
+    int64_t s = (mf_store_now_ms() - ms) / 1000;
+    if (s < 0)
+        s = 0;
+    if (s < 120)
+        snprintf(buf, n, "%llds ago", (long long)s);
+    else if (s < 7200)
+        snprintf(buf, n, "%lldm ago", (long long)(s / 60));
+    else
+        snprintf(buf, n, "%lldh ago", (long long)(s / 3600));
+}
+
+static const char *state_name(mf_campaign_state s)
+{
+    switch (s) {
+    case MF_CAMPAIGN_PLANNING: return "planning";
+    case MF_CAMPAIGN_RUNNING: return "running";
+    case MF_CAMPAIGN_DONE: return "complete";
+    }
+    return "?";
+}
+
+/* Workers holding leases of the campaign, and the last verdict's time. */
+static void print_activity(mf_store *s, int64_t campaign)
+{
+    sqlite3 *db = mf_store_db(s);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT worker_id, count(*), min(lease_deadline) "
+                           "FROM jobs WHERE campaign_id = ?1 AND state = "
+                           "'leased' GROUP BY worker_id ORDER BY worker_id",
+                           -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, campaign);
+        int first = 1;
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            if (first)
+                printf("  leases:\n");
+            first = 0;
+            char dl[32];
+            fmt_time(dl, sizeof dl, sqlite3_column_int64(st, 2));
+            printf("    %-32s %d job(s), deadline %s\n",
+                   (const char *)sqlite3_column_text(st, 0),
+                   sqlite3_column_int(st, 1), dl);
+        }
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT max(created_at) FROM verdicts WHERE "
+                           "campaign_id = ?1",
+                           -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, campaign);
+        if (sqlite3_step(st) == SQLITE_ROW &&
+            sqlite3_column_type(st, 0) != SQLITE_NULL) {
+            char at[32], ago[32];
+            int64_t ms = sqlite3_column_int64(st, 0);
+            fmt_time(at, sizeof at, ms);
+            fmt_ago(ago, sizeof ago, ms);
+            printf("  last verdict: %s (%s)\n", at, ago);
+        }
+    }
+    sqlite3_finalize(st);
+}
+
+static void print_workers(mf_store *s)
+{
+    sqlite3 *db = mf_store_db(s);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT id, coalesce(host, ''), threads, "
+                           "last_seen, jobs_done FROM workers ORDER BY "
+                           "last_seen DESC LIMIT 10",
+                           -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return;
+    }
+    int first = 1;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (first)
+            printf("workers (latest 10):\n");
+        first = 0;
+        char ago[32];
+        fmt_ago(ago, sizeof ago, sqlite3_column_int64(st, 3));
+        printf("  %-32s %-16s %3d thread(s)  last seen %-10s %d job(s)\n",
+               (const char *)sqlite3_column_text(st, 0),
+               (const char *)sqlite3_column_text(st, 1),
+               sqlite3_column_int(st, 2), ago, sqlite3_column_int(st, 4));
+    }
+    sqlite3_finalize(st);
+}
+
+static void print_history(mf_store *s, int64_t shown)
+{
+    sqlite3 *db = mf_store_db(s);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT campaign_id, model, total, killed, "
+                           "equivalent, survived, unknown, error, score "
+                           "FROM campaign_scores WHERE campaign_id <> ?1 "
+                           "ORDER BY campaign_id DESC LIMIT 10",
+                           -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return;
+    }
+    sqlite3_bind_int64(st, 1, shown);
+    int first = 1;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (first)
+            printf("other campaigns in this file (latest 10):\n"
+                   "  %-4s %-24s %7s %7s %7s %7s %7s %7s %7s\n", "id",
+                   "model", "total", "killed", "equiv", "surv", "unknown",
+                   "error", "score");
+        first = 0;
+        char score[16] = "n/a";
+        if (sqlite3_column_type(st, 8) != SQLITE_NULL)
+            snprintf(score, sizeof score, "%.1f%%",
+                     100.0 * sqlite3_column_double(st, 8));
+        printf("  %-4lld %-24.24s %7d %7d %7d %7d %7d %7d %7s\n",
+               (long long)sqlite3_column_int64(st, 0),
+               (const char *)sqlite3_column_text(st, 1),
+               sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
+               sqlite3_column_int(st, 4), sqlite3_column_int(st, 5),
+               sqlite3_column_int(st, 6), sqlite3_column_int(st, 7), score);
+    }
+    sqlite3_finalize(st);
+}
+
+int mf_cmd_status(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        {"db", required_argument, 0, 'd'},
+        {"campaign", required_argument, 0, 'c'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *dbpath = NULL;
+    int64_t campaign = 0;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'd': dbpath = optarg; break;
+        case 'c':
+            errno = 0;
+            campaign = strtoll(optarg, &end, 10);
+            if (errno || *end || campaign <= 0) {
+                fprintf(stderr, "mutfarm status: --campaign needs a campaign "
+                                "id, not '%s'\n", optarg);
+                return MF_EXIT_USAGE;
+            }
+            break;
+        case 'h': usage(stdout); return MF_EXIT_OK;
+        default:
+            fprintf(stderr, "mutfarm status: unknown option '%s'; see "
+                            "'mutfarm status --help'\n", argv[optind - 1]);
+            return MF_EXIT_USAGE;
+        }
+    }
+    if (optind != argc) {
+        fprintf(stderr, "mutfarm status: unexpected argument '%s'; see "
+                        "'mutfarm status --help'\n", argv[optind]);
+        return MF_EXIT_USAGE;
+    }
+    if (!dbpath) {
+        fprintf(stderr, "mutfarm status: give the store with --db FILE\n");
+        return MF_EXIT_USAGE;
+    }
+    mf_store *s = NULL;
+    int rc = mf_store_open(&s, dbpath, MF_STORE_READONLY, 5000);
+    if (rc < 0) {
+        fprintf(stderr, "mutfarm status: %s\n", mf_err_msg());
+        return MF_EXIT_USAGE;
+    }
+    int code = MF_EXIT_OK;
+    if (!campaign && mf_store_campaign_latest(s, &campaign) < 0) {
+        fprintf(stderr, "mutfarm status: %s holds no campaign yet\n", dbpath);
+        code = MF_EXIT_USAGE;
+        goto done;
+    }
+    mf_store_campaign_info ci;
+    rc = mf_store_campaign_get(s, &ci, campaign);
+    if (rc < 0) {
+        fprintf(stderr, "mutfarm status: %s\n", mf_err_msg());
+        code = rc == MF_ENOTFOUND ? MF_EXIT_USAGE : MF_EXIT_INTERNAL;
+        goto done;
+    }
+    mf_store_counts k;
+    rc = mf_store_counts_get(s, &k, campaign);
+    if (rc < 0) {
+        fprintf(stderr, "mutfarm status: %s\n", mf_err_msg());
+        code = MF_EXIT_INTERNAL;
+        goto done;
+    }
+    char created[32], finished[32];
+    fmt_time(created, sizeof created, ci.created_ms);
+    fmt_time(finished, sizeof finished, ci.finished_ms);
+    printf("campaign %lld: %s\n", (long long)ci.id, state_name(ci.state));
+    printf("  model: %s (sha256 %.16s...)\n", ci.model, ci.model_hash);
+    printf("  options: %s\n", ci.options);
+    printf("  mutfarm %s, z3 %s\n", ci.mutfarm_version[0] ? ci.mutfarm_version
+                                                          : "?",
+           ci.z3_version[0] ? ci.z3_version : "?");
+    printf("  started %s%s%s\n", created,
+           ci.finished_ms ? ", finished " : "", ci.finished_ms ? finished : "");
+    double pct = k.total ? 100.0 * (double)k.done / (double)k.total : 100.0;
+    printf("  decided: %lld of %lld (%.1f%%)\n", (long long)k.done,
+           (long long)k.total, pct);
+    printf("  verdicts: %lld killed, %lld equivalent, %lld survived, %lld "
+           "unknown, %lld error\n",
+           (long long)k.killed, (long long)k.equivalent,
+           (long long)k.survived, (long long)k.unknown, (long long)k.error);
+    printf("  not checked: %lld duplicate, %lld stillborn\n",
+           (long long)k.duplicate, (long long)k.stillborn);
+    if (k.score >= 0)
+        printf("  mutation score: %.1f%%%s\n", 100.0 * k.score,
+               ci.state == MF_CAMPAIGN_DONE ? "" : " so far");
+    else
+        printf("  mutation score: n/a\n");
+    printf("  jobs: %lld pending, %lld leased, %lld done, %lld quarantined; "
+           "%lld mutants not in a job yet\n",
+           (long long)k.jobs_pending, (long long)k.jobs_leased,
+           (long long)k.jobs_done, (long long)k.jobs_quarantined,
+           (long long)k.unplanned);
+    if (ci.state != MF_CAMPAIGN_DONE)
+        print_activity(s, campaign);
+    print_workers(s);
+    print_history(s, campaign);
+done:
+    mf_store_close(s);
+    return code;
+}

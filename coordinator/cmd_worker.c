@@ -1,0 +1,158 @@
+/* cmd_worker.c - `mutfarm worker`: serve a coordinator's jobs until it says
+ * the campaign is complete (worker/farm_worker.h, docs/protocol.md).
+ *
+ * Only options are parsed here; the process loop is mf_worker_run. */
+#include "cmd.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "farm_worker.h"
+
+#ifndef MF_VERSION
+#define MF_VERSION "unknown"
+#endif
+
+static void usage(FILE *f)
+{
+    fputs("usage: mutfarm worker --connect ENDPOINT [--threads N] [--persist]\n"
+          "                      [--config F] [--heartbeat MS] [--liveness N]\n"
+          "                      [--grace MS] [--id NAME] [--verbose]\n"
+          "  decide jobs of the coordinator at ENDPOINT (tcp://host:5555,\n"
+          "  ipc:///path) with N solver threads (default: one per core).\n"
+          "  Flags override the [worker] and [farm] keys of --config F.\n"
+          "  Waits for a coordinator that is not up yet, reconnects with\n"
+          "  back-off when it goes silent for liveness x heartbeat.\n"
+          "  --persist   stay for the next campaign after the coordinator's\n"
+          "              bye (default: exit 0)\n"
+          "  --grace MS  on SIGTERM/SIGINT, let running jobs finish this long\n"
+          "              before giving them back (default 10000)\n"
+          "  exit: 0 campaign complete or stopped by a signal, 1 usage error,\n"
+          "  2 internal error (e.g. the coordinator speaks another protocol)\n",
+          f);
+}
+
+static int parse_num(const char *opt, const char *s, long lo, long hi,
+                     long *v)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (errno || end == s || *end || x < lo || x > hi) {
+        fprintf(stderr, "mutfarm worker: %s needs a number %ld..%ld, not "
+                        "'%s'\n", opt, lo, hi, s);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+/* A flag that sets a config key: applied after --config is loaded. */
+typedef struct {
+    const char *flag, *section, *key, *value;
+} flag_set;
+
+int mf_cmd_worker(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        {"connect", required_argument, 0, 'c'},
+        {"threads", required_argument, 0, 't'},
+        {"persist", no_argument, 0, 'p'},
+        {"config", required_argument, 0, 'C'},
+        {"heartbeat", required_argument, 0, 'H'},
+        {"liveness", required_argument, 0, 'L'},
+        {"grace", required_argument, 0, 'g'},
+        {"id", required_argument, 0, 'I'},
+        {"verbose", no_argument, 0, 'v'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    mf_worker_opts wo;
+    mf_worker_opts_default(&wo);
+    wo.mutfarm_version = MF_VERSION;
+    flag_set sets[8];
+    int nsets = 0, c;
+    const char *config = NULL;
+    long v;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            sets[nsets++] =
+                (flag_set){"--connect", "worker", "connect", optarg};
+            break;
+        case 't':
+            sets[nsets++] =
+                (flag_set){"--threads", "worker", "threads", optarg};
+            break;
+        case 'H':
+            sets[nsets++] =
+                (flag_set){"--heartbeat", "farm", "heartbeat_ms", optarg};
+            break;
+        case 'L':
+            sets[nsets++] =
+                (flag_set){"--liveness", "farm", "liveness", optarg};
+            break;
+        case 'p': wo.persist = 1; break;
+        case 'C': config = optarg; break;
+        case 'g':
+            if (parse_num("--grace", optarg, 0, 86400000, &v) < 0)
+                return MF_EXIT_USAGE;
+            wo.grace_ms = (unsigned)v;
+            break;
+        case 'I': wo.worker_id = optarg; break;
+        case 'v': wo.verbose = 1; break;
+        case 'h': usage(stdout); return MF_EXIT_OK;
+        default:
+            fprintf(stderr, "mutfarm worker: unknown option '%s'; see "
+                            "'mutfarm worker --help'\n", argv[optind - 1]);
+            return MF_EXIT_USAGE;
+        }
+        if (nsets == (int)(sizeof sets / sizeof sets[0])) {
+            fprintf(stderr, "mutfarm worker: too many options\n");
+            return MF_EXIT_USAGE;
+        }
+    }
+    if (optind != argc) {
+        fprintf(stderr, "mutfarm worker: unexpected argument '%s'; see "
+                        "'mutfarm worker --help'\n", argv[optind]);
+        return MF_EXIT_USAGE;
+    }
+
+    /* defaults < --config file < flags */
+    mf_config cfg;
+    mf_config_default(&cfg);
+    if (config && mf_config_load(&cfg, config) < 0) {
+        fprintf(stderr, "mutfarm worker: %s\n", mf_err_msg());
+        return MF_EXIT_USAGE;
+    }
+    for (int i = 0; i < nsets; i++)
+        if (mf_config_set(&cfg, sets[i].section, sets[i].key, sets[i].value) <
+            0) {
+            fprintf(stderr, "mutfarm worker: %s: %s\n", sets[i].flag,
+                    mf_err_msg());
+            return MF_EXIT_USAGE;
+        }
+    wo.connect = cfg.connect;
+    if (cfg.threads > 0) /* 0: one per core, the default of wo */
+        wo.threads = cfg.threads;
+    wo.heartbeat_ms = cfg.heartbeat_ms;
+    wo.liveness = (unsigned)cfg.liveness;
+    wo.reconnect_min_ms = cfg.reconnect_ms;
+    wo.reconnect_max_ms = cfg.reconnect_max_ms;
+    if (!wo.connect[0]) {
+        fprintf(stderr, "mutfarm worker: give the coordinator with --connect "
+                        "tcp://HOST:PORT\n");
+        return MF_EXIT_USAGE;
+    }
+    if (mf_worker_run(&wo) < 0) {
+        fprintf(stderr, "mutfarm worker: %s\n", mf_err_msg());
+        return MF_EXIT_INTERNAL;
+    }
+    return MF_EXIT_OK;
+}

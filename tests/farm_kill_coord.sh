@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# farm_kill_coord.sh - SIGKILL of the coordinator in the middle of a
+# campaign, then a restart on the same file: it resumes the same campaign
+# (no new one), loses no verdict, duplicates none, and recomputes nothing
+# that was committed (every job done before the kill keeps its attempt
+# count, every verdict row its worker, attempt and time).
+#
+# Part 2: the same for `mutfarm run` (SIGKILL of the whole command: its
+# local workers go with it; the next run resumes).
+. "$(dirname "$0")/farm_common.sh"
+
+ARGS=(--bound 3 --operators "$OPS_MEDIUM" --config "$CONF")
+port=$(free_port)
+ep=tcp://127.0.0.1:$port
+
+bg coord "$MF_BIN" coordinator "$MODEL" --db "$WORK/f.db" --bind "$ep" "${ARGS[@]}"
+bg w1 "$MF_BIN" worker --connect "$ep" --threads 1 --id w1 --heartbeat 250 --liveness 4
+bg w2 "$MF_BIN" worker --connect "$ep" --threads 1 --id w2 --heartbeat 250 --liveness 4
+coord=$(child_of "$PID_coord")
+
+enough() { [ "$(decided_count "$WORK/f.db" 2>/dev/null || echo 0)" -ge 8 ]; }
+if ! wait_for 120 enough; then
+    fail "no progress before the kill: $(tail -3 "$WORK/coord.err")"
+    finish
+fi
+kill -KILL "$coord"
+{ wait "$PID_coord"; } 2>/dev/null
+total=$(q "$WORK/f.db" "SELECT total FROM campaign_scores")
+snap="SELECT m.mutant_id, v.kind, v.job_id, v.attempt, v.worker_id, v.created_at
+      FROM verdicts v JOIN mutants m ON m.id = v.mutant ORDER BY 1"
+q "$WORK/f.db" "$snap" >"$WORK/before.v"
+q "$WORK/f.db" "SELECT id, attempts FROM jobs WHERE state = 'done' ORDER BY id" >"$WORK/before.j"
+n1=$(wc -l <"$WORK/before.v")
+if [ "$n1" -ge "$total" ]; then
+    fail "the campaign ended before the kill ($n1 of $total); nothing tested"
+    finish
+fi
+ok "killed the coordinator with $n1 of $total verdicts committed"
+
+sleep 1 # the workers notice the silence and start reconnecting
+bg coord2 "$MF_BIN" coordinator "$MODEL" --db "$WORK/f.db" --bind "$ep" "${ARGS[@]}"
+wait_exit "$PID_coord2" "$LIMIT"
+code=$?
+[ $code = 0 ] && ok "restarted coordinator completes, exit 0" ||
+    fail "restarted coordinator: exit $code: $(tail -3 "$WORK/coord2.err")"
+grep -q 'resuming campaign 1' "$WORK/coord2.err" && ok "it resumed campaign 1" ||
+    fail "no resume line: $(head -3 "$WORK/coord2.err")"
+for w in w1 w2; do
+    pid_var=PID_$w
+    wait_exit "${!pid_var}" 30 && ok "worker $w reconnected and exits 0 on bye" ||
+        fail "worker $w: $(tail -2 "$WORK/$w.err")"
+done
+[ "$(q "$WORK/f.db" 'SELECT count(*) FROM campaigns')" = 1 ] &&
+    ok "still one campaign in the file" || fail "a new campaign was created"
+check_store "$WORK/f.db"
+q "$WORK/f.db" "$snap" >"$WORK/after.v"
+kept=$(grep -cxFf "$WORK/before.v" "$WORK/after.v")
+[ "$kept" = "$n1" ] && ok "all $n1 committed verdicts unchanged (none lost, none recomputed)" ||
+    fail "only $kept of $n1 verdict rows unchanged"
+q "$WORK/f.db" "SELECT id, attempts FROM jobs WHERE state = 'done' ORDER BY id" >"$WORK/after.j"
+kept=$(grep -cxFf "$WORK/before.j" "$WORK/after.j")
+[ "$kept" = "$(wc -l <"$WORK/before.j")" ] &&
+    ok "no job done before the kill was leased again" ||
+    fail "jobs done before the kill changed: $(diff "$WORK/before.j" "$WORK/after.j" | head -5)"
+
+# ---- part 2: mutfarm run, SIGKILLed, run again -------------------------------
+bg run "$MF_BIN" run "$MODEL" --db "$WORK/r.db" --workers 2 "${ARGS[@]}"
+run=$(child_of "$PID_run")
+enough_r() { [ "$(decided_count "$WORK/r.db" 2>/dev/null || echo 0)" -ge 8 ]; }
+if wait_for 120 enough_r; then
+    kids=$(pgrep -P "$run" | tr '\n' ' ')
+    kill -KILL "$run"
+    { wait "$PID_run"; } 2>/dev/null
+    n1=$(verdict_rows "$WORK/r.db")
+    gone() { for k in $kids; do kill -0 "$k" 2>/dev/null && return 1; done; return 0; }
+    wait_for 10 gone && ok "the killed run's workers ($kids) went with it" ||
+        fail "orphan workers left: $kids"
+    bg run2 "$MF_BIN" run "$MODEL" --db "$WORK/r.db" --workers 2 "${ARGS[@]}"
+    wait_exit "$PID_run2" "$LIMIT"
+    code=$?
+    [ $code = 0 ] && ok "second run completes, exit 0" ||
+        fail "second run: exit $code: $(tail -3 "$WORK/run2.err")"
+    grep -q 'resuming campaign 1' "$WORK/run2.err" && ok "it resumed ($n1 verdicts were kept)" ||
+        fail "run did not resume: $(head -3 "$WORK/run2.err")"
+    [ "$(q "$WORK/r.db" 'SELECT count(*) FROM campaigns')" = 1 ] &&
+        ok "still one campaign" || fail "run made a new campaign"
+    check_store "$WORK/r.db"
+    verdict_set "$WORK/f.db" >"$WORK/f.set"
+    verdict_set "$WORK/r.db" >"$WORK/r.set"
+    cmp -s "$WORK/f.set" "$WORK/r.set" && ok "both interrupted campaigns agree on every verdict" ||
+        fail "verdict sets differ: $(diff "$WORK/f.set" "$WORK/r.set" | head -5)"
+else
+    fail "run made no progress: $(tail -3 "$WORK/run.err")"
+fi
+finish

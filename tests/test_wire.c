@@ -1,0 +1,1087 @@
+/* test_wire.c - the wire codec (worker/wire.h) and the worker process
+ * (worker/farm_worker.h): every message round-trips, every kind of bad
+ * frame is refused with its reason, verdicts and tests survive the trip,
+ * and a real worker (a forked process) talks to a fake coordinator over
+ * ipc:// (hello, credit, job, heartbeat, result, ack, bye, reconnect,
+ * garbage, SIGTERM, the poison hook, a foreign protocol version). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zmq.h>
+
+#include "engine.h"
+#include "farm_worker.h"
+#include "model.h"
+#include "mutate.h"
+#include "wire.h"
+
+#define BEVERAGE "tests/models/beverage.smv"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                              */
+
+static mf_wire_env *decode_ok(const uint8_t *buf, size_t len)
+{
+    mf_wire_env *e = NULL;
+    mf_wire_fault f = MF_WIRE_INVALID;
+    int rc = mf_wire_decode(&e, buf, len, &f);
+    if (rc != 0)
+        fail_msg("decode: %s", mf_err_msg());
+    assert_int_equal(f, MF_WIRE_OK);
+    assert_non_null(e);
+    assert_int_equal(e->protocol_version, MF_WIRE_VERSION);
+    return e;
+}
+
+static mf_wire_fault decode_fault(const void *buf, size_t len)
+{
+    mf_wire_env *e = (mf_wire_env *)1;
+    mf_wire_fault f = MF_WIRE_OK;
+    int rc = mf_wire_decode(&e, buf, len, &f);
+    assert_true(rc < 0);
+    assert_null(e);
+    assert_true(strstr(mf_err_msg(), mf_wire_fault_name(f)) != NULL);
+    return f;
+}
+
+static char *model_text(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (mf_read_file(&text, &len, BEVERAGE, 1 << 20) < 0)
+        fail_msg("%s", mf_err_msg());
+    return text;
+}
+
+typedef struct {
+    char ids[64][17];
+    int n, want;
+} idlist;
+
+static int pick_fn(const mf_mutant *mu, void *ctx)
+{
+    idlist *l = ctx;
+    if (mu->status != MF_MUT_OK)
+        return 0;
+    snprintf(l->ids[l->n++], 17, "%s", mu->id);
+    return l->n == l->want;
+}
+
+/* The first n checkable mutant ids of the beverage machine. */
+static void pick_ids(idlist *l, int n)
+{
+    mf_model *m = NULL;
+    assert_int_equal(mf_model_load_file(&m, BEVERAGE, NULL), 0);
+    memset(l, 0, sizeof *l);
+    l->want = n;
+    mf_mutants_each(m, 0, pick_fn, l);
+    assert_int_equal(l->n, n);
+    mf_model_free(m);
+}
+
+static void job_frame(uint8_t **buf, size_t *len, const char *text,
+                      const idlist *l, uint64_t job_id, const char *crash_on)
+{
+    const char *ids[64];
+    for (int i = 0; i < l->n; i++)
+        ids[i] = l->ids[i];
+    mf_engine_opts eo;
+    mf_engine_opts_default(&eo);
+    eo.bound = 6;
+    mf_wire_job_spec js = {0};
+    js.job_id = job_id;
+    js.attempt = 1;
+    js.campaign_id = 7;
+    js.model_name = "beverage.smv";
+    js.model_text = text;
+    js.mutant_ids = ids;
+    js.nmutants = (size_t)l->n;
+    js.opts = &eo;
+    js.crash_on = crash_on;
+    assert_int_equal(mf_wire_encode_job_spec(buf, len, &js), 0);
+}
+
+/* A test with every optional part: 2 steps, 3 slots, 2 observables, two
+ * allowed observations at step 1, a deviating mutant trace. */
+static mf_test *sample_test(void)
+{
+    mf_test *t = mf_xcalloc(1, sizeof *t);
+    t->length = 2;
+    t->nslots = 3;
+    t->nobs = 2;
+    t->inputs = mf_xcalloc(9, sizeof(mf_val));
+    t->expect = mf_xcalloc(6, sizeof(mf_val));
+    t->mobs = mf_xcalloc(6, sizeof(mf_val));
+    for (int i = 0; i < 9; i++)
+        t->inputs[i] = i % 2 ? -i : MF_SYM(i);
+    for (int i = 0; i < 6; i++) {
+        t->expect[i] = i * 1000;
+        t->mobs[i] = -i;
+    }
+    t->nallowed = mf_xcalloc(3, sizeof(int));
+    t->allowed = mf_xcalloc(3, sizeof(mf_val *));
+    int na[3] = {1, 2, 0};
+    for (int k = 0; k < 3; k++) {
+        t->nallowed[k] = na[k];
+        if (na[k]) {
+            t->allowed[k] = mf_xcalloc((size_t)na[k] * 2, sizeof(mf_val));
+            for (int a = 0; a < na[k] * 2; a++)
+                t->allowed[k][a] = 100 * k + a;
+        }
+    }
+    t->mrefuses = 1;
+    return t;
+}
+
+static void assert_tests_equal(const mf_test *a, const mf_test *b)
+{
+    assert_int_equal(a->length, b->length);
+    assert_int_equal(a->nslots, b->nslots);
+    assert_int_equal(a->nobs, b->nobs);
+    assert_int_equal(a->mrefuses, b->mrefuses);
+    size_t states = (size_t)a->length + 1;
+    assert_memory_equal(a->inputs, b->inputs,
+                        states * (size_t)a->nslots * sizeof(mf_val));
+    assert_memory_equal(a->expect, b->expect,
+                        states * (size_t)a->nobs * sizeof(mf_val));
+    assert_int_equal(!a->mobs, !b->mobs);
+    if (a->mobs)
+        assert_memory_equal(a->mobs, b->mobs,
+                            states * (size_t)a->nobs * sizeof(mf_val));
+    assert_int_equal(!a->nallowed, !b->nallowed);
+    if (!a->nallowed)
+        return;
+    for (size_t k = 0; k < states; k++) {
+        assert_int_equal(a->nallowed[k], b->nallowed[k]);
+        if (a->nallowed[k])
+            assert_memory_equal(a->allowed[k], b->allowed[k],
+                                (size_t)a->nallowed[k] * (size_t)a->nobs *
+                                    sizeof(mf_val));
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Round trips                                                          */
+
+static void test_wire__hello_round_trips(void **state)
+{
+    (void)state;
+    Mutfarm__V1__Hello h = MUTFARM__V1__HELLO__INIT;
+    h.worker_id = "node7-4242";
+    h.threads = 8;
+    h.z3_version = "4.8.12.0";
+    h.mutfarm_version = "0.1.0";
+    h.host = "node7";
+    h.pid = 4242;
+    uint8_t *buf;
+    size_t len;
+    assert_int_equal(mf_wire_encode_hello(&buf, &len, &h), 0);
+    mf_wire_env *e = decode_ok(buf, len);
+    assert_int_equal(e->body_case, MF_WIRE_HELLO);
+    assert_string_equal(e->hello->worker_id, "node7-4242");
+    assert_int_equal(e->hello->threads, 8);
+    assert_string_equal(e->hello->z3_version, "4.8.12.0");
+    assert_string_equal(e->hello->mutfarm_version, "0.1.0");
+    assert_string_equal(e->hello->host, "node7");
+    assert_int_equal(e->hello->pid, 4242);
+    assert_string_equal(mf_wire_kind_name((mf_wire_kind)e->body_case),
+                        "hello");
+    mf_wire_free(e);
+    free(buf);
+}
+
+static void test_wire__small_messages_round_trip(void **state)
+{
+    (void)state;
+    uint8_t *buf;
+    size_t len;
+    mf_wire_env *e;
+
+    assert_int_equal(mf_wire_encode_credit(&buf, &len, 3), 0);
+    e = decode_ok(buf, len);
+    assert_int_equal(e->body_case, MF_WIRE_CREDIT);
+    assert_int_equal(e->credit->n, 3);
+    mf_wire_free(e);
+    free(buf);
+
+    /* Empty messages still make a body (a zero heartbeat is a sign of
+     * life, not a missing body). */
+    assert_int_equal(mf_wire_encode_heartbeat(&buf, &len, 0), 0);
+    e = decode_ok(buf, len);
+    assert_int_equal(e->body_case, MF_WIRE_HEARTBEAT);
+    assert_int_equal(e->heartbeat->busy, 0);
+    mf_wire_free(e);
+    free(buf);
+
+    assert_int_equal(
+        mf_wire_encode_reject(&buf, &len,
+                              MUTFARM__V1__REJECT_CODE__REJECT_UNKNOWN_JOB,
+                              "no lease for job 12", 12, 3),
+        0);
+    e = decode_ok(buf, len);
+    assert_int_equal(e->body_case, MF_WIRE_REJECT);
+    assert_int_equal(e->reject->code,
+                     MUTFARM__V1__REJECT_CODE__REJECT_UNKNOWN_JOB);
+    assert_string_equal(e->reject->reason, "no lease for job 12");
+    assert_int_equal(e->reject->job_id, 12);
+    assert_int_equal(e->reject->attempt, 3);
+    mf_wire_free(e);
+    free(buf);
+
+    uint64_t ids[2] = {5, 9};
+    uint32_t att[2] = {1, 2};
+    assert_int_equal(mf_wire_encode_bye(&buf, &len, "stopping", ids, att, 2),
+                     0);
+    e = decode_ok(buf, len);
+    assert_int_equal(e->body_case, MF_WIRE_BYE);
+    assert_string_equal(e->bye->reason, "stopping");
+    assert_int_equal(e->bye->n_returned, 2);
+    assert_int_equal(e->bye->returned[1]->job_id, 9);
+    assert_int_equal(e->bye->returned[1]->attempt, 2);
+    mf_wire_free(e);
+    free(buf);
+
+    assert_int_equal(mf_wire_encode_bye(&buf, &len, NULL, NULL, NULL, 0), 0);
+    e = decode_ok(buf, len);
+    assert_int_equal(e->body_case, MF_WIRE_BYE);
+    assert_int_equal(e->bye->n_returned, 0);
+    mf_wire_free(e);
+    free(buf);
+
+    assert_int_equal(mf_wire_encode_ack(&buf, &len, 77, 2, 1), 0);
+    e = decode_ok(buf, len);
+    assert_int_equal(e->body_case, MF_WIRE_ACK);
+    assert_int_equal(e->ack->job_id, 77);
+    assert_int_equal(e->ack->attempt, 2);
+    assert_true(e->ack->duplicate);
+    mf_wire_free(e);
+    free(buf);
+}
+
+static void test_wire__job_round_trips_with_options(void **state)
+{
+    (void)state;
+    const char *ids[2] = {"a196fa04b25bca65", "6462af9d37615d8a"};
+    const char *inputs[1] = {"inp"};
+    const char *observe[2] = {"out", "wtr"};
+    mf_engine_opts eo;
+    mf_engine_opts_default(&eo);
+    eo.bound = 17;
+    eo.notion = MF_REQ_DEFINITE;
+    eo.mode = MF_MODE_FRESH;
+    eo.timeout_ms = 1234;
+    eo.rlimit = 99999;
+    eo.prove = 0;
+    eo.cegis_max = 12;
+    /* The text is cut by model_len, not by its NUL. */
+    const char *text = "MODULE main\nVAR x : boolean;\nTRAILING";
+    size_t tlen = strlen(text) - strlen("TRAILING");
+    mf_wire_job_spec js = {
+        .job_id = 41, .attempt = 2, .campaign_id = 3,
+        .model_name = "m.smv", .model_text = text, .model_len = tlen,
+        .mutant_ids = ids, .nmutants = 2, .opts = &eo,
+        .inputs = inputs, .ninputs = 1, .observe = observe, .nobserve = 2,
+        .crash_on = "6462af9d37615d8a",
+    };
+    uint8_t *buf;
+    size_t len;
+    assert_int_equal(mf_wire_encode_job_spec(&buf, &len, &js), 0);
+    mf_wire_env *e = decode_ok(buf, len);
+    assert_int_equal(e->body_case, MF_WIRE_JOB);
+    const mf_wire_job *j = e->job;
+    assert_int_equal(j->job_id, 41);
+    assert_int_equal(j->attempt, 2);
+    assert_int_equal(j->campaign_id, 3);
+    assert_string_equal(j->model_name, "m.smv");
+    assert_string_equal(j->model_text, "MODULE main\nVAR x : boolean;\n");
+    char hash[65];
+    mf_sha256_hex(hash, text, tlen);
+    assert_string_equal(j->model_sha256, hash);
+    assert_int_equal(j->n_mutant_ids, 2);
+    assert_string_equal(j->mutant_ids[1], ids[1]);
+    assert_string_equal(j->crash_on, ids[1]);
+    assert_int_equal(j->options->n_inputs, 1);
+    assert_string_equal(j->options->observe[1], "wtr");
+
+    mf_engine_opts back;
+    mf_wire_opts_to_engine(&back, j->options);
+    assert_int_equal(back.bound, 17);
+    assert_int_equal(back.notion, MF_REQ_DEFINITE);
+    assert_int_equal(back.engine, MF_ENGINE_CEGIS);
+    assert_int_equal(back.mode, MF_MODE_FRESH);
+    assert_int_equal(back.timeout_ms, 1234);
+    assert_int_equal(back.rlimit, 99999);
+    assert_int_equal(back.prove, 0);
+    assert_int_equal(back.cegis_max, 12);
+    mf_wire_free(e);
+    free(buf);
+
+    /* No options at all: the engine's defaults. */
+    mf_engine_opts def, got;
+    mf_engine_opts_default(&def);
+    mf_wire_opts_to_engine(&got, NULL);
+    assert_memory_equal(&def, &got, sizeof def);
+}
+
+static void test_wire__result_round_trips_every_verdict(void **state)
+{
+    (void)state;
+    mf_verdict v[5];
+    memset(v, 0, sizeof v);
+    v[0].kind = MF_V_KILLED;
+    v[0].notion = MF_N_POTENTIAL;
+    v[0].orig_det = 0;
+    v[0].mut_det = 1;
+    v[0].test = sample_test();
+    v[0].secs = 0.25;
+    v[1].kind = MF_V_EQUIVALENT;
+    snprintf(v[1].method, sizeof v[1].method, "lock-step induction");
+    v[1].orig_det = v[1].mut_det = 1;
+    v[2].kind = MF_V_SURVIVED;
+    v[2].bound = 12;
+    v[3].kind = MF_V_UNKNOWN;
+    snprintf(v[3].reason, sizeof v[3].reason, "timeout after 1000 ms");
+    v[4].kind = MF_V_ERROR;
+    snprintf(v[4].reason, sizeof v[4].reason, "self-check failed");
+    const char *ids[5] = {"0000000000000001", "0000000000000002",
+                          "0000000000000003", "0000000000000004",
+                          "0000000000000005"};
+
+    mf_wire_result *r = mf_wire_result_new(9, 4, 2, "w-1");
+    for (int i = 0; i < 5; i++)
+        mf_wire_result_add(r, ids[i], &v[i], NULL);
+    mf_wire_result_add_error(r, "0000000000000006", "mutant not found");
+    r->stats->wall_ms = 1500;
+    uint8_t *buf;
+    size_t len;
+    assert_int_equal(mf_wire_encode_result(&buf, &len, r), 0);
+    mf_wire_result_free(r);
+
+    mf_wire_env *e = decode_ok(buf, len);
+    assert_int_equal(e->body_case, MF_WIRE_RESULT);
+    const mf_wire_result *d = e->result;
+    assert_int_equal(d->job_id, 9);
+    assert_int_equal(d->attempt, 4);
+    assert_int_equal(d->campaign_id, 2);
+    assert_string_equal(d->worker_id, "w-1");
+    assert_int_equal(d->stats->wall_ms, 1500);
+    assert_int_equal(d->n_mutants, 6);
+    for (int i = 0; i < 5; i++) {
+        mf_verdict b;
+        assert_string_equal(d->mutants[i]->mutant_id, ids[i]);
+        assert_int_equal(mf_wire_verdict_from_result(&b, d->mutants[i]), 0);
+        assert_int_equal(b.kind, v[i].kind);
+        assert_int_equal(b.bound, v[i].bound);
+        assert_int_equal(b.orig_det, v[i].orig_det);
+        assert_int_equal(b.mut_det, v[i].mut_det);
+        assert_string_equal(b.method, v[i].method);
+        assert_string_equal(b.reason, v[i].reason);
+        if (v[i].kind == MF_V_KILLED) {
+            assert_int_equal(b.notion, v[i].notion);
+            assert_non_null(b.test);
+            assert_tests_equal(v[i].test, b.test);
+            assert_int_equal(d->mutants[i]->solver_ms, 250);
+        } else {
+            assert_null(b.test);
+        }
+        mf_verdict_clear(&b);
+    }
+    assert_string_equal(mf_wire_verdict_name(d->mutants[5]->verdict),
+                        "error");
+    assert_string_equal(d->mutants[5]->reason, "mutant not found");
+    mf_wire_free(e);
+    free(buf);
+    for (int i = 0; i < 5; i++)
+        mf_verdict_clear(&v[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bad frames                                                           */
+
+static void test_wire__garbage_is_undecodable(void **state)
+{
+    (void)state;
+    /* Field 2 (hello) as a length-delimited field longer than the frame. */
+    const uint8_t truncated_len[] = {0x08, 0x01, 0x12, 0x40, 0x0a};
+    assert_int_equal(decode_fault(truncated_len, sizeof truncated_len),
+                     MF_WIRE_UNDECODABLE);
+    /* Wire type 7 does not exist. */
+    const uint8_t bad_type[] = {0x0f, 0x01};
+    assert_int_equal(decode_fault(bad_type, sizeof bad_type),
+                     MF_WIRE_UNDECODABLE);
+    const char *text = "GET / HTTP/1.1\r\nHost: coordinator\r\n\r\n";
+    assert_int_equal(decode_fault(text, strlen(text)), MF_WIRE_UNDECODABLE);
+    assert_int_equal(decode_fault(NULL, 5), MF_WIRE_UNDECODABLE);
+}
+
+static void test_wire__truncated_frames_never_decode_to_garbage(void **state)
+{
+    (void)state;
+    char *text = model_text();
+    idlist l;
+    pick_ids(&l, 3);
+    uint8_t *buf;
+    size_t len;
+    job_frame(&buf, &len, text, &l, 5, NULL);
+    /* Every prefix either fails with a reason or is a whole, checked job
+     * (a cut exactly between fields is a valid shorter message). */
+    int refused = 0;
+    for (size_t cut = 0; cut < len; cut++) {
+        mf_wire_env *e = NULL;
+        mf_wire_fault f = MF_WIRE_OK;
+        int rc = mf_wire_decode(&e, buf, cut, &f);
+        if (rc == 0) {
+            assert_int_equal(f, MF_WIRE_OK);
+            mf_wire_free(e);
+        } else {
+            assert_null(e);
+            assert_true(f == MF_WIRE_UNDECODABLE || f == MF_WIRE_NO_BODY ||
+                        f == MF_WIRE_BAD_VERSION || f == MF_WIRE_INVALID);
+            refused++;
+        }
+    }
+    assert_true(refused > (int)len / 2);
+    /* The last byte matters: cut inside the job, undecodable. */
+    assert_int_equal(decode_fault(buf, len - 1), MF_WIRE_UNDECODABLE);
+    free(buf);
+    free(text);
+}
+
+static void test_wire__wrong_version_is_refused(void **state)
+{
+    (void)state;
+    Mutfarm__V1__Heartbeat hb = MUTFARM__V1__HEARTBEAT__INIT;
+    mf_wire_env e = MUTFARM__V1__ENVELOPE__INIT;
+    e.protocol_version = MF_WIRE_VERSION + 1;
+    e.body_case = MUTFARM__V1__ENVELOPE__BODY_HEARTBEAT;
+    e.heartbeat = &hb;
+    uint8_t *buf;
+    size_t len;
+    assert_int_equal(mf_wire_encode_env(&buf, &len, &e), 0);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_BAD_VERSION);
+    assert_non_null(strstr(mf_err_msg(), "protocol version 2, expected 1"));
+    assert_int_equal(
+        mf_wire_fault_reject_code(MF_WIRE_BAD_VERSION),
+        MUTFARM__V1__REJECT_CODE__REJECT_VERSION);
+    free(buf);
+    /* Version 0 (a proto3 default: a peer that never set it). */
+    e.protocol_version = 0;
+    assert_int_equal(mf_wire_encode_env(&buf, &len, &e), 0);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_BAD_VERSION);
+    free(buf);
+}
+
+static void test_wire__oversized_frames_are_refused(void **state)
+{
+    (void)state;
+    /* Refused on the length alone: nothing is read. */
+    size_t n = MF_WIRE_MAX_FRAME + 1;
+    uint8_t *big = mf_xcalloc(n, 1);
+    assert_int_equal(decode_fault(big, n), MF_WIRE_OVERSIZED);
+    int rc = mf_wire_decode(&(mf_wire_env *){NULL}, big, n, NULL);
+    assert_int_equal(rc, MF_ELIMIT);
+    free(big);
+
+    /* Small on the wire, huge in memory: 100,000 empty result entries
+     * (2 bytes each) would unpack to ~10 MB of structs. */
+    size_t k = 100000, at = 0;
+    uint8_t *frame = mf_xmalloc(2 * k + 32);
+    frame[at++] = 0x08; /* protocol_version = 1 */
+    frame[at++] = 0x01;
+    frame[at++] = 0x2a; /* result, length 2k + 4 as a varint */
+    uint64_t body = 2 * k + 4;
+    while (body >= 0x80) {
+        frame[at++] = (uint8_t)(body | 0x80);
+        body >>= 7;
+    }
+    frame[at++] = (uint8_t)body;
+    frame[at++] = 0x08; /* job_id = 1 */
+    frame[at++] = 0x01;
+    frame[at++] = 0x10; /* attempt = 1 */
+    frame[at++] = 0x01;
+    for (size_t i = 0; i < k; i++) {
+        frame[at++] = 0x2a; /* mutants: an empty MutantResult */
+        frame[at++] = 0x00;
+    }
+    assert_int_equal(decode_fault(frame, at), MF_WIRE_OVERSIZED);
+    free(frame);
+
+    /* The encoder refuses to make what the decoder would refuse. */
+    char *text = mf_xmalloc(MF_WIRE_MAX_FRAME + 10);
+    memset(text, 'x', MF_WIRE_MAX_FRAME + 9);
+    text[MF_WIRE_MAX_FRAME + 9] = '\0';
+    const char *ids[1] = {"0123456789abcdef"};
+    mf_wire_job_spec js = {.job_id = 1, .attempt = 1, .model_text = text,
+                           .mutant_ids = ids, .nmutants = 1};
+    uint8_t *buf = (uint8_t *)1;
+    size_t len = 1;
+    assert_int_equal(mf_wire_encode_job_spec(&buf, &len, &js), MF_ELIMIT);
+    assert_null(buf);
+    assert_int_equal(len, 0);
+    free(text);
+}
+
+static void test_wire__envelope_without_body_is_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(decode_fault("", 0), MF_WIRE_NO_BODY);
+    mf_wire_env e = MUTFARM__V1__ENVELOPE__INIT;
+    e.protocol_version = MF_WIRE_VERSION;
+    uint8_t *buf;
+    size_t len;
+    assert_int_equal(mf_wire_encode_env(&buf, &len, &e), 0);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_NO_BODY);
+    assert_int_equal(mf_wire_fault_reject_code(MF_WIRE_NO_BODY),
+                     MUTFARM__V1__REJECT_CODE__REJECT_NO_BODY);
+    free(buf);
+}
+
+/* A result whose single kill carries test t (as given). */
+static mf_wire_fault result_fault(Mutfarm__V1__Test *t,
+                                  Mutfarm__V1__Verdict verdict,
+                                  const char *id)
+{
+    Mutfarm__V1__MutantResult mr = MUTFARM__V1__MUTANT_RESULT__INIT;
+    Mutfarm__V1__MutantResult *pmr = &mr;
+    mr.mutant_id = (char *)(uintptr_t)id;
+    mr.verdict = verdict;
+    mr.notion = MUTFARM__V1__NOTION__NOTION_DETERMINISTIC;
+    mr.test = t;
+    Mutfarm__V1__Result r = MUTFARM__V1__RESULT__INIT;
+    r.job_id = 1;
+    r.attempt = 1;
+    r.n_mutants = 1;
+    r.mutants = &pmr;
+    uint8_t *buf;
+    size_t len;
+    assert_int_equal(mf_wire_encode_result(&buf, &len, &r), 0);
+    mf_wire_env *e = NULL;
+    mf_wire_fault f = MF_WIRE_OK;
+    if (mf_wire_decode(&e, buf, len, &f) == 0)
+        mf_wire_free(e);
+    free(buf);
+    return f;
+}
+
+static void test_wire__inconsistent_content_is_invalid(void **state)
+{
+    (void)state;
+    int64_t vals[8] = {0};
+    uint32_t nallowed[2] = {2, 1};
+    Mutfarm__V1__Test t = MUTFARM__V1__TEST__INIT;
+    t.length = 1;
+    t.nslots = 2;
+    t.nobs = 1;
+    t.inputs = vals;
+    t.n_inputs = 4;
+    t.expect = vals;
+    t.n_expect = 2;
+    t.mrefuses = -1;
+    const char *id = "00000000000000aa";
+    assert_int_equal(result_fault(&t, MUTFARM__V1__VERDICT__VERDICT_KILLED, id),
+                     MF_WIRE_OK);
+    /* Arrays that do not match the sizes. */
+    t.n_inputs = 3;
+    assert_int_equal(result_fault(&t, MUTFARM__V1__VERDICT__VERDICT_KILLED, id),
+                     MF_WIRE_INVALID);
+    t.n_inputs = 4;
+    t.nslots = 0xffffffffu; /* (length+1) * nslots overflows 32 bits */
+    assert_int_equal(result_fault(&t, MUTFARM__V1__VERDICT__VERDICT_KILLED, id),
+                     MF_WIRE_INVALID);
+    t.nslots = 2;
+    t.nallowed = nallowed;
+    t.n_nallowed = 2;
+    t.allowed = vals;
+    t.n_allowed = 2; /* needs 3 */
+    assert_int_equal(result_fault(&t, MUTFARM__V1__VERDICT__VERDICT_KILLED, id),
+                     MF_WIRE_INVALID);
+    t.n_allowed = 3;
+    assert_int_equal(result_fault(&t, MUTFARM__V1__VERDICT__VERDICT_KILLED, id),
+                     MF_WIRE_OK);
+    t.mrefuses = 5;
+    assert_int_equal(result_fault(&t, MUTFARM__V1__VERDICT__VERDICT_KILLED, id),
+                     MF_WIRE_INVALID);
+    t.mrefuses = -1;
+    /* A kill without a test, an unknown verdict, a bad mutant id. */
+    assert_int_equal(
+        result_fault(NULL, MUTFARM__V1__VERDICT__VERDICT_KILLED, id),
+        MF_WIRE_INVALID);
+    assert_int_equal(result_fault(NULL, (Mutfarm__V1__Verdict)42, id),
+                     MF_WIRE_INVALID);
+    assert_int_equal(
+        result_fault(NULL, MUTFARM__V1__VERDICT__VERDICT_UNSPECIFIED, id),
+        MF_WIRE_INVALID);
+    assert_int_equal(
+        result_fault(NULL, MUTFARM__V1__VERDICT__VERDICT_SURVIVED, "xyz!"),
+        MF_WIRE_INVALID);
+    assert_int_equal(
+        result_fault(NULL, MUTFARM__V1__VERDICT__VERDICT_SURVIVED, id),
+        MF_WIRE_OK);
+
+    /* Jobs: no id, a hash that is not one, no mutants. */
+    const char *ids[1] = {id};
+    mf_wire_job_spec js = {.job_id = 0, .attempt = 1,
+                           .model_text = "MODULE main", .mutant_ids = ids,
+                           .nmutants = 1};
+    uint8_t *buf;
+    size_t len;
+    assert_int_equal(mf_wire_encode_job_spec(&buf, &len, &js), 0);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_INVALID);
+    free(buf);
+    js.job_id = 1;
+    js.model_sha256 = "not-a-hash";
+    assert_int_equal(mf_wire_encode_job_spec(&buf, &len, &js), 0);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_INVALID);
+    free(buf);
+    js.model_sha256 = NULL;
+    js.nmutants = 0;
+    assert_int_equal(mf_wire_encode_job_spec(&buf, &len, &js), 0);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_INVALID);
+    assert_non_null(strstr(mf_err_msg(), "mutants"));
+    free(buf);
+}
+
+/* ------------------------------------------------------------------ */
+/* Jobs decided without sockets                                         */
+
+static void test_wire__job_is_decided_with_tests_as_text(void **state)
+{
+    (void)state;
+    char *text = model_text();
+    idlist l;
+    pick_ids(&l, 3);
+    snprintf(l.ids[l.n++], 17, "%s", "ffffffffffffffff"); /* not a mutant */
+    uint8_t *buf;
+    size_t len;
+    job_frame(&buf, &len, text, &l, 11, NULL);
+    mf_wire_env *e = decode_ok(buf, len);
+    free(buf);
+
+    mf_wire_result *r = NULL;
+    assert_int_equal(mf_worker_do_job(&r, e->job, "w-test"), 0);
+    assert_int_equal(r->job_id, 11);
+    assert_int_equal(r->attempt, 1);
+    assert_int_equal(r->campaign_id, 7);
+    assert_int_equal(r->n_mutants, 4);
+    int kills = 0;
+    for (int i = 0; i < 3; i++) {
+        Mutfarm__V1__MutantResult *mr = r->mutants[i];
+        assert_string_equal(mr->mutant_id, l.ids[i]);
+        assert_int_not_equal(mr->verdict, MUTFARM__V1__VERDICT__VERDICT_ERROR);
+        if (mr->verdict == MUTFARM__V1__VERDICT__VERDICT_KILLED) {
+            kills++;
+            assert_non_null(mr->test);
+            assert_int_equal(mr->test->n_steps, mr->test->length + 1);
+            assert_non_null(strstr(mr->test->steps[0]->expect, "out="));
+            assert_non_null(strstr(mr->test->text, "# expect"));
+        }
+    }
+    assert_true(kills > 0);
+    assert_int_equal(r->mutants[3]->verdict,
+                     MUTFARM__V1__VERDICT__VERDICT_ERROR);
+    assert_non_null(strstr(r->mutants[3]->reason, "not found"));
+
+    /* And it travels: encode, decode, every kill converts back. */
+    assert_int_equal(mf_wire_encode_result(&buf, &len, r), 0);
+    mf_wire_env *d = decode_ok(buf, len);
+    for (size_t i = 0; i < d->result->n_mutants; i++) {
+        mf_verdict v;
+        assert_int_equal(
+            mf_wire_verdict_from_result(&v, d->result->mutants[i]), 0);
+        mf_verdict_clear(&v);
+    }
+    mf_wire_free(d);
+    free(buf);
+    mf_wire_result_free(r);
+    mf_wire_free(e);
+    free(text);
+}
+
+static void test_wire__job_with_wrong_hash_is_refused(void **state)
+{
+    (void)state;
+    char *text = model_text();
+    idlist l;
+    pick_ids(&l, 1);
+    uint8_t *buf;
+    size_t len;
+    job_frame(&buf, &len, text, &l, 12, NULL);
+    mf_wire_env *e = decode_ok(buf, len);
+    free(buf);
+    /* The text no longer matches its hash. */
+    e->job->model_text[0] = e->job->model_text[0] == ' ' ? '\n' : ' ';
+    mf_wire_result *r = (mf_wire_result *)1;
+    assert_int_equal(mf_worker_do_job(&r, e->job, "w"), MF_EPARSE);
+    assert_null(r);
+    assert_non_null(strstr(mf_err_msg(), "hashes to"));
+    mf_wire_free(e);
+    free(text);
+}
+
+/* ------------------------------------------------------------------ */
+/* A real worker process and a fake coordinator                         */
+
+static pid_t child = -1;
+static char endpoint[128];
+
+static int teardown_child(void **state)
+{
+    (void)state;
+    if (child > 0) {
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+    }
+    child = -1;
+    char path[128];
+    snprintf(path, sizeof path, "%s", endpoint + strlen("ipc://"));
+    unlink(path);
+    return 0;
+}
+
+static void spawn_worker(unsigned grace_ms, int poison)
+{
+    snprintf(endpoint, sizeof endpoint, "ipc:///tmp/mf-test-wire-%ld.ipc",
+             (long)getpid());
+    fflush(NULL);
+    child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        if (poison)
+            setenv("MF_TEST_POISON", "1", 1);
+        mf_worker_opts o;
+        mf_worker_opts_default(&o);
+        o.connect = endpoint;
+        o.threads = 2;
+        o.heartbeat_ms = 100;
+        o.liveness = 4;
+        o.reconnect_min_ms = 50;
+        o.reconnect_max_ms = 200;
+        o.grace_ms = grace_ms;
+        o.mutfarm_version = "test";
+        int rc = mf_worker_run(&o);
+        if (rc < 0)
+            fprintf(stderr, "worker: %s\n", mf_err_msg());
+        /* exit, not _exit: under ASan the leak check runs on the worker. */
+        exit(rc < 0 ? 2 : 0);
+    }
+}
+
+typedef struct {
+    void *ctx, *router;
+    char beat_to[256]; /* heartbeat this peer while waiting ("": none) */
+} fake_coord;
+
+static void coord_up(fake_coord *c)
+{
+    c->beat_to[0] = '\0';
+    c->ctx = zmq_ctx_new();
+    c->router = zmq_socket(c->ctx, ZMQ_ROUTER);
+    int zero = 0;
+    zmq_setsockopt(c->router, ZMQ_LINGER, &zero, sizeof zero);
+    assert_int_equal(zmq_bind(c->router, endpoint), 0);
+}
+
+static void coord_down(fake_coord *c)
+{
+    zmq_close(c->router);
+    zmq_ctx_term(c->ctx);
+}
+
+static void coord_send(fake_coord *c, const char *ident, const void *buf,
+                       size_t len)
+{
+    assert_true(zmq_send(c->router, ident, strlen(ident), ZMQ_SNDMORE) >= 0);
+    assert_true(zmq_send(c->router, buf, len, 0) >= 0);
+}
+
+static void coord_send_heartbeat(fake_coord *c, const char *ident)
+{
+    uint8_t *buf;
+    size_t len;
+    assert_int_equal(mf_wire_encode_heartbeat(&buf, &len, 0), 0);
+    coord_send(c, ident, buf, len);
+    free(buf);
+}
+
+/* The next message of kind `want` (others skipped, counted in *skipped
+ * when given), within ms; its routing identity in ident. */
+static mf_wire_env *coord_expect(fake_coord *c, mf_wire_kind want, int ms,
+                                 char *ident, int *skipped)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        long spent = (t.tv_sec - t0.tv_sec) * 1000 +
+                     (t.tv_nsec - t0.tv_nsec) / 1000000;
+        if (spent >= ms)
+            fail_msg("no %s from the worker within %d ms",
+                     mf_wire_kind_name(want), ms);
+        zmq_pollitem_t it = {c->router, 0, ZMQ_POLLIN, 0};
+        if (zmq_poll(&it, 1, ms - spent < 50 ? ms - spent : 50) <= 0) {
+            if (c->beat_to[0]) /* the coordinator's side of liveness */
+                coord_send_heartbeat(c, c->beat_to);
+            continue;
+        }
+        char id[256];
+        int idn = zmq_recv(c->router, id, sizeof id - 1, 0);
+        assert_true(idn > 0);
+        id[idn] = '\0';
+        zmq_msg_t msg;
+        zmq_msg_init(&msg);
+        assert_true(zmq_msg_recv(&msg, c->router, 0) >= 0);
+        mf_wire_env *e = NULL;
+        int rc = mf_wire_decode(&e, zmq_msg_data(&msg), zmq_msg_size(&msg),
+                                NULL);
+        zmq_msg_close(&msg);
+        if (rc < 0)
+            fail_msg("the worker sent a bad frame: %s", mf_err_msg());
+        if (e->body_case == (Mutfarm__V1__Envelope__BodyCase)want) {
+            if (ident)
+                snprintf(ident, 256, "%s", id);
+            return e;
+        }
+        if (skipped && e->body_case == MUTFARM__V1__ENVELOPE__BODY_HEARTBEAT)
+            (*skipped)++;
+        mf_wire_free(e);
+    }
+}
+
+/* Wait for the worker to end within ms; its wait status. */
+static int wait_child(int ms)
+{
+    for (int waited = 0; waited < ms; waited += 20) {
+        int st;
+        pid_t p = waitpid(child, &st, WNOHANG);
+        if (p == child) {
+            child = -1;
+            return st;
+        }
+        struct timespec ts = {0, 20 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    fail_msg("the worker did not exit within %d ms", ms);
+    return -1;
+}
+
+static void test_wire__worker_serves_a_job_and_leaves_on_bye(void **state)
+{
+    (void)state;
+    char *text = model_text();
+    idlist l;
+    pick_ids(&l, 3);
+    spawn_worker(10000, 0);
+    /* Started before its coordinator: it connects once we are up. */
+    struct timespec ts = {0, 300 * 1000000L};
+    nanosleep(&ts, NULL);
+    fake_coord c;
+    coord_up(&c);
+    char ident[256];
+    mf_wire_env *e = coord_expect(&c, MF_WIRE_HELLO, 10000, ident, NULL);
+    assert_int_equal(e->hello->threads, 2);
+    assert_string_equal(e->hello->mutfarm_version, "test");
+    assert_true(strlen(e->hello->z3_version) > 0);
+    assert_true(strlen(e->hello->worker_id) > 0);
+    mf_wire_free(e);
+    e = coord_expect(&c, MF_WIRE_CREDIT, 5000, NULL, NULL);
+    assert_int_equal(e->credit->n, 2);
+    mf_wire_free(e);
+    snprintf(c.beat_to, sizeof c.beat_to, "%s", ident);
+
+    uint8_t *buf;
+    size_t len;
+    job_frame(&buf, &len, text, &l, 21, NULL);
+    coord_send(&c, ident, buf, len);
+    free(buf);
+    /* Garbage in between is dropped, not fatal. */
+    coord_send(&c, ident, "\xff\xff\xff", 3);
+    int beats = 0;
+    e = coord_expect(&c, MF_WIRE_RESULT, 120000, NULL, &beats);
+    assert_int_equal(e->result->job_id, 21);
+    assert_int_equal(e->result->attempt, 1);
+    assert_int_equal(e->result->n_mutants, 3);
+    for (int i = 0; i < 3; i++)
+        assert_string_equal(e->result->mutants[i]->mutant_id, l.ids[i]);
+    uint64_t solver_ms = e->result->stats->solver_ms;
+    mf_wire_free(e);
+    /* Heartbeats flowed while the job ran (one per 100 ms). */
+    if (solver_ms > 400)
+        assert_true(beats >= 1);
+    e = coord_expect(&c, MF_WIRE_CREDIT, 5000, NULL, NULL);
+    assert_int_equal(e->credit->n, 1);
+    mf_wire_free(e);
+
+    assert_int_equal(mf_wire_encode_ack(&buf, &len, 21, 1, 0), 0);
+    coord_send(&c, ident, buf, len);
+    free(buf);
+    assert_int_equal(mf_wire_encode_bye(&buf, &len, "campaign complete",
+                                        NULL, NULL, 0),
+                     0);
+    coord_send(&c, ident, buf, len);
+    free(buf);
+    int st = wait_child(10000);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    coord_down(&c);
+    free(text);
+}
+
+static void test_wire__silent_coordinator_makes_the_worker_reconnect(
+    void **state)
+{
+    (void)state;
+    spawn_worker(10000, 0);
+    fake_coord c;
+    coord_up(&c);
+    char first[256], second[256];
+    mf_wire_env *e = coord_expect(&c, MF_WIRE_HELLO, 10000, first, NULL);
+    mf_wire_free(e);
+    /* We say nothing: after 4 x 100 ms it gives up on this connection and
+     * says hello again on a fresh one. */
+    e = coord_expect(&c, MF_WIRE_HELLO, 10000, second, NULL);
+    mf_wire_free(e);
+    assert_string_not_equal(first, second);
+    coord_send_heartbeat(&c, second);
+    uint8_t *buf;
+    size_t len;
+    assert_int_equal(mf_wire_encode_bye(&buf, &len, "done", NULL, NULL, 0),
+                     0);
+    coord_send(&c, second, buf, len);
+    free(buf);
+    int st = wait_child(10000);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    coord_down(&c);
+}
+
+static void test_wire__sigterm_gives_back_running_jobs(void **state)
+{
+    (void)state;
+    char *text = model_text();
+    idlist l;
+    pick_ids(&l, 20);
+    spawn_worker(0, 0); /* no grace: give back at once */
+    fake_coord c;
+    coord_up(&c);
+    char ident[256];
+    mf_wire_env *e = coord_expect(&c, MF_WIRE_HELLO, 10000, ident, NULL);
+    mf_wire_free(e);
+    uint8_t *buf;
+    size_t len;
+    job_frame(&buf, &len, text, &l, 31, NULL);
+    coord_send(&c, ident, buf, len);
+    free(buf);
+    coord_send_heartbeat(&c, ident);
+    /* Let the job start, then stop the worker. */
+    struct timespec ts = {0, 300 * 1000000L};
+    nanosleep(&ts, NULL);
+    kill(child, SIGTERM);
+    e = coord_expect(&c, MF_WIRE_BYE, 10000, NULL, NULL);
+    if (e->bye->n_returned) { /* unless the job was already done */
+        assert_int_equal(e->bye->n_returned, 1);
+        assert_int_equal(e->bye->returned[0]->job_id, 31);
+        assert_int_equal(e->bye->returned[0]->attempt, 1);
+    }
+    mf_wire_free(e);
+    int st = wait_child(10000);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    coord_down(&c);
+    free(text);
+}
+
+static void test_wire__poison_hook_kills_the_worker(void **state)
+{
+    (void)state;
+    char *text = model_text();
+    idlist l;
+    pick_ids(&l, 3);
+    spawn_worker(10000, 1);
+    fake_coord c;
+    coord_up(&c);
+    char ident[256];
+    mf_wire_env *e = coord_expect(&c, MF_WIRE_HELLO, 10000, ident, NULL);
+    mf_wire_free(e);
+    uint8_t *buf;
+    size_t len;
+    job_frame(&buf, &len, text, &l, 41, l.ids[1]);
+    coord_send(&c, ident, buf, len);
+    free(buf);
+    int st = wait_child(30000);
+    assert_true(WIFSIGNALED(st));
+    assert_int_equal(WTERMSIG(st), SIGKILL);
+    coord_down(&c);
+    free(text);
+}
+
+static void test_wire__foreign_protocol_version_stops_the_worker(
+    void **state)
+{
+    (void)state;
+    spawn_worker(10000, 0);
+    fake_coord c;
+    coord_up(&c);
+    char ident[256];
+    mf_wire_env *e = coord_expect(&c, MF_WIRE_HELLO, 10000, ident, NULL);
+    mf_wire_free(e);
+    Mutfarm__V1__Heartbeat hb = MUTFARM__V1__HEARTBEAT__INIT;
+    mf_wire_env env = MUTFARM__V1__ENVELOPE__INIT;
+    env.protocol_version = 99;
+    env.body_case = MUTFARM__V1__ENVELOPE__BODY_HEARTBEAT;
+    env.heartbeat = &hb;
+    uint8_t *buf;
+    size_t len;
+    assert_int_equal(mf_wire_encode_env(&buf, &len, &env), 0);
+    coord_send(&c, ident, buf, len);
+    free(buf);
+    int st = wait_child(10000);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 2);
+    coord_down(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wire__hello_round_trips),
+        cmocka_unit_test(test_wire__small_messages_round_trip),
+        cmocka_unit_test(test_wire__job_round_trips_with_options),
+        cmocka_unit_test(test_wire__result_round_trips_every_verdict),
+        cmocka_unit_test(test_wire__garbage_is_undecodable),
+        cmocka_unit_test(test_wire__truncated_frames_never_decode_to_garbage),
+        cmocka_unit_test(test_wire__wrong_version_is_refused),
+        cmocka_unit_test(test_wire__oversized_frames_are_refused),
+        cmocka_unit_test(test_wire__envelope_without_body_is_refused),
+        cmocka_unit_test(test_wire__inconsistent_content_is_invalid),
+        cmocka_unit_test(test_wire__job_is_decided_with_tests_as_text),
+        cmocka_unit_test(test_wire__job_with_wrong_hash_is_refused),
+        cmocka_unit_test_teardown(
+            test_wire__worker_serves_a_job_and_leaves_on_bye, teardown_child),
+        cmocka_unit_test_teardown(
+            test_wire__silent_coordinator_makes_the_worker_reconnect,
+            teardown_child),
+        cmocka_unit_test_teardown(test_wire__sigterm_gives_back_running_jobs,
+                                  teardown_child),
+        cmocka_unit_test_teardown(test_wire__poison_hook_kills_the_worker,
+                                  teardown_child),
+        cmocka_unit_test_teardown(
+            test_wire__foreign_protocol_version_stops_the_worker,
+            teardown_child),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
