@@ -1561,21 +1561,6 @@ int mf_store_jobs_release_worker(mf_store *s, int64_t campaign,
 
 /* ---- tests as JSON ------------------------------------------------------ */
 
-/* The name of cell q of variable v: "mem[2]" for arrays. */
-static void cell_name(mf_buf *b, const mf_var *v, int q)
-{
-    mf_buf_puts(b, v->name);
-    const mf_type *t = v->type;
-    while (t->kind == MF_TY_ARRAY) {
-        int64_t cells = 1;
-        for (const mf_type *e = t->elem; e->kind == MF_TY_ARRAY; e = e->elem)
-            cells *= e->hi - e->lo + 1;
-        mf_buf_printf(b, "[%lld]", (long long)(t->lo + q / cells));
-        q = (int)(q % cells);
-        t = t->elem;
-    }
-}
-
 /* A value as JSON: a number when SMV prints it as one, else a string
  * (TRUE, FALSE, symbols). */
 static int json_val(mf_buf *b, mf_buf *tmp, const mf_model *m, const mf_type *t,
@@ -1629,7 +1614,7 @@ static int obs_json(mf_buf *b, mf_buf *tmp, const mf_model *m, const mf_val *o,
         for (int q = 0; q < v->nslots; q++, n++) {
             mf_buf_puts(b, first ? "\"" : ",\"");
             first = 0;
-            cell_name(b, v, q); /* SMV names need no JSON escaping */
+            mf_print_cell_name(b, v, q); /* SMV names need no JSON escaping */
             mf_buf_puts(b, "\":");
             if (json_val(b, tmp, m, mf_type_scalar(v->type), o[n]) < 0)
                 return -1;
@@ -1660,7 +1645,7 @@ static int inputs_json(mf_buf *b, mf_buf *tmp, const mf_model *m,
         for (int q = 0; used && q < v->nslots; q++) {
             mf_buf_puts(b, first ? "\"" : ",\"");
             first = 0;
-            cell_name(b, v, q);
+            mf_print_cell_name(b, v, q);
             mf_buf_puts(b, "\":");
             if (json_val(b, tmp, m, mf_type_scalar(v->type), in[v->slot + q]) <
                 0)

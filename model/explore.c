@@ -1005,21 +1005,6 @@ const char *mf_explore_verdict_name(mf_explore_verdict v)
     }
 }
 
-static void cell_name(mf_buf *b, const mf_var *v, int k)
-{
-    mf_buf_puts(b, v->name);
-    const mf_type *t = v->type;
-    int64_t off = k;
-    while (t->kind == MF_TY_ARRAY) {
-        int64_t ec = 1;
-        for (const mf_type *e = t->elem; e->kind == MF_TY_ARRAY; e = e->elem)
-            ec *= e->hi - e->lo + 1;
-        mf_buf_printf(b, "[%lld]", (long long)(t->lo + off / ec));
-        off %= ec;
-        t = t->elem;
-    }
-}
-
 static void print_row(mf_buf *out, const mf_model *m, const mf_val *row,
                       int steps)
 {
@@ -1033,7 +1018,7 @@ static void print_row(mf_buf *out, const mf_model *m, const mf_val *row,
             continue;
         for (int c = 0; c < v->nslots; c++, k++) {
             mf_buf_puts(out, k ? ", " : "");
-            cell_name(out, v, c);
+            mf_print_cell_name(out, v, c);
             mf_buf_puts(out, "=");
             mf_print_value(out, m, mf_type_scalar(v->type), row[v->slot + c]);
         }

@@ -143,6 +143,9 @@ void mf_print_model_marked(mf_buf *out, const mf_model *m, int mark,
 void mf_print_item(mf_buf *out, const mf_model *m, const mf_item *it);
 void mf_print_expr(mf_buf *out, const mf_model *m, const mf_expr *e);
 void mf_print_type(mf_buf *out, const mf_model *m, const mf_type *t);
+/* The name of cell k of variable v: "a[2][0]" for arrays, else the name. */
+void mf_print_cell_name(mf_buf *out, const mf_var *v, int k);
+
 void mf_print_value(mf_buf *out, const mf_model *m, const mf_type *t,
                     mf_val v);
 

@@ -305,3 +305,18 @@ void mf_print_model(mf_buf *out, const mf_model *m)
 {
     mf_print_model_marked(out, m, -1, NULL, NULL);
 }
+
+void mf_print_cell_name(mf_buf *out, const mf_var *v, int k)
+{
+    mf_buf_puts(out, v->name);
+    const mf_type *t = v->type;
+    int64_t off = k;
+    while (t->kind == MF_TY_ARRAY) {
+        int64_t ec = 1; /* cells of one element */
+        for (const mf_type *e = t->elem; e->kind == MF_TY_ARRAY; e = e->elem)
+            ec *= e->hi - e->lo + 1;
+        mf_buf_printf(out, "[%lld]", (long long)(t->lo + off / ec));
+        off %= ec;
+        t = t->elem;
+    }
+}

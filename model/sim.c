@@ -1160,20 +1160,6 @@ cleanup:
 /* ------------------------------------------------------------------ */
 /* Traces                                                               */
 
-/* "a[2][0]" for cell k of variable v. */
-static void cell_name(mf_buf *b, const mf_var *v, int k)
-{
-    mf_buf_puts(b, v->name);
-    const mf_type *t = v->type;
-    int64_t off = k;
-    while (t->kind == MF_TY_ARRAY) {
-        int64_t ec = type_cells(t->elem);
-        mf_buf_printf(b, "[%lld]", (long long)(t->lo + off / ec));
-        off %= ec;
-        t = t->elem;
-    }
-}
-
 /* "out=coff, wtr=1": the observables of a state. */
 static int print_obs(mf_buf *b, const mf_model *m, const mf_val *state)
 {
@@ -1192,7 +1178,7 @@ static int print_obs(mf_buf *b, const mf_model *m, const mf_val *state)
             continue;
         for (int c = 0; c < v->nslots; c++, k++) {
             mf_buf_puts(b, k ? ", " : "");
-            cell_name(b, v, c);
+            mf_print_cell_name(b, v, c);
             mf_buf_puts(b, "=");
             mf_print_value(b, m, mf_type_scalar(v->type), obs[k]);
         }
@@ -1224,7 +1210,7 @@ static void print_inputs(mf_buf *b, const mf_model *m, const mf_val *inp)
             continue;
         for (int c = 0; c < v->nslots; c++, k++) {
             mf_buf_puts(b, k ? ", " : "");
-            cell_name(b, v, c);
+            mf_print_cell_name(b, v, c);
             mf_buf_puts(b, "=");
             mf_print_value(b, m, mf_type_scalar(v->type), inp[v->slot + c]);
         }

@@ -301,20 +301,6 @@ static mf_test *test_from_model(mf_enc *E, Z3_model mdl, mf_inputs *in,
     return t;
 }
 
-static void print_cell_name(mf_buf *b, const mf_var *v, int q)
-{
-    mf_buf_puts(b, v->name);
-    const mf_type *t = v->type;
-    while (t->kind == MF_TY_ARRAY) {
-        int64_t cells = 1;
-        for (const mf_type *e = t->elem; e->kind == MF_TY_ARRAY; e = e->elem)
-            cells *= e->hi - e->lo + 1;
-        mf_buf_printf(b, "[%lld]", (long long)(t->lo + q / cells));
-        q = (int)(q % cells);
-        t = t->elem;
-    }
-}
-
 static void print_obs(mf_buf *b, const mf_model *m, const mf_val *o)
 {
     int n = 0, first = 1;
@@ -325,7 +311,7 @@ static void print_obs(mf_buf *b, const mf_model *m, const mf_val *o)
         for (int q = 0; q < v->nslots; q++, n++) {
             mf_buf_puts(b, first ? "" : ", ");
             first = 0;
-            print_cell_name(b, v, q);
+            mf_print_cell_name(b, v, q);
             mf_buf_puts(b, "=");
             mf_print_value(b, m, mf_type_scalar(v->type), o[n]);
         }
@@ -351,7 +337,7 @@ void mf_test_print(mf_buf *b, const mf_model *m, const mf_test *t)
                 for (int q = 0; q < v->nslots; q++) {
                     mf_buf_puts(b, first ? "init: " : ", ");
                     first = 0;
-                    print_cell_name(b, v, q);
+                    mf_print_cell_name(b, v, q);
                     mf_buf_puts(b, "=");
                     mf_print_value(b, m, mf_type_scalar(v->type),
                                    in[v->slot + q]);
@@ -367,7 +353,7 @@ void mf_test_print(mf_buf *b, const mf_model *m, const mf_test *t)
                 for (int q = 0; q < v->nslots; q++) {
                     mf_buf_puts(b, first ? "" : ", ");
                     first = 0;
-                    print_cell_name(b, v, q);
+                    mf_print_cell_name(b, v, q);
                     mf_buf_puts(b, "=");
                     mf_print_value(b, m, mf_type_scalar(v->type),
                                    in[v->slot + q]);

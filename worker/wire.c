@@ -755,21 +755,6 @@ static int64_t *copy_vals(const mf_val *v, size_t n)
     return c;
 }
 
-/* The name of cell q of v ("a[2]" for arrays), as mf_test_print has it. */
-static void put_cell_name(mf_buf *b, const mf_var *v, int q)
-{
-    mf_buf_puts(b, v->name);
-    const mf_type *t = v->type;
-    while (t->kind == MF_TY_ARRAY) {
-        int64_t cells = 1;
-        for (const mf_type *e = t->elem; e->kind == MF_TY_ARRAY; e = e->elem)
-            cells *= e->hi - e->lo + 1;
-        mf_buf_printf(b, "[%lld]", (long long)(t->lo + q / cells));
-        q = (int)(q % cells);
-        t = t->elem;
-    }
-}
-
 static void put_obs(mf_buf *b, const mf_model *m, const mf_val *o)
 {
     int n = 0;
@@ -779,7 +764,7 @@ static void put_obs(mf_buf *b, const mf_model *m, const mf_val *o)
             continue;
         for (int q = 0; q < v->nslots; q++, n++) {
             mf_buf_puts(b, n ? ", " : "");
-            put_cell_name(b, v, q);
+            mf_print_cell_name(b, v, q);
             mf_buf_puts(b, "=");
             mf_print_value(b, m, mf_type_scalar(v->type), o[n]);
         }
@@ -829,7 +814,7 @@ static void test_steps(Mutfarm__V1__Test *pt, const mf_model *m,
             for (int q = 0; q < v->nslots; q++) {
                 mf_buf_puts(&b, first ? "" : ", ");
                 first = 0;
-                put_cell_name(&b, v, q);
+                mf_print_cell_name(&b, v, q);
                 mf_buf_puts(&b, "=");
                 mf_print_value(&b, m, mf_type_scalar(v->type),
                                in[v->slot + q]);
