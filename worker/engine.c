@@ -230,13 +230,15 @@ static int is_input_slot(const mf_model *m, int slot)
 /* ------------------------------------------------------------------ */
 /* Tests                                                                */
 
-static mf_test *test_new(const mf_model *m, int nobs, int len)
+/* An empty test: inputs and expected observables zero, no allowed outputs
+ * yet (the replay fills them), no refusal. */
+static mf_test *test_new(int nslots, int nobs, int len)
 {
     mf_test *t = mf_xcalloc(1, sizeof *t);
     t->length = len;
-    t->nslots = m->nslots;
+    t->nslots = nslots;
     t->nobs = nobs;
-    t->inputs = mf_xcalloc((size_t)(len + 1) * (size_t)(m->nslots + 1),
+    t->inputs = mf_xcalloc((size_t)(len + 1) * (size_t)(nslots + 1),
                            sizeof *t->inputs);
     t->expect = mf_xcalloc((size_t)(len + 1) * (size_t)(nobs + 1),
                            sizeof *t->expect);
@@ -246,45 +248,29 @@ static mf_test *test_new(const mf_model *m, int nobs, int len)
     return t;
 }
 
-/* Inputs (from the shared table) and observables of `o` at depth 0..len. */
 /* The inputs and expected observables of t, for a replay on another
  * mutant (the replay fills the allowed outputs again). */
 static mf_test *test_copy(const mf_test *t)
 {
-    mf_test *c = mf_xcalloc(1, sizeof *c);
-    c->length = t->length;
-    c->nslots = t->nslots;
-    c->nobs = t->nobs;
-    size_t ni = (size_t)(t->length + 1) * (size_t)(t->nslots + 1);
-    size_t no = (size_t)(t->length + 1) * (size_t)(t->nobs + 1);
-    c->inputs = mf_xcalloc(ni, sizeof *c->inputs);
+    mf_test *c = test_new(t->nslots, t->nobs, t->length);
     memcpy(c->inputs, t->inputs,
            sizeof *c->inputs * (size_t)(t->length + 1) * (size_t)t->nslots);
-    c->expect = mf_xcalloc(no, sizeof *c->expect);
     memcpy(c->expect, t->expect,
            sizeof *c->expect * (size_t)(t->length + 1) * (size_t)t->nobs);
-    c->nallowed = mf_xcalloc((size_t)(t->length + 1), sizeof *c->nallowed);
-    c->allowed = mf_xcalloc((size_t)(t->length + 1), sizeof *c->allowed);
-    c->mrefuses = -1;
     return c;
 }
 
-static mf_test *test_from_model(mf_enc *E, Z3_model mdl, mf_inputs *in,
-                                mf_unroll *o, mf_unroll *mu, int len)
+mf_test *mf_engine_test_from_model(mf_enc *E, Z3_model mdl, mf_inputs *in,
+                                   mf_unroll *o, mf_unroll *mu, int len)
 {
-    const mf_model *m = NULL;
-    (void)m;
-    int nobs = mf_enc_nobs(E);
-    mf_test *t = NULL;
-    /* The model is read from the encoder's view. */
-    const mf_model *mm = mf_enc_model(E);
-    t = test_new(mm, nobs, len);
+    const mf_model *m = mf_enc_model(E);
+    int n = m->nslots, nobs = mf_enc_nobs(E);
+    mf_test *t = test_new(n, nobs, len);
     for (int k = 0; k <= len; k++) {
         Z3_ast *ic = mf_inputs_state(in, k);
-        for (int s = 0; s < mm->nslots; s++)
+        for (int s = 0; s < n; s++)
             if (ic[s])
-                t->inputs[(size_t)k * mm->nslots + s] =
-                    mf_enc_eval(E, mdl, ic[s]);
+                t->inputs[(size_t)k * n + s] = mf_enc_eval(E, mdl, ic[s]);
         Z3_ast *ob = mf_unroll_obs(o, k);
         for (int i = 0; i < nobs; i++)
             t->expect[(size_t)k * nobs + i] = mf_enc_eval(E, mdl, ob[i]);
@@ -782,7 +768,8 @@ static void det_kill(batch *B, dgroup *G, int d, int q, const int *which)
     Z3_context c = B->c;
     int j = G->idx[q];
     Z3_model mdl = get_model(c, G->s);
-    mf_test *t = test_from_model(G->E, mdl, G->in, G->O, NULL, d);
+    mf_test *t =
+        mf_engine_test_from_model(G->E, mdl, G->in, G->O, NULL, d);
     Z3_ast r2 = NULL;
     if (Z3_model_eval(c, mdl, mf_unroll_ok(G->M, d), 1, &r2) && r2 &&
         Z3_get_bool_value(c, r2) == Z3_L_FALSE)
@@ -1172,7 +1159,8 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
             Z3_solver_pop(c, ver, 1);
         }
         if (res == 1) {
-            mf_test *t = test_from_model(E, mdl, in, O, M, d);
+            mf_test *t =
+                mf_engine_test_from_model(E, mdl, in, O, M, d);
             t->mrefuses = d;
             B->killed_at[j] = d;
             record_kill(B, j, t, MF_N_POTENTIAL);
@@ -1261,7 +1249,8 @@ static void pot_search(batch *B, int j)
             }
             if (r2 == Z3_L_FALSE) {
                 Z3_solver_pop(c, ver, 1);
-                mf_test *t = test_from_model(E, mdl, in, O, M, d);
+                mf_test *t =
+                mf_engine_test_from_model(E, mdl, in, O, M, d);
                 del_model(c, mdl);
                 B->killed_at[j] = d;
                 record_kill(B, j, t, MF_N_POTENTIAL);
@@ -1356,7 +1345,8 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
             }
             if (r2 == Z3_L_FALSE) {
                 Z3_solver_pop(c, ver, 1);
-                tmp->test = test_from_model(E, mdl, in, O, NULL, d);
+                tmp->test =
+                    mf_engine_test_from_model(E, mdl, in, O, NULL, d);
                 del_model(c, mdl);
                 killed = 1;
                 break;

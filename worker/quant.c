@@ -296,47 +296,7 @@ static Z3_lbool q_check(Z3_context c, Z3_solver s, int d, char *why,
                  !strcmp(ru, "canceled") ? "timeout or resource limit, " : "",
                  ru);
     }
-    if (getenv("MF_DEBUG"))
-        fprintf(stderr, "quant d=%d r=%d\n", d, (int)r);
     return r;
-}
-
-static mf_test *q_test(mf_enc *E, Z3_model mdl, mf_inputs *in, mf_unroll *o,
-                       mf_unroll *mu, int len)
-{
-    const mf_model *m = mf_enc_model(E);
-    int n = m->nslots, no = mf_enc_nobs(E);
-    mf_test *t = mf_xcalloc(1, sizeof *t);
-    t->length = len;
-    t->nslots = n;
-    t->nobs = no;
-    t->inputs = mf_xcalloc((size_t)(len + 1) * (size_t)(n + 1),
-                           sizeof *t->inputs);
-    t->expect = mf_xcalloc((size_t)(len + 1) * (size_t)(no + 1),
-                           sizeof *t->expect);
-    /* Empty: mf_engine_replay fills the allowed outputs. */
-    t->nallowed = mf_xcalloc((size_t)(len + 1), sizeof *t->nallowed);
-    t->allowed = mf_xcalloc((size_t)(len + 1), sizeof *t->allowed);
-    t->mrefuses = -1;
-    for (int k = 0; k <= len; k++) {
-        Z3_ast *ic = mf_inputs_state(in, k);
-        for (int s = 0; s < n; s++)
-            if (ic[s])
-                t->inputs[(size_t)k * n + s] = mf_enc_eval(E, mdl, ic[s]);
-        Z3_ast *ob = mf_unroll_obs(o, k);
-        for (int i = 0; i < no; i++)
-            t->expect[(size_t)k * no + i] = mf_enc_eval(E, mdl, ob[i]);
-    }
-    if (mu) {
-        t->mobs = mf_xcalloc((size_t)(len + 1) * (size_t)(no + 1),
-                             sizeof *t->mobs);
-        for (int k = 0; k <= len; k++) {
-            Z3_ast *ob = mf_unroll_obs(mu, k);
-            for (int i = 0; i < no; i++)
-                t->mobs[(size_t)k * no + i] = mf_enc_eval(E, mdl, ob[i]);
-        }
-    }
-    return t;
 }
 
 /* ------------------------------------------------------------------ */
@@ -374,7 +334,7 @@ static int definite_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     if (r == Z3_L_TRUE) {
         Z3_model mdl = Z3_solver_get_model(c, s);
         Z3_model_inc_ref(c, mdl);
-        *test = q_test(E, mdl, in, O, NULL, d);
+        *test = mf_engine_test_from_model(E, mdl, in, O, NULL, d);
         Z3_model_dec_ref(c, mdl);
         res = 1;
     } else
@@ -461,7 +421,7 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     if (r == Z3_L_TRUE) {
         Z3_model mdl = Z3_solver_get_model(c, s);
         Z3_model_inc_ref(c, mdl);
-        mf_test *t = q_test(E, mdl, in, O, M, d);
+        mf_test *t = mf_engine_test_from_model(E, mdl, in, O, M, d);
         Z3_ast v = NULL;
         if (Z3_model_eval(c, mdl, rf, 1, &v) && v &&
             Z3_get_bool_value(c, v) == Z3_L_TRUE)
