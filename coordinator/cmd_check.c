@@ -19,7 +19,8 @@ static void usage(FILE *f)
           "                     [--engine cegis|quantified] [--mode batch|fresh]\n"
           "                     [--encoding auto|int|bv]\n"
           "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
-          "                     [--timeout MS] [--rlimit N] [--no-proof]\n"
+          "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
+          "                     [--no-proof]\n"
           "  prints one line per mutant: id, operator, verdict, notion, length;\n"
           "  and the test of each kill (inputs, expected and allowed outputs).\n"
           "  exit: 0 done, 1 usage or input error, 2 an error verdict or\n"
@@ -96,6 +97,7 @@ int mf_cmd_check(int argc, char **argv)
         {"inputs", required_argument, 0, 'i'},
         {"observe", required_argument, 0, 'o'},
         {"timeout", required_argument, 0, 't'},
+        {"mutant-timeout", required_argument, 0, 'W'},
         {"rlimit", required_argument, 0, 'r'},
         {"no-proof", no_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},
@@ -105,7 +107,7 @@ int mf_cmd_check(int argc, char **argv)
     mf_engine_opts_default(&eo);
     const char *mutant = NULL, *against = NULL, *ops = NULL;
     char *inputs = NULL, *observe = NULL;
-    int all = 0, c, rc = MF_EXIT_OK;
+    int all = 0, c, rc = MF_EXIT_OK, wall_set = 0;
     long v;
     optind = 1;
     opterr = 0;
@@ -177,6 +179,17 @@ int mf_cmd_check(int argc, char **argv)
                 return MF_EXIT_USAGE;
             }
             eo.timeout_ms = (unsigned)v;
+            if (!wall_set)
+                eo.mutant_ms = 3 * eo.timeout_ms;
+            break;
+        case 'W':
+            if (parse_uint(optarg, 1000000000, &v) < 0) {
+                fprintf(stderr,
+                        "mutfarm check: --mutant-timeout needs milliseconds\n");
+                return MF_EXIT_USAGE;
+            }
+            eo.mutant_ms = (unsigned)v;
+            wall_set = 1;
             break;
         case 'r':
             if (parse_uint(optarg, 2000000000, &v) < 0) {

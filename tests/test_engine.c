@@ -268,6 +268,44 @@ static void test_engine__replay_rejects_a_test_that_does_not_distinguish(
     mf_model_free(m);
 }
 
+/* A refactoring that changes every internal state (the counter runs
+ * down) but not the observable: lock-step induction (equal states) cannot
+ * prove it, k-induction with simple paths does at k = 4; its base is the
+ * search up to the bound, so with bound 3 it must not claim a proof. */
+static void test_engine__refactored_counter_proved_by_k_induction(void **state)
+{
+    (void)state;
+    mf_model *up = load("tests/models/counter_up.smv", "wrap");
+    mf_model *down = load("tests/models/counter_down.smv", "wrap");
+    mf_model *bad = load("tests/models/counter_down_bad.smv", "wrap");
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.explicit_max = 0;
+    o.bound = 10;
+    mf_verdict v = {0};
+    assert_int_equal(mf_engine_check_against(up, down, &o, &v), 0);
+    assert_int_equal(v.kind, MF_V_EQUIVALENT);
+    assert_string_equal(v.method, "k-induction with simple paths (k = 4)");
+    mf_verdict_clear(&v);
+    o.bound = 3;
+    memset(&v, 0, sizeof v);
+    assert_int_equal(mf_engine_check_against(up, down, &o, &v), 0);
+    assert_int_equal(v.kind, MF_V_SURVIVED);
+    assert_int_equal(v.bound, 3);
+    mf_verdict_clear(&v);
+    /* The wrong refactoring signals one tick early: killed at length 2. */
+    o.bound = 10;
+    memset(&v, 0, sizeof v);
+    assert_int_equal(mf_engine_check_against(up, bad, &o, &v), 0);
+    assert_int_equal(v.kind, MF_V_KILLED);
+    assert_int_equal(v.test->length, 2);
+    assert_int_equal(mf_engine_replay(up, bad, v.test, v.notion), 0);
+    mf_verdict_clear(&v);
+    mf_model_free(up);
+    mf_model_free(down);
+    mf_model_free(bad);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +320,8 @@ int main(void)
             test_engine__deterministic_car_alarm_batch_matches_fresh),
         cmocka_unit_test(
             test_engine__replay_rejects_a_test_that_does_not_distinguish),
+        cmocka_unit_test(
+            test_engine__refactored_counter_proved_by_k_induction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

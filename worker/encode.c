@@ -401,6 +401,27 @@ static int has_choice(const mf_model *m, const mf_expr *e, int depth)
     return 0;
 }
 
+static Z3_ast member(mf_enc *E, const ectx *x, Z3_ast v, const mf_expr *e,
+                     int in_next, int depth);
+
+/* v in a case whose branches may be sets: as eval.c's ev_case, branch i
+ * contributes when its condition can be true and every earlier one can be
+ * false (a condition is itself a set when it has choices). */
+static Z3_ast member_case(mf_enc *E, const ectx *x, Z3_ast v,
+                          const mf_expr **k, int n, int in_next, int depth)
+{
+    Z3_ast r = E->fls, reach = E->tru;
+    Z3_ast one = num(E, 1), zero = num(E, 0);
+    for (int i = 0; i + 1 < n; i += 2) {
+        Z3_ast can_t = member(E, x, one, k[i], in_next, depth);
+        Z3_ast can_f = member(E, x, zero, k[i], in_next, depth);
+        Z3_ast in_i = member(E, x, v, k[i + 1], in_next, depth);
+        r = or2(E, r, and2(E, reach, and2(E, can_t, in_i)));
+        reach = and2(E, reach, can_f);
+    }
+    return r;
+}
+
 /* v in the set e, without choices where possible (`in`). */
 static Z3_ast member(mf_enc *E, const ectx *x, Z3_ast v, const mf_expr *e,
                      int in_next, int depth)
@@ -423,6 +444,18 @@ static Z3_ast member(mf_enc *E, const ectx *x, Z3_ast v, const mf_expr *e,
     }
     if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE)
         return member(E, x, v, E->m->items[e->ref].e, in_next, depth + 1);
+    if (e->kind == MF_E_CASE || e->kind == MF_E_ITE) {
+        mf_expr t = {.kind = MF_E_BOOL, .ival = 1};
+        const mf_expr *ite_kids[4];
+        const mf_expr **k = (const mf_expr **)e->kids;
+        int n = e->nkids;
+        if (e->kind == MF_E_ITE) {
+            ite_kids[0] = e->kids[0], ite_kids[1] = e->kids[1];
+            ite_kids[2] = &t, ite_kids[3] = e->kids[2];
+            k = ite_kids, n = 4;
+        }
+        return member_case(E, x, v, k, n, in_next, depth);
+    }
     if (has_choice(E->m, e, 0)) {
         /* Existential only: exact in positive positions. */
         unsupported(E, e, "`in` with a computed set on the right");

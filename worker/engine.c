@@ -48,6 +48,7 @@ void mf_engine_opts_default(mf_engine_opts *o)
     o->engine = MF_ENGINE_CEGIS;
     o->mode = MF_MODE_BATCH;
     o->timeout_ms = 10000;
+    o->mutant_ms = 30000;
     o->rlimit = 0;
     o->prove = 1;
     o->cegis_max = 400;
@@ -128,10 +129,30 @@ static void del_solver(Z3_context c, Z3_solver s)
         Z3_solver_dec_ref(c, s);
 }
 
+/* The wall deadline of the mutant being decided (0: none), per thread
+ * (a worker runs one engine per job thread): every check is cut to it. */
+static _Thread_local double wall_deadline;
+static _Thread_local unsigned wall_timeout_ms; /* the solvers' own timeout */
+
 /* A check: Z3_L_TRUE/FALSE, or Z3_L_UNDEF with the reason in why. */
 static Z3_lbool check(Z3_context c, Z3_solver s, int n, Z3_ast *as,
                       char *why, size_t whyn)
 {
+    if (wall_deadline > 0) {
+        double left = (wall_deadline - now()) * 1000.0;
+        if (left < 1) {
+            snprintf(why, whyn, "the mutant's wall budget is spent");
+            return Z3_L_UNDEF;
+        }
+        if (!wall_timeout_ms || left < wall_timeout_ms) {
+            Z3_params p = Z3_mk_params(c);
+            Z3_params_inc_ref(c, p);
+            Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"),
+                               (unsigned)left);
+            Z3_solver_set_params(c, s, p);
+            Z3_params_dec_ref(c, p);
+        }
+    }
     z3_err = 0;
     Z3_lbool r = Z3_solver_check_assumptions(c, s, (unsigned)n, as);
     if (z3_err) {
@@ -736,7 +757,7 @@ static int replay_kill(batch *B, int j, const mf_test *t, mf_notion notion,
     v->kind = MF_V_KILLED;
     v->notion = notion;
     v->test = c;
-    v->replayed = !shortest;
+    v->not_shortest = !shortest;
     B->todo[j] = 0;
     return 1;
 }
@@ -1043,6 +1064,141 @@ static Z3_ast all_obs_eq(mf_enc *E, mf_unroll *a, mf_unroll *b, int to)
     return r;
 }
 
+/* Blocking copies of the refinement. A behaviour the verifier finds at
+ * length d becomes, in the synthesis solver, a copy (pot: of the original;
+ * def: a pair, original and mutant) with its choices fixed. Copies are kept
+ * across lengths: a behaviour at length d whose choices up to d-1 are those
+ * of a copy of length d-1 extends that copy by one step instead of building
+ * a new one. So when length d-1 was refuted, the lemma "some copy of length
+ * d-1 matches" (block_lemma) still speaks about the copies of length d, and
+ * the search at d only has the new step to look at, as the deterministic
+ * search does with its facts. */
+typedef struct {
+    mf_unroll *u[2];
+    int depth;
+    valvec ch; /* choice values, step by step (copy 0's, then copy 1's) */
+} blk;
+
+typedef struct {
+    MF_VEC(blk) v;
+    int n;              /* copies per entry: 1 or 2 */
+    mf_unroll *from[2]; /* the verifier's copies the values come from */
+    mf_enc *enc[2];
+    int meta[2];
+    const char *tag[2];
+} bpool;
+
+static void step_choices(mf_enc *E, Z3_model mdl, mf_unroll *u, int k,
+                         valvec *out)
+{
+    int n;
+    Z3_ast *a = mf_unroll_choices(u, k, &n);
+    for (int i = 0; i < n; i++)
+        MF_VEC_PUSH(*out, mf_enc_eval(E, mdl, a[i]));
+}
+
+static void fix_step(mf_enc *E, Z3_solver s, mf_unroll *x, int k,
+                     const mf_val *v)
+{
+    int n;
+    Z3_ast *a = mf_unroll_choices(x, k, &n);
+    for (int i = 0; i < n; i++)
+        Z3_solver_assert(mf_enc_ctx(E), s, mk_eq(E, a[i], mf_enc_val(E, v[i])));
+}
+
+/* The copy (entry) for the behaviour in vm at length d, built or extended. */
+static blk *block_copy(bpool *P, Z3_solver syn, mf_inputs *in, Z3_model vm,
+                         int d)
+{
+    valvec v = {0};
+    int pre = 0;
+    MF_VEC(int) at = {0}; /* start of each (step, copy) in v */
+    for (int k = 0; k <= d; k++) {
+        if (k == d)
+            pre = (int)v.n;
+        for (int c = 0; c < P->n; c++) {
+            MF_VEC_PUSH(at, (int)v.n);
+            step_choices(P->enc[c], vm, P->from[c], k, &v);
+        }
+    }
+    MF_VEC_PUSH(at, (int)v.n);
+    blk *b = NULL;
+    for (int i = 0; i < P->v.n && d > 0; i++) {
+        blk *x = &P->v.v[i];
+        if (x->depth == d - 1 && (int)x->ch.n == pre &&
+            !memcmp(x->ch.v, v.v, sizeof *v.v * (size_t)pre)) {
+            b = x;
+            break;
+        }
+    }
+    int from = b ? d : 0;
+    if (!b) {
+        blk nb = {{NULL, NULL}, 0, {0}};
+        for (int c = 0; c < P->n; c++)
+            nb.u[c] = mf_unroll_new(P->enc[c], syn, P->tag[c], P->meta[c],
+                                    in, 0, NULL);
+        MF_VEC_PUSH(P->v, nb);
+        b = &P->v.v[P->v.n - 1];
+    }
+    for (int c = 0; c < P->n; c++) {
+        mf_unroll_extend(b->u[c], d);
+        for (int k = from; k <= d; k++)
+            fix_step(P->enc[c], syn, b->u[c], k, v.v + at.v[k * P->n + c]);
+    }
+    b->depth = d;
+    MF_VEC_FREE(b->ch);
+    b->ch = v;
+    MF_VEC_FREE(at);
+    return b;
+}
+
+/* "Copy b behaves like `other`" up to length d: with other NULL (pairs),
+ * copy 0 and copy 1 accept and show the same observables. */
+static Z3_ast block_match(bpool *P, const blk *b, mf_unroll *other, int d)
+{
+    mf_enc *E = P->enc[0];
+    Z3_ast x[3];
+    int n = 0;
+    x[n++] = all_ok(E, b->u[0], 0, d);
+    if (P->n == 2)
+        x[n++] = all_ok(P->enc[1], b->u[1], 0, d);
+    x[n++] = all_obs_eq(E, b->u[0], P->n == 2 ? b->u[1] : other, d);
+    return mk_and(E, n, x);
+}
+
+/* After length d was refuted under the assumptions as[0..na): some copy of
+ * length d matches (given the synthesis solver's hard constraints and
+ * `cond`, NULL for none). Asserted under the assumptions. */
+static void block_lemma(bpool *P, Z3_solver syn, mf_unroll *other, int d,
+                        Z3_ast cond, int na, Z3_ast *as)
+{
+    mf_enc *E = P->enc[0];
+    MF_VEC(Z3_ast) any = {0};
+    for (int i = 0; i < P->v.n; i++)
+        if (P->v.v[i].depth == d)
+            MF_VEC_PUSH(any, block_match(P, &P->v.v[i], other, d));
+    Z3_ast l = mf_enc_keep(E, Z3_mk_or(mf_enc_ctx(E), (unsigned)any.n, any.v));
+    if (!any.n)
+        l = mf_enc_keep(E, Z3_mk_false(mf_enc_ctx(E)));
+    MF_VEC_FREE(any);
+    if (cond)
+        l = mf_enc_keep(E, Z3_mk_implies(mf_enc_ctx(E), cond, l));
+    if (na)
+        assert_implies(E, syn, mk_and(E, na, as), l);
+    else
+        Z3_solver_assert(mf_enc_ctx(E), syn, l);
+}
+
+static void bpool_free(bpool *P)
+{
+    for (int i = 0; i < P->v.n; i++) {
+        for (int c = 0; c < P->n; c++)
+            mf_unroll_free(P->v.v[i].u[c]);
+        MF_VEC_FREE(P->v.v[i].ch);
+    }
+    MF_VEC_FREE(P->v);
+}
+
 /* 1 if `m` has no successor of `cur` (no initial state when cur is NULL)
  * under inp, 0 if it has, -1 on a simulator error. */
 static int sim_refuses(const mf_model *m, const mf_val *cur, const mf_val *inp)
@@ -1073,15 +1229,19 @@ static Z3_ast state_is(mf_enc *E, Z3_ast *st, const mf_val *v, int n)
 /* Potential kill by a refusal at step d: the mutant, on a behaviour whose
  * observables follow an original run through d-1, has a state refusing
  * input d (confirmed by the simulator), and no original behaviour with the
- * same observables refuses there. Returns 1 killed, 0 not, -1 unknown. */
+ * same observables refuses there. Returns 1 killed, 0 not, -1 unknown,
+ * -2 undecided within its share of the refinement budget (candidates are
+ * blocked one state at a time: where original and mutant both refuse in
+ * many states, e.g. gigamax, there are too many). */
 static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
                        mf_inputs *in, mf_inputs *vin, mf_unroll *O,
-                       mf_unroll *M, mf_unroll *P, int d, int *iters)
+                       mf_unroll *M, mf_unroll *P, int d)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
     const mf_model *m = B->m;
     int n = m->nslots, no = mf_enc_nobs(E);
+    int iters = 0;
     Z3_ast gr = mk_lit(E, "pr");
     Z3_ast parts[3] = {d ? all_ok(EM, M, 0, d - 1) : mf_enc_keep(E, Z3_mk_true(c)),
                        mk_not(E, mf_unroll_ok(M, d)),
@@ -1089,8 +1249,8 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
                          : mf_enc_keep(E, Z3_mk_true(c))};
     assert_implies(E, syn, gr, mk_and(E, 3, parts));
     for (;;) {
-        if (++*iters > B->o->cegis_max)
-            return -1;
+        if (++iters > B->o->cegis_max / 4)
+            return -2;
         Z3_ast as[2];
         int na = nassume(B, j, as);
         as[na++] = gr;
@@ -1145,8 +1305,7 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
                     del_model(c, vm);
                     break;
                 }
-                if (!d) {
-                    res = 0;
+                if (!d) { /* the one empty prefix accepts: a kill */
                     free(ps);
                     del_model(c, vm);
                     break;
@@ -1188,7 +1347,9 @@ static void pot_search(batch *B, int j)
     mf_unroll *P = mf_unroll_new(E, ver, "pp", 0, vin, 0, NULL);
     if (B->meta)
         mf_enc_assert_sels(EM, syn);
-    int iters = 0, giveup = 0;
+    int iters = 0, giveup = 0, undecided = -1;
+    bpool bp = {.n = 1, .from = {P, NULL}, .enc = {E, NULL}, .meta = {0, 0},
+                .tag = {"pb", NULL}};
     B->out[j].bound = o->bound;
     for (int d = 0; d <= o->bound && B->todo[j] && !giveup; d++) {
         mf_unroll_extend(O, d);
@@ -1196,7 +1357,12 @@ static void pot_search(batch *B, int j)
         mf_unroll_extend(P, d);
         int pr = now() > B->deadline
                      ? -1
-                     : pot_refusal(B, j, syn, ver, in, vin, O, M, P, d, &iters);
+                     : pot_refusal(B, j, syn, ver, in, vin, O, M, P, d);
+        if (pr == -2) { /* refusals at d undecided: look on for outputs */
+            if (undecided < 0)
+                undecided = d;
+            pr = 0;
+        }
         if (pr != 0) {
             if (pr < 0 && B->todo[j])
                 B->out[j].bound = d - 1; /* gave up: no kill up to d-1 */
@@ -1221,8 +1387,10 @@ static void pot_search(batch *B, int j)
                 set_unknown(B, j, why);
                 break;
             }
-            if (r == Z3_L_FALSE)
-                break; /* no deviating mutant behaviour of length d */
+            if (r == Z3_L_FALSE) { /* no deviating mutant behaviour */
+                block_lemma(&bp, syn, M, d, mk_and(E, 2, parts), na - 1, as);
+                break;
+            }
             Z3_model mdl = get_model(c, syn);
             Z3_solver_push(c, ver);
             fix_inputs(E, ver, vin, in, mdl, d);
@@ -1259,17 +1427,21 @@ static void pot_search(batch *B, int j)
             /* A matching original behaviour: block it (for every mutant:
              * no mutant behaviour matching an original one is a witness). */
             Z3_model vm = get_model(c, ver);
-            mf_unroll *X = mf_unroll_new(E, syn, "pb", 0, in, 0, NULL);
-            mf_unroll_extend(X, d);
-            fix_choices(E, syn, X, P, vm, d);
-            Z3_ast bl[2] = {all_ok(E, X, 0, d), all_obs_eq(E, X, M, d)};
-            assert_implies(E, syn, g, mk_not(E, mk_and(E, 2, bl)));
-            mf_unroll_free(X);
+            blk *b = block_copy(&bp, syn, in, vm, d);
+            assert_implies(E, syn, g, mk_not(E, block_match(&bp, b, M, d)));
             del_model(c, vm);
             Z3_solver_pop(c, ver, 1);
             del_model(c, mdl);
         }
     }
+    if (undecided >= 0) {
+        mf_verdict *v = &B->out[j];
+        if (v->kind == MF_V_KILLED && B->killed_at[j] > undecided)
+            v->not_shortest = 1;
+        else if (B->todo[j] && v->bound >= undecided)
+            v->bound = undecided - 1;
+    }
+    bpool_free(&bp);
     mf_unroll_free(O);
     mf_unroll_free(M);
     mf_unroll_free(P);
@@ -1296,6 +1468,8 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
         mf_enc_assert_sels(EM, ver);
     }
     int iters = 0, killed = 0, stop = 0;
+    bpool bp = {.n = 2, .from = {P, Q}, .enc = {E, EM}, .meta = {0, B->meta},
+                .tag = {"db", "dc"}};
     for (int d = from; d <= o->bound && !killed && !stop; d++) {
         mf_unroll_extend(O, d);
         mf_unroll_extend(P, d);
@@ -1319,8 +1493,10 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
                 stop = 1;
                 break;
             }
-            if (r == Z3_L_FALSE)
+            if (r == Z3_L_FALSE) {
+                block_lemma(&bp, syn, NULL, d, NULL, na - 1, as);
                 break;
+            }
             Z3_model mdl = get_model(c, syn);
             Z3_solver_push(c, ver);
             fix_inputs(E, ver, vin, in, mdl, d);
@@ -1352,22 +1528,14 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
                 break;
             }
             Z3_model vm = get_model(c, ver);
-            mf_unroll *X = mf_unroll_new(E, syn, "db", 0, in, 0, NULL);
-            mf_unroll *Y = mf_unroll_new(EM, syn, "dc", B->meta, in, 0, NULL);
-            mf_unroll_extend(X, d);
-            mf_unroll_extend(Y, d);
-            fix_choices(E, syn, X, P, vm, d);
-            fix_choices(EM, syn, Y, Q, vm, d);
-            Z3_ast bl[3] = {all_ok(E, X, 0, d), all_ok(EM, Y, 0, d),
-                            all_obs_eq(E, X, Y, d)};
-            assert_implies(E, syn, g, mk_not(E, mk_and(E, 3, bl)));
-            mf_unroll_free(X);
-            mf_unroll_free(Y);
+            blk *b = block_copy(&bp, syn, in, vm, d);
+            assert_implies(E, syn, g, mk_not(E, block_match(&bp, b, NULL, d)));
             del_model(c, vm);
             Z3_solver_pop(c, ver, 1);
             del_model(c, mdl);
         }
     }
+    bpool_free(&bp);
     mf_unroll_free(O);
     mf_unroll_free(P);
     mf_unroll_free(Q);
@@ -1650,6 +1818,81 @@ done:
     return res;
 }
 
+/* Proof method 3: k-induction with simple-path constraints on the product
+ * of original and mutant (both deterministic), property "the mutant
+ * accepts where the original does and shows the same observables". Base:
+ * the batch's search found no kill up to the bound, so k runs up to it.
+ * Step k: from arbitrary states (s0, t0) (domains, state invariants), k
+ * steps on which both accept and agree, the k+1 product states pairwise
+ * distinct (every cell), then a step the original accepts and the mutant
+ * refuses or shows other observables: unsatisfiable proves equivalence
+ * at every length. With simple paths it is complete once k passes the
+ * product's longest loop-free path. 1 proved (k in *kout), 0 not within
+ * the bound, -1 unknown. */
+static int kinduction(batch *B, int j, int *kout, char *why, size_t whyn)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E, *EM = B->EM;
+    const mf_model *m = B->m;
+    int n = m->nslots, res = 0;
+    Z3_solver S = mk_solver(c, B->o, B->qfbv);
+    mf_inputs *in = mf_inputs_new(E, S, "ki");
+    Z3_ast *s0 = mf_enc_fresh_state(E, "kso");
+    Z3_ast *t0 = mf_enc_fresh_state(EM, "ksm");
+    mf_unroll *O = mf_unroll_new(E, S, "ko", 0, in, 0, s0);
+    mf_unroll *M = mf_unroll_new(EM, S, "km", B->meta, in, 0, t0);
+    if (B->meta)
+        mf_enc_assert_sels(EM, S);
+    Z3_ast as[2];
+    int na = nassume(B, j, as);
+    for (int k = 0; k <= B->out[j].bound; k++) {
+        mf_unroll_extend(O, k + 1);
+        mf_unroll_extend(M, k + 1);
+        /* state k is on the path: both accept, same observables, and it
+         * differs from every earlier product state */
+        Z3_ast on[3] = {mf_unroll_ok(O, k), mf_unroll_ok(M, k),
+                        obs_eq(E, mf_unroll_obs(O, k), mf_unroll_obs(M, k))};
+        Z3_solver_assert(c, S, mk_and(E, 3, on));
+        Z3_ast *ok_ = mf_unroll_state(O, k), *mk = mf_unroll_state(M, k);
+        for (int a = 0; a < k; a++) {
+            Z3_ast *oa = mf_unroll_state(O, a), *ma = mf_unroll_state(M, a);
+            Z3_ast *eq = mf_xcalloc((size_t)(2 * n + 1), sizeof *eq);
+            int ne = 0;
+            for (int sl = 0; sl < n; sl++) {
+                eq[ne++] = mk_eq(E, ok_[sl], oa[sl]);
+                eq[ne++] = mk_eq(E, mk[sl], ma[sl]);
+            }
+            Z3_solver_assert(c, S, mk_not(E, mk_and(E, ne, eq)));
+            free(eq);
+        }
+        Z3_ast bad[2] = {mf_unroll_ok(M, k + 1),
+                         obs_eq(E, mf_unroll_obs(O, k + 1),
+                                mf_unroll_obs(M, k + 1))};
+        Z3_ast g = mk_lit(E, "kg");
+        Z3_ast step[2] = {mf_unroll_ok(O, k + 1), mk_not(E, mk_and(E, 2, bad))};
+        assert_implies(E, S, g, mk_and(E, 2, step));
+        as[na] = g;
+        Z3_lbool r = check(c, S, na + 1, as, why, whyn);
+        if (r == Z3_L_FALSE) {
+            *kout = k;
+            res = 1;
+            break;
+        }
+        if (r == Z3_L_UNDEF) {
+            res = -1;
+            break;
+        }
+        Z3_solver_assert(c, S, mk_not(E, g));
+    }
+    mf_unroll_free(O);
+    mf_unroll_free(M);
+    mf_inputs_free(in);
+    free(s0);
+    free(t0);
+    del_solver(c, S);
+    return res;
+}
+
 /* Proof method 4: explicit-state exploration of the product, exact when
  * it is small (model/explore.h, subset construction for non-determinism).
  * 1: not potentially killable (equivalent, recorded); 0: killable (the
@@ -1676,22 +1919,30 @@ static int explicit_proof(batch *B, int j)
     return res;
 }
 
-static void prove(batch *B, int j, reach *rs, int *rs_done)
+static void prove(batch *B, int j, int det, reach *rs, int *rs_done)
 {
     char why[256] = "";
     mf_verdict *v = &B->out[j];
     /* Enabledness is checked as "no choice of the mutant fails where the
      * original accepts", stronger than needed: sound for any mutant. */
     int base = lockstep(B, j, 0, NULL, why, sizeof why);
-    if (base != 1)
-        return;
-    int st = lockstep(B, j, 1, NULL, why, sizeof why);
+    int st = base == 1 ? lockstep(B, j, 1, NULL, why, sizeof why) : 0;
     if (st == 1) {
         v->kind = MF_V_EQUIVALENT;
         snprintf(v->method, sizeof v->method, "lock-step induction");
         B->todo[j] = 0;
         return;
     }
+    int k;
+    if (det && kinduction(B, j, &k, why, sizeof why) == 1) {
+        v->kind = MF_V_EQUIVALENT;
+        snprintf(v->method, sizeof v->method,
+                 "k-induction with simple paths (k = %d)", k);
+        B->todo[j] = 0;
+        return;
+    }
+    if (base != 1)
+        return;
     if (!*rs_done) {
         compute_reach(B->m, rs);
         *rs_done = 1;
@@ -1718,7 +1969,7 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
     if (det) {
         /* Lock-step first: one or two solver calls prove most. */
         if (B->o->prove) {
-            prove(B, j, rs, rs_done);
+            prove(B, j, det, rs, rs_done);
             if (B->todo[j])
                 explicit_proof(B, j);
         }
@@ -1732,7 +1983,7 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
         if (x == 1)
             return;
         if (x < 0) {
-            prove(B, j, rs, rs_done);
+            prove(B, j, det, rs, rs_done);
             if (!B->todo[j])
                 return;
         }
@@ -1751,9 +2002,13 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
         return;
     }
     B->deadline = now() + B->o->timeout_ms / 1000.0;
+    if (wall_deadline > 0 && B->deadline > wall_deadline)
+        B->deadline = wall_deadline;
     if (B->o->notion != MF_REQ_DEFINITE) {
         pot_search(B, j);
         B->deadline = now() + B->o->timeout_ms / 3000.0;
+        if (wall_deadline > 0 && B->deadline > wall_deadline)
+            B->deadline = wall_deadline;
         if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO) {
             mf_verdict tmp = {0};
             if (def_search(B, j, B->killed_at[j], B->o->cegis_max / 10,
@@ -1781,8 +2036,12 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
  * solvers do not carry every other mutant's sites. */
 static void decide_alone(batch *B, int j, int det, reach *rs, int *rs_done)
 {
+    double t0 = now();
+    wall_timeout_ms = B->o->timeout_ms;
+    wall_deadline = B->o->mutant_ms ? t0 + B->o->mutant_ms / 1000.0 : 0;
     if (!B->meta || B->nmut == 1) {
         decide_one(B, j, det, rs, rs_done);
+        wall_deadline = 0;
         return;
     }
     mf_variant v = {B->muts[j].item, B->muts[j].repl};
@@ -1804,6 +2063,7 @@ static void decide_alone(batch *B, int j, int det, reach *rs, int *rs_done)
     }
     B->deadline = S.deadline;
     mf_enc_free(S.E);
+    wall_deadline = 0;
 }
 
 static void run_batch(batch *B)

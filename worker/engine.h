@@ -35,6 +35,9 @@ typedef struct {
     mf_mode mode;          /* one solver per batch or per mutant */
     mf_encoding encoding;  /* of values (worker/encode.h MF_ENC_*) */
     unsigned timeout_ms;   /* per solver check */
+    unsigned mutant_ms;    /* wall budget of one mutant after the batch's
+                              deterministic search (refinement and proofs):
+                              every check is cut to what is left; 0: none */
     unsigned rlimit;       /* per solver check, 0: none */
     int prove;             /* try equivalence proofs for survivors */
     int cegis_max;         /* refinement iterations per depth */
@@ -68,8 +71,10 @@ typedef struct {
     char method[64];      /* equivalent: the proof method */
     char reason[512];     /* unknown / error */
     mf_test *test;        /* killed: owned */
-    int replayed;         /* killed by replaying a test found for another
-                             mutant: not necessarily its shortest */
+    int not_shortest;     /* killed, but the test is not claimed to be
+                             the shortest: a test found for another mutant
+                             and replayed, or found past a length where the
+                             search could not decide the mutant's refusals */
     double secs;
 } mf_verdict;
 
