@@ -62,23 +62,29 @@ for C in 4 8 12; do
     printf '%-3s %-24s %-24s %6s\n' "$C" "$a" "$b" "$r"
 done
 
-echo "== (b) batch vs fresh (bound 10, all mutants)"
+echo "== (b) batch vs fresh: the ${NMODELS:-3} largest accepted models, ${SAMPLE:-150} evenly"
+echo "   spaced mutants each (check --all --sample), bound ${BBOUND:-10}, cap ${BCAP:-900}s"
 printf '%-60s %6s %10s %10s %6s\n' model mutants batch/s fresh/s ratio
 for f in $(ls -S "$SHARED"/corpus/*.smv "$ROOT"/tests/models/*.smv 2>/dev/null); do
     "$BIN" model check "$f" >/dev/null 2>&1 || continue
-    n=$("$BIN" mutants list "$f" 2>/dev/null | grep -vc -e duplicate -e stillborn -e '^#')
-    [ "$n" -gt 0 ] || continue
     echo "$f" >> "$TMP/accepted"
 done
 head -n "${NMODELS:-3}" "$TMP/accepted" 2>/dev/null | while read -r f; do
-    n=$("$BIN" mutants list "$f" 2>/dev/null | grep -vc -e duplicate -e stillborn -e '^#')
+    args="--all --sample ${SAMPLE:-150} --bound ${BBOUND:-10}"
     t0=$(date +%s.%N)
-    timeout 600 "$BIN" check "$f" --all --bound 10 --mode batch >/dev/null 2>&1
+    timeout "${BCAP:-900}" "$BIN" check "$f" $args --mode batch > "$TMP/b.out" 2>&1
     t1=$(date +%s.%N)
-    timeout 600 "$BIN" check "$f" --all --bound 10 --mode fresh >/dev/null 2>&1
+    timeout "${BCAP:-900}" "$BIN" check "$f" $args --mode fresh > "$TMP/f.out" 2>&1
     t2=$(date +%s.%N)
+    n=$(grep -c '^[0-9a-f]\{16\} ' "$TMP/b.out")
+    if ! tail -1 "$TMP/b.out" | grep -q '^# ' || ! tail -1 "$TMP/f.out" | grep -q '^# '; then
+        printf '%-60s %6s %s\n' "$(basename "$f")" "$n" "cap reached"
+        continue
+    fi
     b=$(echo "scale=2; $n / ($t1 - $t0)" | bc)
     fr=$(echo "scale=2; $n / ($t2 - $t1)" | bc)
     r=$(echo "scale=2; $b / $fr" | bc)
     printf '%-60s %6s %10s %10s %6s\n' "$(basename "$f")" "$n" "$b" "$fr" "$r"
+    echo "   batch: $(tail -1 "$TMP/b.out")"
+    echo "   fresh: $(tail -1 "$TMP/f.out")"
 done

@@ -20,7 +20,8 @@ static void usage(FILE *f)
           "                     [--encoding auto|int|bv]\n"
           "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
           "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
-          "                     [--no-proof]\n"
+          "                     [--no-proof] [--sample N]\n"
+          "  --sample N: with --all, N evenly spaced mutants only\n"
           "  prints one line per mutant: id, operator, verdict, notion, length;\n"
           "  and the test of each kill (inputs, expected and allowed outputs).\n"
           "  exit: 0 done, 1 usage or input error, 2 an error verdict or\n"
@@ -100,6 +101,7 @@ int mf_cmd_check(int argc, char **argv)
         {"mutant-timeout", required_argument, 0, 'W'},
         {"rlimit", required_argument, 0, 'r'},
         {"no-proof", no_argument, 0, 'P'},
+        {"sample", required_argument, 0, 'S'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -107,7 +109,7 @@ int mf_cmd_check(int argc, char **argv)
     mf_engine_opts_default(&eo);
     const char *mutant = NULL, *against = NULL, *ops = NULL;
     char *inputs = NULL, *observe = NULL;
-    int all = 0, c, rc = MF_EXIT_OK, wall_set = 0;
+    int all = 0, c, rc = MF_EXIT_OK, wall_set = 0, sample = 0;
     long v;
     optind = 1;
     opterr = 0;
@@ -199,6 +201,13 @@ int mf_cmd_check(int argc, char **argv)
             eo.rlimit = (unsigned)v;
             break;
         case 'P': eo.prove = 0; break;
+        case 'S':
+            if (parse_uint(optarg, 100000000, &v) < 0 || v == 0) {
+                fprintf(stderr, "mutfarm check: --sample needs a count > 0\n");
+                return MF_EXIT_USAGE;
+            }
+            sample = (int)v;
+            break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
             fprintf(stderr, "mutfarm check: unknown option '%s'; see "
@@ -275,8 +284,17 @@ int mf_cmd_check(int argc, char **argv)
                 goto done;
             }
         }
+        if (sample && cl.mu.n > sample) { /* evenly spaced, in order */
+            for (int k = 0; k < sample; k++) {
+                int j = (int)((long)k * cl.mu.n / sample);
+                cl.mu.v[k] = cl.mu.v[j];
+                cl.ids.v[k] = cl.ids.v[j];
+                cl.ops.v[k] = cl.ops.v[j];
+            }
+            cl.mu.n = cl.ids.n = cl.ops.n = sample;
+        }
         n = cl.mu.n;
-        mms = calloc((size_t)(n ? n : 1), sizeof *mms);
+        mms = calloc((size_t)(n > 0 ? n : 1), sizeof *mms);
         for (int j = 0; j < n; j++) {
             if (mf_model_replace_item(&mms[j], m, cl.mu.v[j].item,
                                       cl.mu.v[j].repl) < 0) {
@@ -286,7 +304,7 @@ int mf_cmd_check(int argc, char **argv)
             }
             cl.mu.v[j].mutated = mms[j];
         }
-        out = calloc((size_t)(n ? n : 1), sizeof *out);
+        out = calloc((size_t)(n > 0 ? n : 1), sizeof *out);
         if (n > 0 && mf_engine_check(m, cl.mu.v, n, &eo, out) < 0) {
             fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
             rc = MF_EXIT_INTERNAL;
