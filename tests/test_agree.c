@@ -308,36 +308,21 @@ static cls classify(const config *cfg, const mf_model *m, const mf_model *mm,
         (P->length < L || (v->notion == MF_N_DEFINITE &&
                            D->verdict == MF_XV_KILLED && D->length < L)))
         st->replayed_longer++;
-    switch (v->notion) {
-    case MF_N_DETERMINISTIC:
-        if (!x->orig_det || !x->mut_det) {
-            *kind = D_DET;
-            mf_buf_printf(why,
-                          "deterministic kill, but the explorer saw "
-                          "non-determinism (det=%d/%d)",
-                          x->orig_det, x->mut_det);
-            return C_DISAGREE;
-        }
-        if (shortest && P->length < L) {
-            *kind = D_LENGTH;
-            mf_buf_printf(why, "shortest kill has length %d, engine's %d",
-                          P->length, L);
-            return C_DISAGREE;
-        }
-        return C_AGREE;
-    case MF_N_POTENTIAL:
-        if (shortest && P->length < L) {
-            *kind = D_LENGTH;
-            mf_buf_printf(why,
-                          "shortest potential kill has length %d, "
-                          "engine's %d",
-                          P->length, L);
-            return C_DISAGREE;
-        }
-        if (D->verdict == MF_XV_KILLED && D->length <= cfg->bound)
-            st->not_upgraded++;
-        return C_AGREE;
-    case MF_N_DEFINITE:
+    /* The explorer's shortest kill of the engine's notion: for a
+     * definite one the definite explorer, else the potential one. */
+    const mf_explore_notion *S = v->notion == MF_N_DEFINITE ? D : P;
+    const char *what = v->notion == MF_N_DEFINITE    ? "definite "
+                       : v->notion == MF_N_POTENTIAL ? "potential "
+                                                     : "";
+    if (v->notion == MF_N_DETERMINISTIC && (!x->orig_det || !x->mut_det)) {
+        *kind = D_DET;
+        mf_buf_printf(why,
+                      "deterministic kill, but the explorer saw "
+                      "non-determinism (det=%d/%d)",
+                      x->orig_det, x->mut_det);
+        return C_DISAGREE;
+    }
+    if (v->notion == MF_N_DEFINITE) {
         if (none_upto(D, L)) {
             *kind = D_FALSE_DEF;
             mf_buf_printf(why,
@@ -348,21 +333,34 @@ static cls classify(const config *cfg, const mf_model *m, const mf_model *mm,
         }
         if (D->verdict != MF_XV_KILLED)
             return C_SKIP;
-        if (shortest && D->length < L) {
-            *kind = D_LENGTH;
-            mf_buf_printf(why,
-                          "shortest definite kill has length %d, "
-                          "engine's %d",
-                          D->length, L);
-            return C_DISAGREE;
-        }
-        return C_AGREE;
     }
+    if (shortest && S->length < L) {
+        *kind = D_LENGTH;
+        mf_buf_printf(why, "shortest %skill has length %d, engine's %d", what,
+                      S->length, L);
+        return C_DISAGREE;
+    }
+    if (v->notion == MF_N_POTENTIAL && D->verdict == MF_XV_KILLED &&
+        D->length <= cfg->bound)
+        st->not_upgraded++;
+    return C_AGREE;
     return C_AGREE;
 }
 
 /* Print a disagreement at once (a run cut short still shows it) and add
  * a one-line summary to w->report. */
+/* Append each line of t to r behind "     | ", and free t. */
+static void indent_lines(mf_buf *r, mf_buf *t)
+{
+    for (char *s = t->data, *nl; s && *s; s = nl + 1) {
+        nl = strchr(s, '\n');
+        if (!nl)
+            break;
+        mf_buf_printf(r, "     | %.*s\n", (int)(nl - s), s);
+    }
+    mf_buf_free(t);
+}
+
 static void report_one(walk *w, const pending *p, const mf_explore_result *x,
                        const mf_verdict *v, dkind kind, const char *why)
 {
@@ -391,13 +389,7 @@ static void report_one(walk *w, const pending *p, const mf_explore_result *x,
     if (v->kind == MF_V_KILLED && v->test) {
         mf_buf t = {0};
         mf_test_print(&t, w->m, v->test);
-        for (char *s = t.data, *nl; s && *s; s = nl + 1) {
-            nl = strchr(s, '\n');
-            if (!nl)
-                break;
-            mf_buf_printf(r, "     | %.*s\n", (int)(nl - s), s);
-        }
-        mf_buf_free(&t);
+        indent_lines(r, &t);
     }
     mf_buf_puts(r, "   explorer: ");
     notion_str(r, "potential", &x->potential);
@@ -415,13 +407,7 @@ static void report_one(walk *w, const pending *p, const mf_explore_result *x,
         mf_buf_printf(r, "     explorer's %s kill (length %d%s):\n", names[k],
                       nts[k]->length,
                       nts[k]->length == 0 ? ", the initial state" : "");
-        for (char *s = t.data, *nl; s && *s; s = nl + 1) {
-            nl = strchr(s, '\n');
-            if (!nl)
-                break;
-            mf_buf_printf(r, "     | %.*s\n", (int)(nl - s), s);
-        }
-        mf_buf_free(&t);
+        indent_lines(r, &t);
     }
     mf_buf_printf(r, "   repro:    mutfarm check %s --mutant %s --bound %d\n",
                   w->path, p->id, w->cfg->bound);
