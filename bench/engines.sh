@@ -17,17 +17,26 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 CAP=${CAP:-60}
 
-secs() { # run "$@" under the cap; print seconds and the verdict line
-    local t0 t1 out rc
-    t0=$(date +%s.%N)
-    out=$(timeout "$CAP" "$@" 2>&1); rc=$?
-    t1=$(date +%s.%N)
-    if [ $rc -eq 124 ]; then echo "cap(${CAP}s)"; return; fi
-    printf '%.2f %s\n' "$(echo "$t1 - $t0" | bc)" \
-        "$(echo "$out" | grep -v '^ ' | grep -v '^#' | awk '{print $3, $4, $5, $6}' | head -1)"
+# CPU seconds (user + system) of a command and its children: the machines
+# are shared, and wall time measures the neighbours too.
+cpu() { # cpu OUTFILE CMD...: run CMD under the cap, output to OUTFILE
+    local f=$1 t rc
+    shift
+    t=$( { TIMEFORMAT='%U %S'; time timeout "$CAP" "$@" > "$f" 2>&1; } 2>&1 )
+    rc=$?
+    echo "$t" | awk '{printf "%.2f\n", $1 + $2}'
+    return $rc
 }
 
-echo "== (a) beverage(C): definite kill of the refill-(C-1) mutant (seconds, cap ${CAP}s)"
+secs() { # run "$@" under the cap; print CPU seconds and the verdict line
+    local t
+    t=$(cpu "$TMP/secs.out" "$@")
+    if ! tail -1 "$TMP/secs.out" | grep -q '^# '; then echo "cap(${CAP}s)"; return; fi
+    printf '%s %s\n' "$t" \
+        "$(grep -v '^ ' "$TMP/secs.out" | grep -v '^#' | awk '{print $3, $4, $5, $6}' | head -1)"
+}
+
+echo "== (a) beverage(C): definite kill of the refill-(C-1) mutant (CPU seconds, cap ${CAP}s)"
 echo "   cegis: refinement; quant: quantified choices; paper: choices and state"
 echo "   copies quantified (the paper's phi_dk); ratio = quant / cegis"
 printf '%-3s %-24s %-24s %-24s %6s\n' C cegis quant paper ratio
@@ -62,7 +71,7 @@ for C in 4 8 12; do
     printf '%-3s %-24s %-24s %6s\n' "$C" "$a" "$b" "$r"
 done
 
-echo "== (b) batch vs fresh: the ${NMODELS:-3} largest accepted models, ${SAMPLE:-150} evenly"
+echo "== (b) batch vs fresh (mutants per CPU second): the ${NMODELS:-3} largest accepted models, ${SAMPLE:-150} evenly"
 echo "   spaced mutants each (check --all --sample), bound ${BBOUND:-10}, cap ${BCAP:-900}s"
 printf '%-60s %6s %10s %10s %6s\n' model mutants batch/s fresh/s ratio
 for f in $(ls -S "$SHARED"/corpus/*.smv "$ROOT"/tests/models/*.smv 2>/dev/null); do
@@ -71,18 +80,16 @@ for f in $(ls -S "$SHARED"/corpus/*.smv "$ROOT"/tests/models/*.smv 2>/dev/null);
 done
 head -n "${NMODELS:-3}" "$TMP/accepted" 2>/dev/null | while read -r f; do
     args="--all --sample ${SAMPLE:-150} --bound ${BBOUND:-10}"
-    t0=$(date +%s.%N)
-    timeout "${BCAP:-900}" "$BIN" check "$f" $args --mode batch > "$TMP/b.out" 2>&1
-    t1=$(date +%s.%N)
-    timeout "${BCAP:-900}" "$BIN" check "$f" $args --mode fresh > "$TMP/f.out" 2>&1
-    t2=$(date +%s.%N)
+    CAP=${BCAP:-900}
+    tb=$(cpu "$TMP/b.out" "$BIN" check "$f" $args --mode batch)
+    tf=$(cpu "$TMP/f.out" "$BIN" check "$f" $args --mode fresh)
     n=$(grep -c '^[0-9a-f]\{16\} ' "$TMP/b.out")
     if ! tail -1 "$TMP/b.out" | grep -q '^# ' || ! tail -1 "$TMP/f.out" | grep -q '^# '; then
         printf '%-60s %6s %s\n' "$(basename "$f")" "$n" "cap reached"
         continue
     fi
-    b=$(echo "scale=2; $n / ($t1 - $t0)" | bc)
-    fr=$(echo "scale=2; $n / ($t2 - $t1)" | bc)
+    b=$(echo "scale=2; $n / $tb" | bc)
+    fr=$(echo "scale=2; $n / $tf" | bc)
     r=$(echo "scale=2; $b / $fr" | bc)
     printf '%-60s %6s %10s %10s %6s\n' "$(basename "$f")" "$n" "$b" "$fr" "$r"
     echo "   batch: $(tail -1 "$TMP/b.out")"
