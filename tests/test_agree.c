@@ -87,10 +87,10 @@ static const struct {
     {"psl-samples__counter", 0, 40},         /*  92, 1 s */
     {"withdraw1", 0, 40},                    /*  43, 2 s */
     {"withdraw1", 0, 1},                     /*  43 */
-    {"models__constraints", 300, 40},        /* 635, all: 25 s */
-    {"models__constraints", 160, 1},         /* 635 alone: 13 s */
-    {"smv-dist__mutex", 0, 40},              /* 385, 7 s */
-    {"car_alarm", 120, 40},                  /* 728, 8 s */
+    {"models__constraints", 120, 40},        /* 635, all: 25 s */
+    {"models__constraints", 60, 1},          /* 635 alone: 13 s */
+    {"smv-dist__mutex", 100, 40},            /* 385, 7 s */
+    {"car_alarm", 80, 40},                   /* 728, 8 s */
     {"models__admin", 30, 10},               /*  88, 2 s */
     {"beverage", 24, 40},                    /* 107, 2 s */
     {"CrossroadNuSMV", 30, 40},              /* 198, 2 s */

@@ -1129,7 +1129,7 @@ static blk *block_copy(bpool *P, Z3_solver syn, mf_inputs *in, Z3_model vm,
     for (int i = 0; i < P->v.n && d > 0; i++) {
         blk *x = &P->v.v[i];
         if (x->depth == d - 1 && (int)x->ch.n == pre &&
-            !memcmp(x->ch.v, v.v, sizeof *v.v * (size_t)pre)) {
+            (!pre || !memcmp(x->ch.v, v.v, sizeof *v.v * (size_t)pre))) {
             b = x;
             break;
         }
