@@ -1055,6 +1055,60 @@ int mf_enc_nobs(const mf_enc *E)
     return E->nobs;
 }
 
+/* Terms shared by the engines (encode.h). */
+Z3_ast mf_enc_and(mf_enc *E, int n, Z3_ast *a)
+{
+    Z3_context c = mf_enc_ctx(E);
+    if (n == 0)
+        return mf_enc_keep(E, Z3_mk_true(c));
+    if (n == 1)
+        return a[0];
+    return mf_enc_keep(E, Z3_mk_and(c, (unsigned)n, a));
+}
+
+Z3_ast mf_enc_not(mf_enc *E, Z3_ast a)
+{
+    return mf_enc_keep(E, Z3_mk_not(mf_enc_ctx(E), a));
+}
+
+Z3_ast mf_enc_eq(mf_enc *E, Z3_ast a, Z3_ast b)
+{
+    return mf_enc_keep(E, Z3_mk_eq(mf_enc_ctx(E), a, b));
+}
+
+Z3_ast mf_enc_obs_eq(mf_enc *E, Z3_ast *a, Z3_ast *b)
+{
+    int n = mf_enc_nobs(E);
+    Z3_ast *x = mf_xcalloc((size_t)(n ? n : 1), sizeof *x);
+    for (int i = 0; i < n; i++)
+        x[i] = mf_enc_eq(E, a[i], b[i]);
+    Z3_ast r = mf_enc_and(E, n, x);
+    free(x);
+    return r;
+}
+
+Z3_ast mf_enc_all_ok(mf_enc *E, mf_unroll *u, int from, int to)
+{
+    Z3_ast *x = mf_xcalloc((size_t)(to - from + 2), sizeof *x);
+    int n = 0;
+    for (int k = from; k <= to; k++)
+        x[n++] = mf_unroll_ok(u, k);
+    Z3_ast r = mf_enc_and(E, n, x);
+    free(x);
+    return r;
+}
+
+Z3_ast mf_enc_all_obs_eq(mf_enc *E, mf_unroll *a, mf_unroll *b, int to)
+{
+    Z3_ast *x = mf_xcalloc((size_t)(to + 2), sizeof *x);
+    int n = 0;
+    for (int k = 0; k <= to; k++)
+        x[n++] = mf_enc_obs_eq(E, mf_unroll_obs(a, k), mf_unroll_obs(b, k));
+    Z3_ast r = mf_enc_and(E, n, x);
+    free(x);
+    return r;
+}
+
 Z3_ast *mf_enc_fresh_state(mf_enc *E, const char *tag)
 {
     int n = E->m->nslots;

@@ -98,6 +98,17 @@ int mf_enc_nobs(const mf_enc *E);
  * same order in every copy of the same kind). */
 Z3_ast *mf_unroll_choices(mf_unroll *u, int k, int *n);
 
+/* Terms shared by the engines (engine.c, quant.c), each kept alive by E:
+ * a conjunction (true when n is 0), a negation, an equality; the
+ * observables of two states equal; ok[from..to] of u (true when empty);
+ * the observables of a and b equal at every state 0..to. */
+Z3_ast mf_enc_and(mf_enc *E, int n, Z3_ast *a);
+Z3_ast mf_enc_not(mf_enc *E, Z3_ast a);
+Z3_ast mf_enc_eq(mf_enc *E, Z3_ast a, Z3_ast b);
+Z3_ast mf_enc_obs_eq(mf_enc *E, Z3_ast *a, Z3_ast *b);
+Z3_ast mf_enc_all_ok(mf_enc *E, mf_unroll *u, int from, int to);
+Z3_ast mf_enc_all_obs_eq(mf_enc *E, mf_unroll *a, mf_unroll *b, int to);
+
 /* Fresh arbitrary state: nslots constants (input cells included). */
 Z3_ast *mf_enc_fresh_state(mf_enc *E, const char *tag);
 

@@ -178,25 +178,8 @@ static void del_model(Z3_context c, Z3_model mdl)
         Z3_model_dec_ref(c, mdl);
 }
 
-static Z3_ast mk_and(mf_enc *E, int n, Z3_ast *a)
-{
-    Z3_context c = mf_enc_ctx(E);
-    if (n == 0)
-        return mf_enc_keep(E, Z3_mk_true(c));
-    if (n == 1)
-        return a[0];
-    return mf_enc_keep(E, Z3_mk_and(c, (unsigned)n, a));
-}
 
-static Z3_ast mk_not(mf_enc *E, Z3_ast a)
-{
-    return mf_enc_keep(E, Z3_mk_not(mf_enc_ctx(E), a));
-}
 
-static Z3_ast mk_eq(mf_enc *E, Z3_ast a, Z3_ast b)
-{
-    return mf_enc_keep(E, Z3_mk_eq(mf_enc_ctx(E), a, b));
-}
 
 static Z3_ast mk_lit(mf_enc *E, const char *pfx)
 {
@@ -214,17 +197,6 @@ static void assert_implies(mf_enc *E, Z3_solver s, Z3_ast g, Z3_ast f)
     Z3_solver_assert(c, s, mf_enc_keep(E, Z3_mk_implies(c, g, f)));
 }
 
-/* Observables of a and b equal. */
-static Z3_ast obs_eq(mf_enc *E, Z3_ast *a, Z3_ast *b)
-{
-    int n = mf_enc_nobs(E);
-    Z3_ast *x = mf_xcalloc((size_t)(n ? n : 1), sizeof *x);
-    for (int i = 0; i < n; i++)
-        x[i] = mk_eq(E, a[i], b[i]);
-    Z3_ast r = mk_and(E, n, x);
-    free(x);
-    return r;
-}
 
 /* Observables of a equal to values. */
 static Z3_ast obs_is(mf_enc *E, Z3_ast *a, const mf_val *v)
@@ -232,8 +204,8 @@ static Z3_ast obs_is(mf_enc *E, Z3_ast *a, const mf_val *v)
     int n = mf_enc_nobs(E);
     Z3_ast *x = mf_xcalloc((size_t)(n ? n : 1), sizeof *x);
     for (int i = 0; i < n; i++)
-        x[i] = mk_eq(E, a[i], mf_enc_val(E, v[i]));
-    Z3_ast r = mk_and(E, n, x);
+        x[i] = mf_enc_eq(E, a[i], mf_enc_val(E, v[i]));
+    Z3_ast r = mf_enc_and(E, n, x);
     free(x);
     return r;
 }
@@ -872,16 +844,16 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
     int np = 0;
     for (int i = 0; i < d; i++) {
         pre[np++] = mf_unroll_ok(M, i);
-        pre[np++] = obs_eq(E, mf_unroll_obs(O, i), mf_unroll_obs(M, i));
+        pre[np++] = mf_enc_obs_eq(E, mf_unroll_obs(O, i), mf_unroll_obs(M, i));
     }
-    parts[0] = mk_and(E, np, pre);
+    parts[0] = mf_enc_and(E, np, pre);
     free(pre);
-    Z3_ast dd[2] = {mk_not(E, mf_unroll_ok(M, d)),
-                    mk_not(E, obs_eq(E, mf_unroll_obs(O, d),
+    Z3_ast dd[2] = {mf_enc_not(E, mf_unroll_ok(M, d)),
+                    mf_enc_not(E, mf_enc_obs_eq(E, mf_unroll_obs(O, d),
                                      mf_unroll_obs(M, d)))};
     parts[1] = mf_enc_keep(E, Z3_mk_or(c, 2, dd));
     Z3_ast g = mk_lit(E, "g");
-    assert_implies(E, G->s, g, mk_and(E, 2, parts));
+    assert_implies(E, G->s, g, mf_enc_and(E, 2, parts));
     for (;;) {
         MF_VEC(Z3_ast) sels = {0};
         int last = -1;
@@ -950,10 +922,10 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
      * and an accepting mutant at d: a fact, asserted for good (it holds for
      * every selector still to be checked; the others are never checked
      * again). */
-    Z3_solver_assert(c, G->s, mk_not(E, g));
+    Z3_solver_assert(c, G->s, mf_enc_not(E, g));
     Z3_ast fact[2] = {mf_unroll_ok(M, d),
-                      obs_eq(E, mf_unroll_obs(O, d), mf_unroll_obs(M, d))};
-    Z3_solver_assert(c, G->s, mk_and(E, 2, fact));
+                      mf_enc_obs_eq(E, mf_unroll_obs(O, d), mf_unroll_obs(M, d))};
+    Z3_solver_assert(c, G->s, mf_enc_and(E, 2, fact));
     return 1;
 }
 
@@ -995,22 +967,6 @@ static void det_search(batch *B, const int *which)
             B->out[j].bound = B->o->bound;
 }
 
-/* Fix the choices of copy `x` (built like `from`) to their values in mdl,
- * for states 0..d. */
-static void fix_choices(mf_enc *E, Z3_solver s, mf_unroll *x,
-                        mf_unroll *from, Z3_model mdl, int d)
-{
-    for (int k = 0; k <= d; k++) {
-        int n1, n2;
-        Z3_ast *a = mf_unroll_choices(x, k, &n1);
-        Z3_ast *b = mf_unroll_choices(from, k, &n2);
-        for (int i = 0; i < n1 && i < n2; i++)
-            Z3_solver_assert(mf_enc_ctx(E), s,
-                             mk_eq(E, a[i],
-                                   mf_enc_val(E, mf_enc_eval(E, mdl, b[i]))));
-    }
-}
-
 static void fix_inputs(mf_enc *E, Z3_solver s, mf_inputs *to, mf_inputs *from,
                        Z3_model mdl, int d)
 {
@@ -1021,7 +977,7 @@ static void fix_inputs(mf_enc *E, Z3_solver s, mf_inputs *to, mf_inputs *from,
         for (int sl = 0; sl < m->nslots; sl++)
             if (a[sl] && b[sl] && a[sl] != b[sl])
                 Z3_solver_assert(mf_enc_ctx(E), s,
-                                 mk_eq(E, a[sl], mf_enc_val(E, mf_enc_eval(
+                                 mf_enc_eq(E, a[sl], mf_enc_val(E, mf_enc_eval(
                                                               E, mdl, b[sl]))));
     }
 }
@@ -1038,34 +994,14 @@ static Z3_ast uniform(mf_enc *E, mf_unroll *u, int d)
         int nk;
         Z3_ast *ck = mf_unroll_choices(u, k, &nk);
         for (int i = 0; i < nk && i < n1; i++)
-            MF_VEC_PUSH(x, mk_eq(E, ck[i], c1[i]));
+            MF_VEC_PUSH(x, mf_enc_eq(E, ck[i], c1[i]));
     }
-    Z3_ast r = mk_and(E, x.n, x.v);
+    Z3_ast r = mf_enc_and(E, x.n, x.v);
     MF_VEC_FREE(x);
     return r;
 }
 
-static Z3_ast all_ok(mf_enc *E, mf_unroll *u, int from, int to)
-{
-    Z3_ast *x = mf_xcalloc((size_t)(to - from + 2), sizeof *x);
-    int n = 0;
-    for (int k = from; k <= to; k++)
-        x[n++] = mf_unroll_ok(u, k);
-    Z3_ast r = mk_and(E, n, x);
-    free(x);
-    return r;
-}
 
-static Z3_ast all_obs_eq(mf_enc *E, mf_unroll *a, mf_unroll *b, int to)
-{
-    Z3_ast *x = mf_xcalloc((size_t)(to + 2), sizeof *x);
-    int n = 0;
-    for (int k = 0; k <= to; k++)
-        x[n++] = obs_eq(E, mf_unroll_obs(a, k), mf_unroll_obs(b, k));
-    Z3_ast r = mk_and(E, n, x);
-    free(x);
-    return r;
-}
 
 /* Blocking copies of the refinement. A behaviour the verifier finds at
  * length d becomes, in the synthesis solver, a copy (pot: of the original;
@@ -1101,12 +1037,25 @@ static void step_choices(mf_enc *E, Z3_model mdl, mf_unroll *u, int k,
 }
 
 static void fix_step(mf_enc *E, Z3_solver s, mf_unroll *x, int k,
-                     const mf_val *v)
+                     const mf_val *v, int nv)
 {
     int n;
     Z3_ast *a = mf_unroll_choices(x, k, &n);
-    for (int i = 0; i < n; i++)
-        Z3_solver_assert(mf_enc_ctx(E), s, mk_eq(E, a[i], mf_enc_val(E, v[i])));
+    for (int i = 0; i < n && i < nv; i++)
+        Z3_solver_assert(mf_enc_ctx(E), s, mf_enc_eq(E, a[i], mf_enc_val(E, v[i])));
+}
+
+/* Fix the choices of copy `x` (built like `from`) to their values in mdl,
+ * for states 0..d. */
+static void fix_choices(mf_enc *E, Z3_solver s, mf_unroll *x,
+                        mf_unroll *from, Z3_model mdl, int d)
+{
+    for (int k = 0; k <= d; k++) {
+        valvec v = {0};
+        step_choices(E, mdl, from, k, &v);
+        fix_step(E, s, x, k, v.v, v.n);
+        MF_VEC_FREE(v);
+    }
 }
 
 /* The copy (entry) for the behaviour in vm at length d, built or extended. */
@@ -1146,7 +1095,8 @@ static blk *block_copy(bpool *P, Z3_solver syn, mf_inputs *in, Z3_model vm,
     for (int c = 0; c < P->n; c++) {
         mf_unroll_extend(b->u[c], d);
         for (int k = from; k <= d; k++)
-            fix_step(P->enc[c], syn, b->u[c], k, v.v + at.v[k * P->n + c]);
+            fix_step(P->enc[c], syn, b->u[c], k, v.v + at.v[k * P->n + c],
+                     at.v[k * P->n + c + 1] - at.v[k * P->n + c]);
     }
     b->depth = d;
     MF_VEC_FREE(b->ch);
@@ -1162,11 +1112,11 @@ static Z3_ast block_match(bpool *P, const blk *b, mf_unroll *other, int d)
     mf_enc *E = P->enc[0];
     Z3_ast x[3];
     int n = 0;
-    x[n++] = all_ok(E, b->u[0], 0, d);
+    x[n++] = mf_enc_all_ok(E, b->u[0], 0, d);
     if (P->n == 2)
-        x[n++] = all_ok(P->enc[1], b->u[1], 0, d);
-    x[n++] = all_obs_eq(E, b->u[0], P->n == 2 ? b->u[1] : other, d);
-    return mk_and(E, n, x);
+        x[n++] = mf_enc_all_ok(P->enc[1], b->u[1], 0, d);
+    x[n++] = mf_enc_all_obs_eq(E, b->u[0], P->n == 2 ? b->u[1] : other, d);
+    return mf_enc_and(E, n, x);
 }
 
 /* After length d was refuted under the assumptions as[0..na): some copy of
@@ -1187,7 +1137,7 @@ static void block_lemma(bpool *P, Z3_solver syn, mf_unroll *other, int d,
     if (cond)
         l = mf_enc_keep(E, Z3_mk_implies(mf_enc_ctx(E), cond, l));
     if (na)
-        assert_implies(E, syn, mk_and(E, na, as), l);
+        assert_implies(E, syn, mf_enc_and(E, na, as), l);
     else
         Z3_solver_assert(mf_enc_ctx(E), syn, l);
 }
@@ -1223,8 +1173,8 @@ static Z3_ast state_is(mf_enc *E, Z3_ast *st, const mf_val *v, int n)
 {
     Z3_ast *x = mf_xcalloc((size_t)(n ? n : 1), sizeof *x);
     for (int i = 0; i < n; i++)
-        x[i] = mk_eq(E, st[i], mf_enc_val(E, v[i]));
-    Z3_ast r = mk_and(E, n, x);
+        x[i] = mf_enc_eq(E, st[i], mf_enc_val(E, v[i]));
+    Z3_ast r = mf_enc_and(E, n, x);
     free(x);
     return r;
 }
@@ -1246,11 +1196,11 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
     int n = m->nslots, no = mf_enc_nobs(E);
     int iters = 0;
     Z3_ast gr = mk_lit(E, "pr");
-    Z3_ast parts[3] = {d ? all_ok(EM, M, 0, d - 1) : mf_enc_keep(E, Z3_mk_true(c)),
-                       mk_not(E, mf_unroll_ok(M, d)),
-                       d ? all_obs_eq(E, O, M, d - 1)
+    Z3_ast parts[3] = {d ? mf_enc_all_ok(EM, M, 0, d - 1) : mf_enc_keep(E, Z3_mk_true(c)),
+                       mf_enc_not(E, mf_unroll_ok(M, d)),
+                       d ? mf_enc_all_obs_eq(E, O, M, d - 1)
                          : mf_enc_keep(E, Z3_mk_true(c))};
-    assert_implies(E, syn, gr, mk_and(E, 3, parts));
+    assert_implies(E, syn, gr, mf_enc_and(E, 3, parts));
     for (;;) {
         if (++iters > B->o->cegis_max / 4)
             return -2;
@@ -1272,10 +1222,10 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
         MF_VEC(Z3_ast) pt = {0};
         for (int s = 0; s < n; s++)
             if (ic[s])
-                MF_VEC_PUSH(pt, mk_eq(E, ic[s], mf_enc_val(E, inp[s])));
+                MF_VEC_PUSH(pt, mf_enc_eq(E, ic[s], mf_enc_val(E, inp[s])));
         if (d)
             MF_VEC_PUSH(pt, state_is(E, mf_unroll_state(M, d - 1), ms, n));
-        Z3_ast point = mk_and(E, pt.n, pt.v);
+        Z3_ast point = mf_enc_and(E, pt.n, pt.v);
         MF_VEC_FREE(pt);
         int res = 0;
         if (sim_refuses(B->mmodels[j], ms, inp) == 1) {
@@ -1288,7 +1238,7 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
                 free(vals);
             }
             if (d)
-                Z3_solver_assert(c, ver, all_ok(E, P, 0, d - 1));
+                Z3_solver_assert(c, ver, mf_enc_all_ok(E, P, 0, d - 1));
             res = 1;
             for (int it = 0; it < 1000; it++) {
                 Z3_lbool r2 = check(c, ver, 0, NULL, why, sizeof why);
@@ -1313,7 +1263,7 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
                     del_model(c, vm);
                     break;
                 }
-                Z3_solver_assert(c, ver, mk_not(E, state_is(
+                Z3_solver_assert(c, ver, mf_enc_not(E, state_is(
                                              E, mf_unroll_state(P, d - 1), ps, n)));
                 free(ps);
                 del_model(c, vm);
@@ -1327,7 +1277,7 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
             B->killed_at[j] = d;
             record_kill(B, j, t, MF_N_POTENTIAL);
         } else if (res == 0)
-            assert_implies(E, syn, gr, mk_not(E, point));
+            assert_implies(E, syn, gr, mf_enc_not(E, point));
         free(inp);
         free(ms);
         del_model(c, mdl);
@@ -1372,9 +1322,9 @@ static void pot_search(batch *B, int j)
             break;
         }
         Z3_ast g = mk_lit(E, "pg");
-        Z3_ast parts[2] = {all_ok(EM, M, 0, d),
-                           mk_not(E, all_obs_eq(E, O, M, d))};
-        assert_implies(E, syn, g, mk_and(E, 2, parts));
+        Z3_ast parts[2] = {mf_enc_all_ok(EM, M, 0, d),
+                           mf_enc_not(E, mf_enc_all_obs_eq(E, O, M, d))};
+        assert_implies(E, syn, g, mf_enc_and(E, 2, parts));
         for (;;) {
             if (++iters > o->cegis_max || now() > B->deadline) {
                 B->out[j].bound = d - 1; /* gave up: no kill up to d-1 */
@@ -1391,7 +1341,7 @@ static void pot_search(batch *B, int j)
                 break;
             }
             if (r == Z3_L_FALSE) { /* no deviating mutant behaviour */
-                block_lemma(&bp, syn, M, d, mk_and(E, 2, parts), na - 1, as);
+                block_lemma(&bp, syn, M, d, mf_enc_and(E, 2, parts), na - 1, as);
                 break;
             }
             Z3_model mdl = get_model(c, syn);
@@ -1406,7 +1356,7 @@ static void pot_search(batch *B, int j)
                 Z3_solver_assert(c, ver, obs_is(E, mf_unroll_obs(P, k), vals));
                 free(vals);
             }
-            Z3_solver_assert(c, ver, all_ok(E, P, 0, d));
+            Z3_solver_assert(c, ver, mf_enc_all_ok(E, P, 0, d));
             Z3_ast ul = mk_lit(E, "pu");
             assert_implies(E, ver, ul, uniform(E, P, d));
             Z3_lbool r2 = check(c, ver, 1, &ul, why, sizeof why);
@@ -1431,7 +1381,7 @@ static void pot_search(batch *B, int j)
              * no mutant behaviour matching an original one is a witness). */
             Z3_model vm = get_model(c, ver);
             blk *b = block_copy(&bp, syn, in, vm, d);
-            assert_implies(E, syn, g, mk_not(E, block_match(&bp, b, M, d)));
+            assert_implies(E, syn, g, mf_enc_not(E, block_match(&bp, b, M, d)));
             del_model(c, vm);
             Z3_solver_pop(c, ver, 1);
             del_model(c, mdl);
@@ -1503,14 +1453,14 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
             Z3_model mdl = get_model(c, syn);
             Z3_solver_push(c, ver);
             fix_inputs(E, ver, vin, in, mdl, d);
-            Z3_ast parts[3] = {all_ok(E, P, 0, d), all_ok(EM, Q, 0, d),
-                               all_obs_eq(E, P, Q, d)};
-            Z3_solver_assert(c, ver, mk_and(E, 3, parts));
+            Z3_ast parts[3] = {mf_enc_all_ok(E, P, 0, d), mf_enc_all_ok(EM, Q, 0, d),
+                               mf_enc_all_obs_eq(E, P, Q, d)};
+            Z3_solver_assert(c, ver, mf_enc_and(E, 3, parts));
             Z3_ast vs[2];
             int nv = nassume(B, j, vs);
             Z3_ast up[2] = {uniform(E, P, d), uniform(EM, Q, d)};
             vs[nv] = mk_lit(E, "du");
-            assert_implies(E, ver, vs[nv], mk_and(E, 2, up));
+            assert_implies(E, ver, vs[nv], mf_enc_and(E, 2, up));
             Z3_lbool r2 = check(c, ver, nv + 1, vs, why, sizeof why);
             if (r2 == Z3_L_FALSE) {
                 r2 = check(c, ver, nv, vs, why, sizeof why);
@@ -1532,7 +1482,7 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
             }
             Z3_model vm = get_model(c, ver);
             blk *b = block_copy(&bp, syn, in, vm, d);
-            assert_implies(E, syn, g, mk_not(E, block_match(&bp, b, NULL, d)));
+            assert_implies(E, syn, g, mf_enc_not(E, block_match(&bp, b, NULL, d)));
             del_model(c, vm);
             Z3_solver_pop(c, ver, 1);
             del_model(c, mdl);
@@ -1686,9 +1636,9 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
                 for (int s = 0; s < n; s++)
                     if (!is_input_slot(m, s) ||
                         m->vars[0].decl != MF_DECL_IVAR)
-                        eqs[ne++] = mk_eq(E, S[s], mf_enc_val(
+                        eqs[ne++] = mf_enc_eq(E, S[s], mf_enc_val(
                                                        E, rs->st.v[(size_t)i * n + s]));
-                dis[i] = mk_and(E, ne, eqs);
+                dis[i] = mf_enc_and(E, ne, eqs);
             }
             Z3_solver_assert(c, A, cnt ? mf_enc_keep(E, Z3_mk_or(c, (unsigned)cnt, dis))
                                        : mf_enc_keep(E, Z3_mk_false(c)));
@@ -1700,8 +1650,8 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
     int na = nassume(B, j, as);
     /* Enabledness: the original accepts, the mutant refuses. */
     Z3_ast en = mk_lit(E, "le");
-    Z3_ast ep[2] = {mf_unroll_ok(O, step), mk_not(E, mf_unroll_ok(M, step))};
-    assert_implies(E, A, en, mk_and(E, 2, ep));
+    Z3_ast ep[2] = {mf_unroll_ok(O, step), mf_enc_not(E, mf_unroll_ok(M, step))};
+    assert_implies(E, A, en, mf_enc_and(E, 2, ep));
     as[na] = en;
     Z3_lbool r;
     /* "Some mutant choice fails" over-approximates a refusal: confirm each
@@ -1731,10 +1681,10 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
         MF_VEC(Z3_ast) pt = {0};
         for (int q = 0; q < n; q++)
             if (ic[q])
-                MF_VEC_PUSH(pt, mk_eq(E, ic[q], mf_enc_val(E, inp[q])));
+                MF_VEC_PUSH(pt, mf_enc_eq(E, ic[q], mf_enc_val(E, inp[q])));
         if (step)
             MF_VEC_PUSH(pt, state_is(E, S, sv, n));
-        assert_implies(E, A, en, mk_not(E, mk_and(E, pt.n, pt.v)));
+        assert_implies(E, A, en, mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
         MF_VEC_FREE(pt);
         free(inp);
         free(sv);
@@ -1767,12 +1717,12 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
         fix_inputs(E, V, vin, in, mdl, step);
         Z3_ast *ms = mf_unroll_state(M, step), *ps = mf_unroll_state(P, step);
         for (int s = 0; s < m->nslots; s++)
-            Z3_solver_assert(c, V, mk_eq(E, ps[s], mf_enc_val(E, mf_enc_eval(
+            Z3_solver_assert(c, V, mf_enc_eq(E, ps[s], mf_enc_val(E, mf_enc_eval(
                                                                E, mdl, ms[s]))));
         if (step) {
             Z3_ast *p0 = mf_unroll_state(P, 0);
             for (int s = 0; s < m->nslots; s++)
-                Z3_solver_assert(c, V, mk_eq(E, p0[s], mf_enc_val(E, mf_enc_eval(
+                Z3_solver_assert(c, V, mf_enc_eq(E, p0[s], mf_enc_val(E, mf_enc_eval(
                                                                    E, mdl, S[s]))));
         }
         int no = mf_enc_nobs(E);
@@ -1798,10 +1748,10 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
         Z3_ast *eqs = mf_xcalloc((size_t)(m->nslots + 3), sizeof *eqs);
         int ne = 0;
         for (int s = 0; s < m->nslots; s++)
-            eqs[ne++] = mk_eq(E, xs[s], ms[s]);
-        eqs[ne++] = obs_eq(E, mf_unroll_obs(X, step), mf_unroll_obs(M, step));
+            eqs[ne++] = mf_enc_eq(E, xs[s], ms[s]);
+        eqs[ne++] = mf_enc_obs_eq(E, mf_unroll_obs(X, step), mf_unroll_obs(M, step));
         eqs[ne++] = mf_unroll_ok(X, step);
-        assert_implies(E, A, g, mk_not(E, mk_and(E, ne, eqs)));
+        assert_implies(E, A, g, mf_enc_not(E, mf_enc_and(E, ne, eqs)));
         free(eqs);
         mf_unroll_free(X);
         del_model(c, vm);
@@ -1854,26 +1804,26 @@ static int kinduction(batch *B, int j, int *kout, char *why, size_t whyn)
         /* state k is on the path: both accept, same observables, and it
          * differs from every earlier product state */
         Z3_ast on[3] = {mf_unroll_ok(O, k), mf_unroll_ok(M, k),
-                        obs_eq(E, mf_unroll_obs(O, k), mf_unroll_obs(M, k))};
-        Z3_solver_assert(c, S, mk_and(E, 3, on));
+                        mf_enc_obs_eq(E, mf_unroll_obs(O, k), mf_unroll_obs(M, k))};
+        Z3_solver_assert(c, S, mf_enc_and(E, 3, on));
         Z3_ast *ok_ = mf_unroll_state(O, k), *mk = mf_unroll_state(M, k);
         for (int a = 0; a < k; a++) {
             Z3_ast *oa = mf_unroll_state(O, a), *ma = mf_unroll_state(M, a);
             Z3_ast *eq = mf_xcalloc((size_t)(2 * n + 1), sizeof *eq);
             int ne = 0;
             for (int sl = 0; sl < n; sl++) {
-                eq[ne++] = mk_eq(E, ok_[sl], oa[sl]);
-                eq[ne++] = mk_eq(E, mk[sl], ma[sl]);
+                eq[ne++] = mf_enc_eq(E, ok_[sl], oa[sl]);
+                eq[ne++] = mf_enc_eq(E, mk[sl], ma[sl]);
             }
-            Z3_solver_assert(c, S, mk_not(E, mk_and(E, ne, eq)));
+            Z3_solver_assert(c, S, mf_enc_not(E, mf_enc_and(E, ne, eq)));
             free(eq);
         }
         Z3_ast bad[2] = {mf_unroll_ok(M, k + 1),
-                         obs_eq(E, mf_unroll_obs(O, k + 1),
+                         mf_enc_obs_eq(E, mf_unroll_obs(O, k + 1),
                                 mf_unroll_obs(M, k + 1))};
         Z3_ast g = mk_lit(E, "kg");
-        Z3_ast step[2] = {mf_unroll_ok(O, k + 1), mk_not(E, mk_and(E, 2, bad))};
-        assert_implies(E, S, g, mk_and(E, 2, step));
+        Z3_ast step[2] = {mf_unroll_ok(O, k + 1), mf_enc_not(E, mf_enc_and(E, 2, bad))};
+        assert_implies(E, S, g, mf_enc_and(E, 2, step));
         as[na] = g;
         Z3_lbool r = check(c, S, na + 1, as, why, whyn);
         if (r == Z3_L_FALSE) {
@@ -1885,7 +1835,7 @@ static int kinduction(batch *B, int j, int *kout, char *why, size_t whyn)
             res = -1;
             break;
         }
-        Z3_solver_assert(c, S, mk_not(E, g));
+        Z3_solver_assert(c, S, mf_enc_not(E, g));
     }
     mf_unroll_free(O);
     mf_unroll_free(M);

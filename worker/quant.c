@@ -41,61 +41,15 @@ static double now(void)
 /* ------------------------------------------------------------------ */
 /* Terms (every new term is kept alive by the encoder)                  */
 
-static Z3_ast q_and(mf_enc *E, int n, Z3_ast *a)
-{
-    Z3_context c = mf_enc_ctx(E);
-    if (n == 0)
-        return mf_enc_keep(E, Z3_mk_true(c));
-    if (n == 1)
-        return a[0];
-    return mf_enc_keep(E, Z3_mk_and(c, (unsigned)n, a));
-}
-
 static Z3_ast q_and2(mf_enc *E, Z3_ast a, Z3_ast b)
 {
     Z3_ast x[2] = {a, b};
-    return q_and(E, 2, x);
-}
-
-static Z3_ast q_not(mf_enc *E, Z3_ast a)
-{
-    return mf_enc_keep(E, Z3_mk_not(mf_enc_ctx(E), a));
+    return mf_enc_and(E, 2, x);
 }
 
 static Z3_ast q_implies(mf_enc *E, Z3_ast a, Z3_ast b)
 {
     return mf_enc_keep(E, Z3_mk_implies(mf_enc_ctx(E), a, b));
-}
-
-static Z3_ast q_eq(mf_enc *E, Z3_ast a, Z3_ast b)
-{
-    return mf_enc_keep(E, Z3_mk_eq(mf_enc_ctx(E), a, b));
-}
-
-/* ok[from..to] of u (true when the range is empty). */
-static Z3_ast all_ok(mf_enc *E, mf_unroll *u, int from, int to)
-{
-    astvec x = {0};
-    for (int k = from; k <= to; k++)
-        MF_VEC_PUSH(x, mf_unroll_ok(u, k));
-    Z3_ast r = q_and(E, x.n, x.v);
-    MF_VEC_FREE(x);
-    return r;
-}
-
-/* Observables of a and b equal at every step 0..to. */
-static Z3_ast all_obs_eq(mf_enc *E, mf_unroll *a, mf_unroll *b, int to)
-{
-    int no = mf_enc_nobs(E);
-    astvec x = {0};
-    for (int k = 0; k <= to; k++) {
-        Z3_ast *oa = mf_unroll_obs(a, k), *ob = mf_unroll_obs(b, k);
-        for (int i = 0; i < no; i++)
-            MF_VEC_PUSH(x, q_eq(E, oa[i], ob[i]));
-    }
-    Z3_ast r = q_and(E, x.n, x.v);
-    MF_VEC_FREE(x);
-    return r;
 }
 
 /* ------------------------------------------------------------------ */
@@ -178,7 +132,7 @@ static Z3_ast ucopy_defs(ucopy *x)
     astvec a = {0};
     for (unsigned i = 0; i < n; i++)
         MF_VEC_PUSH(a, mf_enc_keep(E, Z3_ast_vector_get(c, v, i)));
-    Z3_ast r = q_and(E, a.n, a.v);
+    Z3_ast r = mf_enc_and(E, a.n, a.v);
     MF_VEC_FREE(a);
     Z3_ast_vector_dec_ref(c, v);
     return r;
@@ -243,7 +197,7 @@ static Z3_ast forall_copies(mf_enc *E, ucopy **xs, int nx, Z3_ast body)
     for (int q = 0; q < all.n; q++)
         if (!in_list(&from, all.v[q]))
             MF_VEC_PUSH(b, Z3_to_app(c, all.v[q]));
-    Z3_ast imp = defs.n ? q_implies(E, q_and(E, defs.n, defs.v), body) : body;
+    Z3_ast imp = defs.n ? q_implies(E, mf_enc_and(E, defs.n, defs.v), body) : body;
     if (from.n)
         imp = mf_enc_keep(E, Z3_substitute(c, imp, (unsigned)from.n, from.v,
                                            to.v));
@@ -325,10 +279,10 @@ static int definite_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     ucopy P, Q;
     ucopy_init(&P, E, "qp", 0, in, NULL, d);
     ucopy_init(&Q, EM, "qq", q->meta, in, NULL, d);
-    Z3_ast match[3] = {all_ok(E, P.u, 0, d), all_ok(EM, Q.u, 0, d),
-                       all_obs_eq(E, P.u, Q.u, d)};
+    Z3_ast match[3] = {mf_enc_all_ok(E, P.u, 0, d), mf_enc_all_ok(EM, Q.u, 0, d),
+                       mf_enc_all_obs_eq(E, P.u, Q.u, d)};
     ucopy *xs[2] = {&P, &Q};
-    Z3_solver_assert(c, s, forall_copies(E, xs, 2, q_not(E, q_and(E, 3, match))));
+    Z3_solver_assert(c, s, forall_copies(E, xs, 2, mf_enc_not(E, mf_enc_and(E, 3, match))));
     int res;
     Z3_lbool r = q_check(c, s, d, why, whyn);
     if (r == Z3_L_TRUE) {
@@ -367,10 +321,10 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     /* A deviating mutant behaviour through d. */
     ucopy P;
     ucopy_init(&P, E, "qp", 0, in, NULL, d);
-    Z3_ast pm[2] = {all_ok(E, P.u, 0, d), all_obs_eq(E, P.u, M, d)};
+    Z3_ast pm[2] = {mf_enc_all_ok(E, P.u, 0, d), mf_enc_all_obs_eq(E, P.u, M, d)};
     ucopy *xp[1] = {&P};
-    Z3_ast behaviour = q_and2(E, all_ok(EM, M, 0, d),
-                              forall_copies(E, xp, 1, q_not(E, q_and(E, 2, pm))));
+    Z3_ast behaviour = q_and2(E, mf_enc_all_ok(EM, M, 0, d),
+                              forall_copies(E, xp, 1, mf_enc_not(E, mf_enc_and(E, 2, pm))));
 
     /* A mutant refusal of step d. */
     mf_inputs *rin = NULL;
@@ -382,31 +336,31 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
          * one). */
         ucopy_init(&R, EM, "qr", q->meta, in, NULL, 0);
         ucopy *xr[1] = {&R};
-        refusal = forall_copies(E, xr, 1, q_not(E, mf_unroll_ok(R.u, 0)));
+        refusal = forall_copies(E, xr, 1, mf_enc_not(E, mf_unroll_ok(R.u, 0)));
     } else {
         const mf_model *m = mf_enc_model(E);
         rin = mf_inputs_new(E, s, "qj");
         Z3_ast *a = mf_inputs_state(rin, 1), *b = mf_inputs_state(in, d);
         for (int sl = 0; sl < m->nslots; sl++)
             if (a[sl] && b[sl])
-                Z3_solver_assert(c, s, q_eq(E, a[sl], b[sl]));
+                Z3_solver_assert(c, s, mf_enc_eq(E, a[sl], b[sl]));
         ucopy_init(&R, EM, "qr", q->meta, rin, mf_unroll_state(M, d - 1), 1);
         ucopy *xr[1] = {&R};
         Z3_ast mref = forall_copies(
-            E, xr, 1, q_not(E, all_ok(EM, R.u, 0, 1)));
+            E, xr, 1, mf_enc_not(E, mf_enc_all_ok(EM, R.u, 0, 1)));
         ucopy_init(&P2, E, "qp2", 0, in, NULL, d - 1);
         have_p2 = 1;
         ucopy_init(&S, E, "qs", 0, rin, mf_unroll_state(P2.u, d - 1), 1);
         ucopy *xs[1] = {&S};
         Z3_ast oref = forall_copies(E, xs, 1,
-                                    q_not(E, all_ok(E, S.u, 0, 1)));
-        Z3_ast pr[3] = {all_ok(E, P2.u, 0, d - 1),
-                        all_obs_eq(E, P2.u, M, d - 1), oref};
+                                    mf_enc_not(E, mf_enc_all_ok(E, S.u, 0, 1)));
+        Z3_ast pr[3] = {mf_enc_all_ok(E, P2.u, 0, d - 1),
+                        mf_enc_all_obs_eq(E, P2.u, M, d - 1), oref};
         ucopy *x2[1] = {&P2};
-        Z3_ast none = forall_copies(E, x2, 1, q_not(E, q_and(E, 3, pr)));
-        Z3_ast parts[4] = {all_ok(EM, M, 0, d - 1),
-                           all_obs_eq(E, O, M, d - 1), mref, none};
-        refusal = q_and(E, 4, parts);
+        Z3_ast none = forall_copies(E, x2, 1, mf_enc_not(E, mf_enc_and(E, 3, pr)));
+        Z3_ast parts[4] = {mf_enc_all_ok(EM, M, 0, d - 1),
+                           mf_enc_all_obs_eq(E, O, M, d - 1), mref, none};
+        refusal = mf_enc_and(E, 4, parts);
     }
     char name[64];
     static _Atomic long nrf;
@@ -414,7 +368,7 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     Z3_ast rf = mf_enc_keep(E, Z3_mk_const(c, Z3_mk_string_symbol(c, name),
                                            Z3_mk_bool_sort(c)));
     Z3_solver_assert(c, s, q_implies(E, rf, refusal));
-    Z3_solver_assert(c, s, q_implies(E, q_not(E, rf), behaviour));
+    Z3_solver_assert(c, s, q_implies(E, mf_enc_not(E, rf), behaviour));
 
     int res;
     Z3_lbool r = q_check(c, s, d, why, whyn);
