@@ -319,8 +319,9 @@ int mf_cmd_check(int argc, char **argv)
                mf_verdict_name(vd->kind));
         switch (vd->kind) {
         case MF_V_KILLED:
-            printf(" %-13s length %d\n", mf_notion_name(vd->notion),
-                   vd->test->length);
+            printf(" %-13s length %d%s\n", mf_notion_name(vd->notion),
+                   vd->test->length,
+                   vd->not_shortest ? " (not claimed shortest)" : "");
             {
                 mf_buf b = {0};
                 mf_test_print(&b, m, vd->test);

@@ -61,6 +61,7 @@ struct mf_unroll {
     char tag[32];
     int meta, hard_ok;
     mf_inputs *in;
+    int inoff; /* state k reads the inputs of state k + inoff */
     int depth; /* -1: nothing built */
     int cap;
     Z3_ast **st;
@@ -1217,6 +1218,11 @@ void mf_unroll_free(mf_unroll *u)
     free(u);
 }
 
+void mf_unroll_shift_inputs(mf_unroll *u, int off)
+{
+    u->inoff = off;
+}
+
 int mf_unroll_depth(const mf_unroll *u)
 {
     return u->depth;
@@ -1346,7 +1352,7 @@ static void build_state(mf_unroll *u, int k)
     int n = m->nslots;
     Z3_ast *st = mf_xcalloc((size_t)(n ? n : 1), sizeof *st);
     Z3_ast *cur = k > 0 ? u->st[k - 1] : NULL;
-    Z3_ast *inp = u->in ? mf_inputs_state(u->in, k) : NULL;
+    Z3_ast *inp = u->in ? mf_inputs_state(u->in, k + u->inoff) : NULL;
     Z3_ast ok = E->tru;
     srcvec *srcs = mf_xcalloc((size_t)(n ? n : 1), sizeof *srcs);
     unsigned char *freeslot = mf_xcalloc((size_t)(n ? n : 1), 1);

@@ -86,6 +86,10 @@ Z3_ast *mf_inputs_state(mf_inputs *in, int k);
 mf_unroll *mf_unroll_new(mf_enc *E, Z3_solver s, const char *tag, int meta,
                          mf_inputs *in, int hard_ok, Z3_ast *state0);
 void mf_unroll_free(mf_unroll *u);
+/* State k of u reads the inputs of state k + off of its table (before
+ * anything is built): a copy that starts from state off - 1 of another
+ * copy (state0) and takes its step under that copy's inputs. */
+void mf_unroll_shift_inputs(mf_unroll *u, int off);
 /* Build states up to k (inclusive). */
 void mf_unroll_extend(mf_unroll *u, int k);
 int mf_unroll_depth(const mf_unroll *u);

@@ -658,6 +658,7 @@ typedef struct {
     mf_verdict *out;
     int *todo; /* per mutant: still undecided */
     int *killed_at; /* potential kill length (-1) */
+    struct steplib *lib; /* original steps learnt by the refinement */
     double t0;
     double deadline; /* of the current mutant's refinement */
 } batch;
@@ -1179,6 +1180,190 @@ static Z3_ast state_is(mf_enc *E, Z3_ast *st, const mf_val *v, int n)
     return r;
 }
 
+/* --- learnt steps ---
+ *
+ * Copies of one step (the initial states, or one transition from another
+ * copy's state) with their choices fixed to values a verifier found: in the
+ * synthesis solver such a copy speaks about every state at once, where a
+ * copy of a whole behaviour speaks about one trace. Two uses:
+ *  - potential killing when every cell that is not an input is observable
+ *    (obs_fix_state): then a behaviour's observables fix its states, and an
+ *    original behaviour matches a mutant's observable trace exactly when it
+ *    goes through the same states, i.e. when the mutant's first state is an
+ *    original initial state and each of its steps is an original step (from
+ *    the same state under the same inputs). The refinement learns original
+ *    steps instead of traces, and a candidate step no original step
+ *    reproduces is a kill (which the simulator replays);
+ *  - refusals: a candidate state where the mutant seems to refuse (some
+ *    choice values fail) but has a successor is blocked by a copy of that
+ *    successor's step, for every state the same choice values serve.
+ * The original's steps are the same whatever the mutant: its library lives
+ * as long as the batch, and every length of every mutant's search starts
+ * with all of it. */
+typedef struct steplib {
+    int w[2];    /* choices of an initial step, of a later step; -1 none yet */
+    valvec v[2]; /* rows of w[x] values */
+} steplib;
+
+static int obs_fix_state(const mf_model *m)
+{
+    for (int i = 0; i < m->nvars; i++) {
+        const mf_var *v = &m->vars[i];
+        if (v->decl != MF_DECL_IVAR && !v->is_input && !v->is_observable)
+            return 0;
+    }
+    return 1;
+}
+
+static int steplib_rows(const steplib *L, int x)
+{
+    if (L->w[x] < 0)
+        return 0;
+    return L->w[x] ? (int)(L->v[x].n / L->w[x]) : (L->v[x].n ? 1 : 0);
+}
+
+/* Adds a row if it is new. */
+static void steplib_add(steplib *L, int x, const valvec *row)
+{
+    if (L->w[x] < 0)
+        L->w[x] = (int)row->n;
+    if ((int)row->n != L->w[x])
+        return;
+    int n = steplib_rows(L, x);
+    if (!L->w[x]) {
+        if (!n)
+            MF_VEC_PUSH(L->v[x], 0); /* the one empty row */
+        return;
+    }
+    for (int r = 0; r < n; r++)
+        if (!memcmp(L->v[x].v + (size_t)r * L->w[x], row->v,
+                    sizeof *row->v * (size_t)L->w[x]))
+            return;
+    for (int i = 0; i < L->w[x]; i++)
+        MF_VEC_PUSH(L->v[x], row->v[i]);
+}
+
+typedef MF_VEC(mf_unroll *) unrollvec;
+
+/* Whose steps (the original's or the mutant copies'), their library, and
+ * the verifier's copies: Q0 from the initial states, Q one step from the
+ * arbitrary state q0 under the inputs of state 1 of qin. */
+typedef struct {
+    batch *B;
+    mf_enc *E;
+    int meta;
+    steplib *L;
+    Z3_solver ver;
+    mf_inputs *qin;
+    Z3_ast *q0;
+    mf_unroll *Q0, *Q;
+    unrollvec cps; /* the synthesis solver's copies */
+} stepper;
+
+static void stepper_open(stepper *S, batch *B, mf_enc *E, int meta,
+                         steplib *L, Z3_solver ver, const char *tag)
+{
+    char t[16];
+    memset(S, 0, sizeof *S);
+    S->B = B;
+    S->E = E;
+    S->meta = meta;
+    S->L = L;
+    S->ver = ver;
+    snprintf(t, sizeof t, "%si", tag);
+    S->qin = mf_inputs_new(E, ver, t);
+    snprintf(t, sizeof t, "%ss", tag);
+    S->q0 = mf_enc_fresh_state(E, t);
+    snprintf(t, sizeof t, "%s0", tag);
+    S->Q0 = mf_unroll_new(E, ver, t, meta, S->qin, 0, NULL);
+    S->Q = mf_unroll_new(E, ver, tag, meta, S->qin, 0, S->q0);
+    mf_unroll_extend(S->Q0, 0);
+    mf_unroll_extend(S->Q, 1);
+}
+
+static void stepper_close(stepper *S)
+{
+    for (int i = 0; i < S->cps.n; i++)
+        mf_unroll_free(S->cps.v[i]);
+    MF_VEC_FREE(S->cps);
+    mf_unroll_free(S->Q0);
+    mf_unroll_free(S->Q);
+    mf_inputs_free(S->qin);
+    free(S->q0);
+}
+
+/* In syn, step d (an initial state for d = 0, else a step from M's state
+ * d-1 under the inputs of state d) with its choices fixed to row r of the
+ * library. *k: the copy's state that is the step's. */
+static mf_unroll *step_copy(stepper *S, Z3_solver syn, mf_inputs *in,
+                            mf_unroll *M, int d, int r, int *k)
+{
+    steplib *L = S->L;
+    int x = d > 0;
+    mf_unroll *u = mf_unroll_new(S->E, syn, "ps", S->meta, in, 0,
+                                 d ? mf_unroll_state(M, d - 1) : NULL);
+    if (d)
+        mf_unroll_shift_inputs(u, d - 1);
+    *k = x;
+    mf_unroll_extend(u, x);
+    if (L->w[x] > 0)
+        fix_step(S->E, syn, u, x, L->v[x].v + (size_t)r * L->w[x], L->w[x]);
+    MF_VEC_PUSH(S->cps, u);
+    return u;
+}
+
+/* "M's state d is the state of copy r's step" (the original's steps). */
+static Z3_ast step_match(stepper *S, Z3_solver syn, mf_inputs *in,
+                         mf_unroll *M, int d, int r)
+{
+    int k;
+    mf_unroll *u = step_copy(S, syn, in, M, d, r, &k);
+    Z3_ast m[2] = {mf_unroll_ok(u, k), mf_enc_obs_eq(S->E, mf_unroll_obs(u, k),
+                                                     mf_unroll_obs(M, d))};
+    return mf_enc_and(S->E, 2, m);
+}
+
+/* Is there a step from M's state d-1 (the initial states for d = 0) under
+ * the inputs of state d in the synthesis model mdl, that accepts and, when
+ * obs is given, shows those observables? Assumptions as[0..na). True: its
+ * choice values are added to the library. */
+static Z3_lbool step_find(stepper *S, Z3_model mdl, mf_inputs *in,
+                          mf_unroll *M, int d, const mf_val *obs, int na,
+                          Z3_ast *as, char *why, size_t whyn)
+{
+    Z3_context c = S->B->c;
+    mf_enc *E = S->E;
+    Z3_solver ver = S->ver;
+    int n = S->B->m->nslots;
+    int k = d > 0;
+    mf_unroll *V = d ? S->Q : S->Q0;
+    Z3_solver_push(c, ver);
+    if (d) {
+        mf_val *st = eval_state(E, mdl, mf_unroll_state(M, d - 1), n);
+        Z3_solver_assert(c, ver, state_is(E, S->q0, st, n));
+        free(st);
+    }
+    Z3_ast *a = mf_inputs_state(S->qin, k), *b = mf_inputs_state(in, d);
+    for (int sl = 0; sl < n; sl++)
+        if (a[sl] && b[sl])
+            Z3_solver_assert(c, ver, mf_enc_eq(E, a[sl], mf_enc_val(
+                                          E, mf_enc_eval(E, mdl, b[sl]))));
+    if (obs)
+        Z3_solver_assert(c, ver, obs_is(E, mf_unroll_obs(V, k), obs));
+    Z3_solver_assert(c, ver, mf_unroll_ok(V, k));
+    Z3_lbool r = check(c, ver, na, as, why, whyn);
+    if (r == Z3_L_TRUE) {
+        Z3_model vm = get_model(c, ver);
+        valvec row = {0};
+        step_choices(E, vm, V, k, &row);
+        steplib_add(S->L, k, &row);
+        MF_VEC_FREE(row);
+        del_model(c, vm);
+    }
+    Z3_solver_pop(c, ver, 1);
+    return r;
+}
+
 /* Potential kill by a refusal at step d: the mutant, on a behaviour whose
  * observables follow an original run through d-1, has a state refusing
  * input d (confirmed by the simulator), and no original behaviour with the
@@ -1188,7 +1373,7 @@ static Z3_ast state_is(mf_enc *E, Z3_ast *st, const mf_val *v, int n)
  * many states, e.g. gigamax, there are too many). */
 static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
                        mf_inputs *in, mf_inputs *vin, mf_unroll *O,
-                       mf_unroll *M, mf_unroll *P, int d)
+                       mf_unroll *M, mf_unroll *P, stepper *acc, int d)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -1201,6 +1386,11 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
                        d ? mf_enc_all_obs_eq(E, O, M, d - 1)
                          : mf_enc_keep(E, Z3_mk_true(c))};
     assert_implies(E, syn, gr, mf_enc_and(E, 3, parts));
+    /* No state where a learnt step of the mutant accepts refuses. */
+    for (int r = 0, k; r < steplib_rows(acc->L, d > 0); r++) {
+        mf_unroll *u = step_copy(acc, syn, in, M, d, r, &k);
+        assert_implies(E, syn, gr, mf_enc_not(E, mf_unroll_ok(u, k)));
+    }
     for (;;) {
         if (++iters > B->o->cegis_max / 4)
             return -2;
@@ -1228,7 +1418,8 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
         Z3_ast point = mf_enc_and(E, pt.n, pt.v);
         MF_VEC_FREE(pt);
         int res = 0;
-        if (sim_refuses(B->mmodels[j], ms, inp) == 1) {
+        int refuses = sim_refuses(B->mmodels[j], ms, inp);
+        if (refuses == 1) {
             /* Does an original behaviour with these observables refuse? */
             Z3_solver_push(c, ver);
             fix_inputs(E, ver, vin, in, mdl, d);
@@ -1276,8 +1467,25 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
             t->mrefuses = d;
             B->killed_at[j] = d;
             record_kill(B, j, t, MF_N_POTENTIAL);
-        } else if (res == 0)
-            assert_implies(E, syn, gr, mf_enc_not(E, point));
+        } else if (res == 0) {
+            /* The mutant accepts here: learn the step that does, which
+             * blocks every state it serves; else this state alone. */
+            int before = steplib_rows(acc->L, d > 0);
+            Z3_ast sa[1];
+            int ns = nassume(B, j, sa);
+            if (!refuses &&
+                step_find(acc, mdl, in, M, d, NULL, ns, sa, why,
+                          sizeof why) == Z3_L_TRUE &&
+                steplib_rows(acc->L, d > 0) > before)
+                for (int r1 = before, k; r1 < steplib_rows(acc->L, d > 0);
+                     r1++) {
+                    mf_unroll *u = step_copy(acc, syn, in, M, d, r1, &k);
+                    assert_implies(E, syn, gr,
+                                   mf_enc_not(E, mf_unroll_ok(u, k)));
+                }
+            else
+                assert_implies(E, syn, gr, mf_enc_not(E, point));
+        }
         free(inp);
         free(ms);
         del_model(c, mdl);
@@ -1303,6 +1511,17 @@ static void pot_search(batch *B, int j)
     int iters = 0, giveup = 0, undecided = -1;
     bpool bp = {.n = 1, .from = {P, NULL}, .enc = {E, NULL}, .meta = {0, 0},
                 .tag = {"pb", NULL}};
+    /* Steps instead of traces where the observables fix the state (the
+     * original's, shared by the batch); the mutant's accepting steps for
+     * its refusals. */
+    int stepmode = B->lib != NULL;
+    stepper os, ms;
+    steplib mlib = {{-1, -1}, {{0}, {0}}};
+    if (stepmode)
+        stepper_open(&os, B, E, 0, B->lib, ver, "pq");
+    stepper_open(&ms, B, EM, B->meta, &mlib, ver, "pn");
+    if (B->meta)
+        mf_enc_assert_sels(EM, ver);
     B->out[j].bound = o->bound;
     for (int d = 0; d <= o->bound && B->todo[j] && !giveup; d++) {
         mf_unroll_extend(O, d);
@@ -1310,7 +1529,7 @@ static void pot_search(batch *B, int j)
         mf_unroll_extend(P, d);
         int pr = now() > B->deadline
                      ? -1
-                     : pot_refusal(B, j, syn, ver, in, vin, O, M, P, d);
+                     : pot_refusal(B, j, syn, ver, in, vin, O, M, P, &ms, d);
         if (pr == -2) { /* refusals at d undecided: look on for outputs */
             if (undecided < 0)
                 undecided = d;
@@ -1325,6 +1544,12 @@ static void pot_search(batch *B, int j)
         Z3_ast parts[2] = {mf_enc_all_ok(EM, M, 0, d),
                            mf_enc_not(E, mf_enc_all_obs_eq(E, O, M, d))};
         assert_implies(E, syn, g, mf_enc_and(E, 2, parts));
+        MF_VEC(Z3_ast) steps = {0}; /* step mode: "M's step d is copy i's" */
+        int nlib = stepmode ? steplib_rows(B->lib, d > 0) : 0;
+        for (int r = 0; r < nlib; r++)
+            MF_VEC_PUSH(steps, step_match(&os, syn, in, M, d, r));
+        for (int r = 0; r < nlib; r++)
+            assert_implies(E, syn, g, mf_enc_not(E, steps.v[r]));
         for (;;) {
             if (++iters > o->cegis_max || now() > B->deadline) {
                 B->out[j].bound = d - 1; /* gave up: no kill up to d-1 */
@@ -1341,10 +1566,59 @@ static void pot_search(batch *B, int j)
                 break;
             }
             if (r == Z3_L_FALSE) { /* no deviating mutant behaviour */
-                block_lemma(&bp, syn, M, d, mf_enc_and(E, 2, parts), na - 1, as);
+                if (!stepmode)
+                    block_lemma(&bp, syn, M, d, mf_enc_and(E, 2, parts),
+                                na - 1, as);
+                else { /* every mutant step d is an original step */
+                    Z3_ast l = mf_enc_keep(E, Z3_mk_or(c, (unsigned)steps.n,
+                                                       steps.v));
+                    if (!steps.n)
+                        l = mf_enc_keep(E, Z3_mk_false(c));
+                    l = mf_enc_keep(E, Z3_mk_implies(
+                                           c, mf_enc_and(E, 2, parts), l));
+                    if (na > 1)
+                        assert_implies(E, syn, mf_enc_and(E, na - 1, as), l);
+                    else
+                        Z3_solver_assert(c, syn, l);
+                }
                 break;
             }
             Z3_model mdl = get_model(c, syn);
+            if (stepmode) {
+                int before = steplib_rows(B->lib, d > 0);
+                mf_val *ov = eval_state(E, mdl, mf_unroll_obs(M, d),
+                                        mf_enc_nobs(E));
+                Z3_lbool r2 = step_find(&os, mdl, in, M, d, ov, 0, NULL, why,
+                                        sizeof why);
+                free(ov);
+                if (r2 == Z3_L_UNDEF) {
+                    del_model(c, mdl);
+                    set_unknown(B, j, why);
+                    break;
+                }
+                if (r2 == Z3_L_FALSE) {
+                    mf_test *t =
+                        mf_engine_test_from_model(E, mdl, in, O, M, d);
+                    del_model(c, mdl);
+                    B->killed_at[j] = d;
+                    record_kill(B, j, t, MF_N_POTENTIAL);
+                    break;
+                }
+                del_model(c, mdl);
+                int after = steplib_rows(B->lib, d > 0);
+                if (after == before) { /* cannot happen: the copy of a
+                                          learnt step blocks it */
+                    set_unknown(B, j, "potential refinement: a blocked "
+                                      "step came back");
+                    break;
+                }
+                for (int r1 = before; r1 < after; r1++) {
+                    Z3_ast x = step_match(&os, syn, in, M, d, r1);
+                    MF_VEC_PUSH(steps, x);
+                    assert_implies(E, syn, g, mf_enc_not(E, x));
+                }
+                continue;
+            }
             Z3_solver_push(c, ver);
             fix_inputs(E, ver, vin, in, mdl, d);
             for (int k = 0; k <= d; k++) {
@@ -1386,6 +1660,7 @@ static void pot_search(batch *B, int j)
             Z3_solver_pop(c, ver, 1);
             del_model(c, mdl);
         }
+        MF_VEC_FREE(steps);
     }
     if (undecided >= 0) {
         mf_verdict *v = &B->out[j];
@@ -1395,6 +1670,11 @@ static void pot_search(batch *B, int j)
             v->bound = undecided - 1;
     }
     bpool_free(&bp);
+    if (stepmode)
+        stepper_close(&os);
+    stepper_close(&ms);
+    MF_VEC_FREE(mlib.v[0]);
+    MF_VEC_FREE(mlib.v[1]);
     mf_unroll_free(O);
     mf_unroll_free(M);
     mf_unroll_free(P);
@@ -2109,8 +2389,13 @@ static int check_batch(const mf_model *m, const mf_model *other,
         B.killed_at[j] = -1;
         memset(&out[j], 0, sizeof out[j]);
     }
+    steplib lib = {{-1, -1}, {{0}, {0}}};
+    if (obs_fix_state(m))
+        B.lib = &lib;
     B.t0 = now();
     run_batch(&B);
+    MF_VEC_FREE(lib.v[0]);
+    MF_VEC_FREE(lib.v[1]);
     double dt = now() - B.t0;
     for (int j = 0; j < nmut; j++)
         out[j].secs = dt / (nmut ? nmut : 1);
