@@ -306,6 +306,46 @@ static void test_engine__refactored_counter_proved_by_k_induction(void **state)
     mf_model_free(bad);
 }
 
+/* Collision_RFID (no inputs, random bits, every variable observed): the
+ * potential refinement learns original steps, not traces. Before, 64
+ * initial states times the random bits exhausted the refinement at length
+ * 1 ("survived up to bound 0"); the explorer kills these two mutants at
+ * lengths 2 and 5, and so must the engine, with shortest tests the
+ * simulator replays. */
+static void test_engine__learnt_steps_find_shortest_potential_kills(
+    void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/collision_rfid.smv", NULL);
+    const char *ids[2] = {"e8a22b30c1549309", "6dec2ca15b2f8ee7"};
+    int lens[2] = {2, 5};
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.bound = 6;
+    o.prove = 0;
+    o.notion = MF_REQ_POTENTIAL;
+    for (int j = 0; j < 2; j++) {
+        mf_mutant *mu = NULL;
+        mf_model *mm = NULL;
+        assert_int_equal(mf_mutant_find(&mu, m, ids[j]), 0);
+        assert_int_equal(mf_mutant_apply(&mm, m, mu), 0);
+        mf_engine_mutant em = {mu->item, mu->new_item, mm};
+        mf_verdict v = {0};
+        assert_int_equal(mf_engine_check(m, &em, 1, &o, &v), 0);
+        if (v.kind != MF_V_KILLED)
+            fail_msg("mutant %s: %s (%s), bound %d", ids[j],
+                     mf_verdict_name(v.kind), v.reason, v.bound);
+        assert_int_equal(v.notion, MF_N_POTENTIAL);
+        assert_int_equal(v.test->length, lens[j]);
+        assert_int_equal(v.not_shortest, 0);
+        assert_int_equal(mf_engine_replay(m, mm, v.test, v.notion), 0);
+        mf_verdict_clear(&v);
+        mf_model_free(mm);
+        mf_mutant_free(mu);
+    }
+    mf_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +362,8 @@ int main(void)
             test_engine__replay_rejects_a_test_that_does_not_distinguish),
         cmocka_unit_test(
             test_engine__refactored_counter_proved_by_k_induction),
+        cmocka_unit_test(
+            test_engine__learnt_steps_find_shortest_potential_kills),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@ typedef struct {
 } ectx;
 
 typedef MF_VEC(Z3_ast) astvec;
+typedef MF_VEC(int) intvec;
 
 struct mf_enc {
     Z3_context c;
@@ -68,6 +69,7 @@ struct mf_unroll {
     Z3_ast *ok;
     Z3_ast **obs;
     astvec *ch;
+    intvec *chslot; /* per choice of ch: the slot whose value it is, -1 */
     Z3_ast *state0;
 };
 
@@ -1210,11 +1212,13 @@ void mf_unroll_free(mf_unroll *u)
         free(u->st[k]);
         free(u->obs[k]);
         MF_VEC_FREE(u->ch[k]);
+        MF_VEC_FREE(u->chslot[k]);
     }
     free(u->st);
     free(u->ok);
     free(u->obs);
     free(u->ch);
+    free(u->chslot);
     free(u);
 }
 
@@ -1247,6 +1251,12 @@ Z3_ast *mf_unroll_choices(mf_unroll *u, int k, int *n)
     mf_unroll_extend(u, k);
     *n = u->ch[k].n;
     return u->ch[k].v;
+}
+
+const int *mf_unroll_choice_slots(mf_unroll *u, int k)
+{
+    mf_unroll_extend(u, k);
+    return u->chslot[k].v;
 }
 
 /* Per slot: the sources found so far, as (cond, value, def). */
@@ -1345,6 +1355,24 @@ static void add_item(mf_enc *E, mf_unroll *u, const mf_item *it, Z3_ast vc,
     MF_VEC_FREE(cells);
 }
 
+/* The leaves of the if-then-else tree of a slot's value (the values it can
+ * take, each under its condition): constants, choices, terms. */
+static void value_leaves(mf_enc *E, Z3_ast v, int sl, astvec *out,
+                         intvec *slots, int depth)
+{
+    Z3_context c = E->c;
+    if (depth < 64 && Z3_get_ast_kind(c, v) == Z3_APP_AST) {
+        Z3_app a = Z3_to_app(c, v);
+        if (Z3_get_decl_kind(c, Z3_get_app_decl(c, a)) == Z3_OP_ITE) {
+            value_leaves(E, Z3_get_app_arg(c, a, 1), sl, out, slots, depth + 1);
+            value_leaves(E, Z3_get_app_arg(c, a, 2), sl, out, slots, depth + 1);
+            return;
+        }
+    }
+    MF_VEC_PUSH(*out, v);
+    MF_VEC_PUSH(*slots, sl);
+}
+
 static void build_state(mf_unroll *u, int k)
 {
     mf_enc *E = u->E;
@@ -1424,6 +1452,8 @@ static void build_state(mf_unroll *u, int k)
                              st);
     }
     /* Slots: defined by their sources, else a free choice. */
+    astvec leaves = {0};
+    intvec leafslot = {0};
     for (int sl = 0; sl < n; sl++) {
         if (!freeslot[sl] || arbitrary)
             continue;
@@ -1446,7 +1476,17 @@ static void build_state(mf_unroll *u, int k)
         }
         Z3_solver_assert(E->c, u->s, eq(E, st[sl], val));
         ok = and2(E, ok, d);
+        value_leaves(E, val, sl, &leaves, &leafslot, 0);
     }
+    for (int i = 0; i < u->ch[k].n; i++) {
+        int at = -1;
+        for (int q = 0; q < leaves.n && at < 0; q++)
+            if (leaves.v[q] == u->ch[k].v[i])
+                at = leafslot.v[q];
+        MF_VEC_PUSH(u->chslot[k], at);
+    }
+    MF_VEC_FREE(leaves);
+    MF_VEC_FREE(leafslot);
     /* Domains: a value outside the type is no successor. */
     for (int i = 0; i < m->nvars; i++) {
         const mf_var *v = &m->vars[i];
@@ -1504,8 +1544,11 @@ void mf_unroll_extend(mf_unroll *u, int k)
         u->ok = mf_xrealloc(u->ok, sizeof *u->ok * (size_t)cap);
         u->obs = mf_xrealloc(u->obs, sizeof *u->obs * (size_t)cap);
         u->ch = mf_xrealloc(u->ch, sizeof *u->ch * (size_t)cap);
-        for (int i = u->cap; i < cap; i++)
+        u->chslot = mf_xrealloc(u->chslot, sizeof *u->chslot * (size_t)cap);
+        for (int i = u->cap; i < cap; i++) {
             memset(&u->ch[i], 0, sizeof u->ch[i]);
+            memset(&u->chslot[i], 0, sizeof u->chslot[i]);
+        }
         u->cap = cap;
     }
     while (u->depth < k) {

@@ -101,6 +101,9 @@ int mf_enc_nobs(const mf_enc *E);
 /* Choice constants created while building state k (in creation order, the
  * same order in every copy of the same kind). */
 Z3_ast *mf_unroll_choices(mf_unroll *u, int k, int *n);
+/* Per choice of state k: the slot whose new value it is on some branch
+ * (a free variable's value, a set in an assignment's value), else -1. */
+const int *mf_unroll_choice_slots(mf_unroll *u, int k);
 
 /* Terms shared by the engines (engine.c, quant.c), each kept alive by E:
  * a conjunction (true when n is 0), a negation, an equality; the

@@ -1257,6 +1257,7 @@ typedef struct {
     mf_inputs *qin;
     Z3_ast *q0;
     mf_unroll *Q0, *Q;
+    int bind; /* a choice that is a cell's new value takes M's value of it */
     unrollvec cps; /* the synthesis solver's copies */
 } stepper;
 
@@ -1306,8 +1307,16 @@ static mf_unroll *step_copy(stepper *S, Z3_solver syn, mf_inputs *in,
         mf_unroll_shift_inputs(u, d - 1);
     *k = x;
     mf_unroll_extend(u, x);
-    if (L->w[x] > 0)
-        fix_step(S->E, syn, u, x, L->v[x].v + (size_t)r * L->w[x], L->w[x]);
+    int nch;
+    Z3_ast *ch = mf_unroll_choices(u, x, &nch);
+    const int *cs = mf_unroll_choice_slots(u, x);
+    Z3_ast *to = mf_unroll_state(M, d);
+    const mf_val *row = L->v[x].v + (size_t)r * (L->w[x] > 0 ? L->w[x] : 0);
+    for (int i = 0; i < nch && i < L->w[x]; i++)
+        Z3_solver_assert(mf_enc_ctx(S->E), syn,
+                         cs[i] >= 0 && S->bind
+                             ? mf_enc_eq(S->E, ch[i], to[cs[i]])
+                             : mf_enc_eq(S->E, ch[i], mf_enc_val(S->E, row[i])));
     MF_VEC_PUSH(S->cps, u);
     return u;
 }
@@ -1321,6 +1330,75 @@ static Z3_ast step_match(stepper *S, Z3_solver syn, mf_inputs *in,
     Z3_ast m[2] = {mf_unroll_ok(u, k), mf_enc_obs_eq(S->E, mf_unroll_obs(u, k),
                                                      mf_unroll_obs(M, d))};
     return mf_enc_and(S->E, 2, m);
+}
+
+/* After a satisfiable step query in the verifier: a model whose choices
+ * agree with the library's first row wherever the step allows (the
+ * choices this step does not depend on keep one value, so steps that
+ * differ only there give one row, not many); found by dropping the
+ * disagreeing choices named in unsat cores, a few rounds at most, else the
+ * model at hand. */
+static Z3_model canonical_step(stepper *S, mf_unroll *V, int k, int na,
+                               Z3_ast *as, char *why, size_t whyn)
+{
+    Z3_context c = S->B->c;
+    mf_enc *E = S->E;
+    steplib *L = S->L;
+    int nch;
+    Z3_ast *ch = mf_unroll_choices(V, k, &nch);
+    if (nch <= 0 || L->w[k] != nch || !steplib_rows(L, k))
+        return get_model(c, S->ver);
+    Z3_ast *lits = mf_xcalloc((size_t)(na + nch), sizeof *lits);
+    int *live = mf_xcalloc((size_t)nch, sizeof *live);
+    for (int i = 0; i < na; i++)
+        lits[i] = as[i];
+    const int *cs = mf_unroll_choice_slots(V, k);
+    for (int i = 0; i < nch; i++) {
+        live[i] = !(S->bind && cs[i] >= 0);
+        Z3_ast l = mk_lit(E, "pk");
+        assert_implies(E, S->ver, l, mf_enc_eq(E, ch[i], mf_enc_val(
+                                                     E, L->v[k].v[i])));
+        lits[na + i] = l;
+    }
+    Z3_model mdl = NULL;
+    for (int round = 0; round < 4 && !mdl; round++) {
+        int n = na;
+        Z3_ast *sel = mf_xcalloc((size_t)(na + nch), sizeof *sel);
+        memcpy(sel, lits, sizeof *sel * (size_t)na);
+        for (int i = 0; i < nch; i++)
+            if (live[i])
+                sel[n++] = lits[na + i];
+        Z3_lbool r = check(c, S->ver, n, sel, why, whyn);
+        free(sel);
+        if (r == Z3_L_TRUE) {
+            mdl = get_model(c, S->ver);
+            break;
+        }
+        if (r != Z3_L_FALSE)
+            break;
+        Z3_ast_vector core = Z3_solver_get_unsat_core(c, S->ver);
+        Z3_ast_vector_inc_ref(c, core);
+        int dropped = 0;
+        for (unsigned q = 0; q < Z3_ast_vector_size(c, core); q++) {
+            Z3_ast a = Z3_ast_vector_get(c, core, q);
+            for (int i = 0; i < nch; i++)
+                if (live[i] && Z3_is_eq_ast(c, a, lits[na + i])) {
+                    live[i] = 0;
+                    dropped++;
+                }
+        }
+        Z3_ast_vector_dec_ref(c, core);
+        if (!dropped)
+            break;
+    }
+    free(lits);
+    free(live);
+    if (!mdl) { /* the first model again */
+        char w2[64];
+        if (check(c, S->ver, na, as, w2, sizeof w2) == Z3_L_TRUE)
+            mdl = get_model(c, S->ver);
+    }
+    return mdl;
 }
 
 /* Is there a step from M's state d-1 (the initial states for d = 0) under
@@ -1353,12 +1431,21 @@ static Z3_lbool step_find(stepper *S, Z3_model mdl, mf_inputs *in,
     Z3_solver_assert(c, ver, mf_unroll_ok(V, k));
     Z3_lbool r = check(c, ver, na, as, why, whyn);
     if (r == Z3_L_TRUE) {
-        Z3_model vm = get_model(c, ver);
-        valvec row = {0};
-        step_choices(E, vm, V, k, &row);
-        steplib_add(S->L, k, &row);
-        MF_VEC_FREE(row);
-        del_model(c, vm);
+        Z3_model vm = canonical_step(S, V, k, na, as, why, whyn);
+        if (vm) {
+            valvec row = {0};
+            step_choices(E, vm, V, k, &row);
+            const int *cs = mf_unroll_choice_slots(V, k);
+            for (int i = 0; i < (int)row.n && S->bind; i++)
+                if (cs[i] >= 0)
+                    row.v[i] = 0;
+            steplib_add(S->L, k, &row);
+            MF_VEC_FREE(row);
+            del_model(c, vm);
+        } else {
+            snprintf(why, whyn, "learnt steps: the verifier lost its model");
+            r = Z3_L_UNDEF;
+        }
     }
     Z3_solver_pop(c, ver, 1);
     return r;
@@ -1386,6 +1473,16 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
                        d ? mf_enc_all_obs_eq(E, O, M, d - 1)
                          : mf_enc_keep(E, Z3_mk_true(c))};
     assert_implies(E, syn, gr, mf_enc_and(E, 3, parts));
+    /* Observables fixing the state: the one original state with the
+     * mutant's observables must accept input d (a step from it with free
+     * choices), else no refusal there kills. */
+    if (B->lib && d) {
+        mf_unroll *u = mf_unroll_new(E, syn, "pa", 0, in, 0,
+                                     mf_unroll_state(M, d - 1));
+        mf_unroll_shift_inputs(u, d - 1);
+        MF_VEC_PUSH(acc->cps, u);
+        assert_implies(E, syn, gr, mf_unroll_ok(u, 1));
+    }
     /* No state where a learnt step of the mutant accepts refuses. */
     for (int r = 0, k; r < steplib_rows(acc->L, d > 0); r++) {
         mf_unroll *u = step_copy(acc, syn, in, M, d, r, &k);
@@ -1519,6 +1616,7 @@ static void pot_search(batch *B, int j)
     steplib mlib = {{-1, -1}, {{0}, {0}}};
     if (stepmode)
         stepper_open(&os, B, E, 0, B->lib, ver, "pq");
+    os.bind = stepmode;
     stepper_open(&ms, B, EM, B->meta, &mlib, ver, "pn");
     if (B->meta)
         mf_enc_assert_sels(EM, ver);
