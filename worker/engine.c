@@ -1591,6 +1591,16 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
     }
 }
 
+/* A potential kill at length d in the synthesis model mdl (consumed). */
+static void pot_kill(batch *B, int j, Z3_model mdl, mf_inputs *in,
+                     mf_unroll *O, mf_unroll *M, int d)
+{
+    mf_test *t = mf_engine_test_from_model(B->E, mdl, in, O, M, d);
+    del_model(B->c, mdl);
+    B->killed_at[j] = d;
+    record_kill(B, j, t, MF_N_POTENTIAL);
+}
+
 /* --- potential killing by refinement --- */
 static void pot_search(batch *B, int j)
 {
@@ -1695,11 +1705,7 @@ static void pot_search(batch *B, int j)
                     break;
                 }
                 if (r2 == Z3_L_FALSE) {
-                    mf_test *t =
-                        mf_engine_test_from_model(E, mdl, in, O, M, d);
-                    del_model(c, mdl);
-                    B->killed_at[j] = d;
-                    record_kill(B, j, t, MF_N_POTENTIAL);
+                    pot_kill(B, j, mdl, in, O, M, d);
                     break;
                 }
                 del_model(c, mdl);
@@ -1742,11 +1748,7 @@ static void pot_search(batch *B, int j)
             }
             if (r2 == Z3_L_FALSE) {
                 Z3_solver_pop(c, ver, 1);
-                mf_test *t =
-                mf_engine_test_from_model(E, mdl, in, O, M, d);
-                del_model(c, mdl);
-                B->killed_at[j] = d;
-                record_kill(B, j, t, MF_N_POTENTIAL);
+                pot_kill(B, j, mdl, in, O, M, d);
                 break;
             }
             /* A matching original behaviour: block it (for every mutant:
