@@ -2311,11 +2311,16 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
     /* Refinement is costly where nothing kills: proofs first. With
      * non-determinism, lock-step refines over the mutant's choices, so the
      * exact explicit exploration goes first where the product is small. */
+    /* With learnt steps the refinement is cheap: lock-step waits for the
+     * mutants it leaves. */
+    int late = 0;
     if (B->o->prove && B->o->notion != MF_REQ_DEFINITE) {
         int x = explicit_proof(B, j);
         if (x == 1)
             return;
-        if (x < 0) {
+        if (x < 0 && B->lib && B->o->engine == MF_ENGINE_CEGIS)
+            late = 1;
+        else if (x < 0) {
             prove(B, j, det, rs, rs_done);
             if (!B->todo[j])
                 return;
@@ -2339,6 +2344,11 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
         B->deadline = wall_deadline;
     if (B->o->notion != MF_REQ_DEFINITE) {
         pot_search(B, j);
+        if (late && B->todo[j]) {
+            prove(B, j, det, rs, rs_done);
+            if (!B->todo[j])
+                return;
+        }
         B->deadline = now() + B->o->timeout_ms / 3000.0;
         if (wall_deadline > 0 && B->deadline > wall_deadline)
             B->deadline = wall_deadline;
