@@ -45,12 +45,7 @@ static int collect_fn(const mf_mutant *mu, void *ctx)
     mf_engine_mutant e = {mu->item, NULL, NULL};
     if (mu->new_item) {
         mf_item *it = mf_arena_alloc(c->a, sizeof *it);
-        *it = *mu->new_item;
-        if (it->name)
-            it->name = mf_arena_strdup(c->a, it->name);
-        if (it->lhs)
-            it->lhs = mf_expr_copy(c->a, it->lhs);
-        it->e = mf_expr_copy(c->a, it->e);
+        mf_item_copy(c->a, it, mu->new_item);
         e.repl = it;
     }
     MF_VEC_PUSH(c->mu, e);

@@ -1733,7 +1733,7 @@ static mf_type *type_copy(mf_arena *a, const mf_type *t)
     return r;
 }
 
-static void item_copy(mf_arena *a, mf_item *dst, const mf_item *src)
+void mf_item_copy(mf_arena *a, mf_item *dst, const mf_item *src)
 {
     *dst = *src;
     if (src->name)
@@ -1765,7 +1765,7 @@ int mf_model_replace_item(mf_model **out, const mf_model *m, int index,
     for (int i = 0; i < m->nitems; i++) {
         if (i == index && !it)
             continue;
-        item_copy(a, &r->items[r->nitems++], i == index ? it : &m->items[i]);
+        mf_item_copy(a, &r->items[r->nitems++], i == index ? it : &m->items[i]);
     }
     r->nspecs = m->nspecs;
     r->specs = mf_arena_alloc(a, sizeof(mf_spec) * (size_t)(m->nspecs + 1));

@@ -128,6 +128,9 @@ int mf_model_check_item(const mf_model *m, const mf_item *it);
  * when it is NULL (never a DEFINE: DEFINEs come first in items, so removing a
  * later item keeps every DEFINE reference and obs_defines index valid); inputs and observables are kept as in m (a mutant is
  * compared on the original's interface). The hash is recomputed. */
+/* *dst becomes a copy of *src whose name, left-hand side and expression
+ * live in a. */
+void mf_item_copy(mf_arena *a, mf_item *dst, const mf_item *src);
 int mf_model_replace_item(mf_model **out, const mf_model *m, int index,
                           const mf_item *it);
 

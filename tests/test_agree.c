@@ -561,12 +561,7 @@ static int collect(const mf_mutant *mu, void *ctx)
     p.item = mu->item;
     if (mu->new_item) {
         mf_item *it = mf_arena_alloc(w->a, sizeof *it);
-        *it = *mu->new_item;
-        if (it->name)
-            it->name = mf_arena_strdup(w->a, it->name);
-        if (it->lhs)
-            it->lhs = mf_expr_copy(w->a, it->lhs);
-        it->e = mf_expr_copy(w->a, it->e);
+        mf_item_copy(w->a, it, mu->new_item);
         p.repl = it;
     }
     MF_VEC_PUSH(w->batch, p);

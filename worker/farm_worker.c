@@ -107,12 +107,7 @@ static mf_mutant *copy_mutant(const mf_mutant *mu)
     c->dup_of = mu->dup_of ? mf_arena_strdup(c->arena, mu->dup_of) : NULL;
     if (mu->new_item) {
         mf_item *it = mf_arena_alloc(c->arena, sizeof *it);
-        *it = *mu->new_item;
-        if (it->name)
-            it->name = mf_arena_strdup(c->arena, it->name);
-        if (it->lhs)
-            it->lhs = mf_expr_copy(c->arena, it->lhs);
-        it->e = mf_expr_copy(c->arena, it->e);
+        mf_item_copy(c->arena, it, mu->new_item);
         c->new_item = it;
     }
     return c;
