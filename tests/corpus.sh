@@ -29,19 +29,10 @@ MF_BIN=${MF_BIN:-./build/mutfarm}
 MAX_MUTANTS=${MF_CORPUS_MAX_MUTANTS:-20}
 JOBS=${MF_CORPUS_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
-if [ ! -x "$MF_BIN" ]; then
-    echo "corpus.sh: MF_BIN=$MF_BIN is not an executable" >&2
-    exit 1
-fi
+. "$(dirname "$0")/corpus_models.sh"
+need_bin corpus.sh
 
-models=()
-if [ $# -gt 0 ]; then
-    models=("$@")
-elif [ -n "${MF_SHARED_MODELS:-}" ] && [ -d "$MF_SHARED_MODELS/corpus" ]; then
-    for f in "$MF_SHARED_MODELS"/corpus/*.smv "$MF_SHARED_MODELS"/seeds/*.smv; do
-        [ -f "$f" ] && models+=("$f")
-    done
-else
+if ! corpus_models "$@"; then
     echo "NOTE: shared models not found (MF_SHARED_MODELS=${MF_SHARED_MODELS:-unset});" \
          "using tests/models/*.smv only"
     for f in tests/models/*.smv; do

@@ -56,19 +56,10 @@ else
     SKIP=${MF_CORPUS_CHECK_SKIP:-gigamax}
 fi
 
-if [ ! -x "$MF_BIN" ]; then
-    echo "corpus_check.sh: MF_BIN=$MF_BIN is not an executable" >&2
-    exit 1
-fi
+. "$(dirname "$0")/corpus_models.sh"
+need_bin corpus_check.sh
 
-models=()
-if [ $# -gt 0 ]; then
-    models=("$@")
-elif [ -n "${MF_SHARED_MODELS:-}" ] && [ -d "$MF_SHARED_MODELS/corpus" ]; then
-    for f in "$MF_SHARED_MODELS"/corpus/*.smv "$MF_SHARED_MODELS"/seeds/*.smv; do
-        [ -f "$f" ] && models+=("$f")
-    done
-else
+if ! corpus_models "$@"; then
     echo "SKIP: shared models not found (MF_SHARED_MODELS=${MF_SHARED_MODELS:-unset})"
     exit 77
 fi
