@@ -1476,7 +1476,8 @@ static void build_state(mf_unroll *u, int k)
         }
         Z3_solver_assert(E->c, u->s, eq(E, st[sl], val));
         ok = and2(E, ok, d);
-        value_leaves(E, val, sl, &leaves, &leafslot, 0);
+        if (u->ch[k].n) /* only a choice made so far can be a leaf */
+            value_leaves(E, val, sl, &leaves, &leafslot, 0);
     }
     for (int i = 0; i < u->ch[k].n; i++) {
         int at = -1;

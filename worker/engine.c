@@ -1123,24 +1123,31 @@ static Z3_ast block_match(bpool *P, const blk *b, mf_unroll *other, int d)
 /* After length d was refuted under the assumptions as[0..na): some copy of
  * length d matches (given the synthesis solver's hard constraints and
  * `cond`, NULL for none). Asserted under the assumptions. */
+/* After a length was refuted under the assumptions as[0..na): cond (NULL:
+ * true) implies one of the n matches, asserted under the assumptions. */
+static void refuted_lemma(mf_enc *E, Z3_solver syn, int n, Z3_ast *match,
+                          Z3_ast cond, int na, Z3_ast *as)
+{
+    Z3_context c = mf_enc_ctx(E);
+    Z3_ast l = mf_enc_keep(E, n ? Z3_mk_or(c, (unsigned)n, match)
+                                : Z3_mk_false(c));
+    if (cond)
+        l = mf_enc_keep(E, Z3_mk_implies(c, cond, l));
+    if (na)
+        assert_implies(E, syn, mf_enc_and(E, na, as), l);
+    else
+        Z3_solver_assert(c, syn, l);
+}
+
 static void block_lemma(bpool *P, Z3_solver syn, mf_unroll *other, int d,
                         Z3_ast cond, int na, Z3_ast *as)
 {
-    mf_enc *E = P->enc[0];
     MF_VEC(Z3_ast) any = {0};
     for (int i = 0; i < P->v.n; i++)
         if (P->v.v[i].depth == d)
             MF_VEC_PUSH(any, block_match(P, &P->v.v[i], other, d));
-    Z3_ast l = mf_enc_keep(E, Z3_mk_or(mf_enc_ctx(E), (unsigned)any.n, any.v));
-    if (!any.n)
-        l = mf_enc_keep(E, Z3_mk_false(mf_enc_ctx(E)));
+    refuted_lemma(P->enc[0], syn, any.n, any.v, cond, na, as);
     MF_VEC_FREE(any);
-    if (cond)
-        l = mf_enc_keep(E, Z3_mk_implies(mf_enc_ctx(E), cond, l));
-    if (na)
-        assert_implies(E, syn, mf_enc_and(E, na, as), l);
-    else
-        Z3_solver_assert(mf_enc_ctx(E), syn, l);
 }
 
 static void bpool_free(bpool *P)
@@ -1244,6 +1251,7 @@ static void steplib_add(steplib *L, int x, const valvec *row)
 }
 
 typedef MF_VEC(mf_unroll *) unrollvec;
+typedef MF_VEC(Z3_ast) astvec;
 
 /* Whose steps (the original's or the mutant copies'), their library, and
  * the verifier's copies: Q0 from the initial states, Q one step from the
@@ -1332,6 +1340,31 @@ static Z3_ast step_match(stepper *S, Z3_solver syn, mf_inputs *in,
     return mf_enc_and(S->E, 2, m);
 }
 
+/* Rows from..end of the original's library as copies of step d, each
+ * blocked under g ("M's step d is not this one"); the matches are pushed
+ * to `steps`. */
+static void block_steps(stepper *S, Z3_solver syn, mf_inputs *in,
+                        mf_unroll *M, int d, int from, Z3_ast g,
+                        astvec *steps)
+{
+    for (int r = from; r < steplib_rows(S->L, d > 0); r++) {
+        Z3_ast x = step_match(S, syn, in, M, d, r);
+        MF_VEC_PUSH(*steps, x);
+        assert_implies(S->E, syn, g, mf_enc_not(S->E, x));
+    }
+}
+
+/* Rows from..end of the mutant's library of accepting steps as copies of
+ * step d: under gr, none of them accepts. */
+static void block_accepting(stepper *S, Z3_solver syn, mf_inputs *in,
+                            mf_unroll *M, int d, int from, Z3_ast gr)
+{
+    for (int r = from, k; r < steplib_rows(S->L, d > 0); r++) {
+        mf_unroll *u = step_copy(S, syn, in, M, d, r, &k);
+        assert_implies(S->E, syn, gr, mf_enc_not(S->E, mf_unroll_ok(u, k)));
+    }
+}
+
 /* After a satisfiable step query in the verifier: a model whose choices
  * agree with the library's first row wherever the step allows (the
  * choices this step does not depend on keep one value, so steps that
@@ -1361,15 +1394,14 @@ static Z3_model canonical_step(stepper *S, mf_unroll *V, int k, int na,
         lits[na + i] = l;
     }
     Z3_model mdl = NULL;
+    Z3_ast *sel = mf_xcalloc((size_t)(na + nch), sizeof *sel);
+    memcpy(sel, lits, sizeof *sel * (size_t)na);
     for (int round = 0; round < 4 && !mdl; round++) {
         int n = na;
-        Z3_ast *sel = mf_xcalloc((size_t)(na + nch), sizeof *sel);
-        memcpy(sel, lits, sizeof *sel * (size_t)na);
         for (int i = 0; i < nch; i++)
             if (live[i])
                 sel[n++] = lits[na + i];
         Z3_lbool r = check(c, S->ver, n, sel, why, whyn);
-        free(sel);
         if (r == Z3_L_TRUE) {
             mdl = get_model(c, S->ver);
             break;
@@ -1391,6 +1423,7 @@ static Z3_model canonical_step(stepper *S, mf_unroll *V, int k, int na,
         if (!dropped)
             break;
     }
+    free(sel);
     free(lits);
     free(live);
     if (!mdl) { /* the first model again */
@@ -1484,10 +1517,7 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
         assert_implies(E, syn, gr, mf_unroll_ok(u, 1));
     }
     /* No state where a learnt step of the mutant accepts refuses. */
-    for (int r = 0, k; r < steplib_rows(acc->L, d > 0); r++) {
-        mf_unroll *u = step_copy(acc, syn, in, M, d, r, &k);
-        assert_implies(E, syn, gr, mf_enc_not(E, mf_unroll_ok(u, k)));
-    }
+    block_accepting(acc, syn, in, M, d, 0, gr);
     for (;;) {
         if (++iters > B->o->cegis_max / 4)
             return -2;
@@ -1574,12 +1604,7 @@ static int pot_refusal(batch *B, int j, Z3_solver syn, Z3_solver ver,
                 step_find(acc, mdl, in, M, d, NULL, ns, sa, why,
                           sizeof why) == Z3_L_TRUE &&
                 steplib_rows(acc->L, d > 0) > before)
-                for (int r1 = before, k; r1 < steplib_rows(acc->L, d > 0);
-                     r1++) {
-                    mf_unroll *u = step_copy(acc, syn, in, M, d, r1, &k);
-                    assert_implies(E, syn, gr,
-                                   mf_enc_not(E, mf_unroll_ok(u, k)));
-                }
+                block_accepting(acc, syn, in, M, d, before, gr);
             else
                 assert_implies(E, syn, gr, mf_enc_not(E, point));
         }
@@ -1624,9 +1649,10 @@ static void pot_search(batch *B, int j)
     int stepmode = B->lib != NULL;
     stepper os, ms;
     steplib mlib = {{-1, -1}, {{0}, {0}}};
-    if (stepmode)
+    if (stepmode) {
         stepper_open(&os, B, E, 0, B->lib, ver, "pq");
-    os.bind = stepmode;
+        os.bind = 1;
+    }
     stepper_open(&ms, B, EM, B->meta, &mlib, ver, "pn");
     if (B->meta)
         mf_enc_assert_sels(EM, ver);
@@ -1652,12 +1678,9 @@ static void pot_search(batch *B, int j)
         Z3_ast parts[2] = {mf_enc_all_ok(EM, M, 0, d),
                            mf_enc_not(E, mf_enc_all_obs_eq(E, O, M, d))};
         assert_implies(E, syn, g, mf_enc_and(E, 2, parts));
-        MF_VEC(Z3_ast) steps = {0}; /* step mode: "M's step d is copy i's" */
-        int nlib = stepmode ? steplib_rows(B->lib, d > 0) : 0;
-        for (int r = 0; r < nlib; r++)
-            MF_VEC_PUSH(steps, step_match(&os, syn, in, M, d, r));
-        for (int r = 0; r < nlib; r++)
-            assert_implies(E, syn, g, mf_enc_not(E, steps.v[r]));
+        astvec steps = {0}; /* step mode: "M's step d is copy i's" */
+        if (stepmode)
+            block_steps(&os, syn, in, M, d, 0, g, &steps);
         for (;;) {
             if (++iters > o->cegis_max || now() > B->deadline) {
                 B->out[j].bound = d - 1; /* gave up: no kill up to d-1 */
@@ -1677,18 +1700,9 @@ static void pot_search(batch *B, int j)
                 if (!stepmode)
                     block_lemma(&bp, syn, M, d, mf_enc_and(E, 2, parts),
                                 na - 1, as);
-                else { /* every mutant step d is an original step */
-                    Z3_ast l = mf_enc_keep(E, Z3_mk_or(c, (unsigned)steps.n,
-                                                       steps.v));
-                    if (!steps.n)
-                        l = mf_enc_keep(E, Z3_mk_false(c));
-                    l = mf_enc_keep(E, Z3_mk_implies(
-                                           c, mf_enc_and(E, 2, parts), l));
-                    if (na > 1)
-                        assert_implies(E, syn, mf_enc_and(E, na - 1, as), l);
-                    else
-                        Z3_solver_assert(c, syn, l);
-                }
+                else /* every mutant step d is an original step */
+                    refuted_lemma(E, syn, steps.n, steps.v,
+                                  mf_enc_and(E, 2, parts), na - 1, as);
                 break;
             }
             Z3_model mdl = get_model(c, syn);
@@ -1716,11 +1730,7 @@ static void pot_search(batch *B, int j)
                                       "step came back");
                     break;
                 }
-                for (int r1 = before; r1 < after; r1++) {
-                    Z3_ast x = step_match(&os, syn, in, M, d, r1);
-                    MF_VEC_PUSH(steps, x);
-                    assert_implies(E, syn, g, mf_enc_not(E, x));
-                }
+                block_steps(&os, syn, in, M, d, before, g, &steps);
                 continue;
             }
             Z3_solver_push(c, ver);
@@ -2310,8 +2320,8 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
     }
     /* Refinement is costly where nothing kills: proofs first. With
      * non-determinism, lock-step refines over the mutant's choices, so the
-     * exact explicit exploration goes first where the product is small. */
-    /* With learnt steps the refinement is cheap: lock-step waits for the
+     * exact explicit exploration goes first where the product is small.
+     * With learnt steps the refinement is cheap: lock-step waits for the
      * mutants it leaves. */
     int late = 0;
     if (B->o->prove && B->o->notion != MF_REQ_DEFINITE) {
