@@ -346,6 +346,47 @@ static void test_engine__learnt_steps_find_shortest_potential_kills(
     mf_model_free(m);
 }
 
+/* The beverage machine with a tank of 6, the mutant refilling 5: the drink
+ * is a free choice of the original, the tank level is hidden. A copy of an
+ * original behaviour takes the drinks the mutant shows (its choice is the
+ * value of an observable cell): before, each copy fixed one sequence of
+ * drinks, 2^d of them per length, and the refinement gave up at length 6
+ * ("survived up to bound 6", 10 s); the shortest potential kill is
+ * 6 requests, fill, 6 requests (length 13). */
+static void test_engine__hidden_state_potential_kill_binds_observed_choices(
+    void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/beverage6.smv", "out");
+    int item = find_item(m, MF_IT_NEXT, "wtr");
+    assert_true(item >= 0);
+    mf_item it = refill(m, item, mf_expr_int(m->arena, 5, 0, 0));
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.prove = 0;
+    o.notion = MF_REQ_POTENTIAL;
+    o.bound = 12;
+    mf_verdict v = {0};
+    decide(m, item, &it, &o, &v);
+    assert_int_equal(v.kind, MF_V_SURVIVED);
+    assert_int_equal(v.bound, 12);
+    mf_verdict_clear(&v);
+    o.bound = 13;
+    memset(&v, 0, sizeof v);
+    mf_model *mm = NULL;
+    assert_int_equal(mf_model_replace_item(&mm, m, item, &it), 0);
+    mf_engine_mutant mu = {item, &it, mm};
+    assert_int_equal(mf_engine_check(m, &mu, 1, &o, &v), 0);
+    assert_int_equal(v.kind, MF_V_KILLED);
+    assert_int_equal(v.notion, MF_N_POTENTIAL);
+    assert_int_equal(v.test->length, 13);
+    assert_string_equal(step_input(m, v.test, 7), "fill");
+    assert_int_equal(mf_engine_replay(m, mm, v.test, v.notion), 0);
+    mf_verdict_clear(&v);
+    mf_model_free(mm);
+    mf_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +405,8 @@ int main(void)
             test_engine__refactored_counter_proved_by_k_induction),
         cmocka_unit_test(
             test_engine__learnt_steps_find_shortest_potential_kills),
+        cmocka_unit_test(
+            test_engine__hidden_state_potential_kill_binds_observed_choices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

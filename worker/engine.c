@@ -1007,9 +1007,9 @@ static Z3_ast uniform(mf_enc *E, mf_unroll *u, int d)
 /* Blocking copies of the refinement. A behaviour the verifier finds at
  * length d becomes, in the synthesis solver, a copy (pot: of the original;
  * def: a pair, original and mutant) with its choices fixed. Copies are kept
- * across lengths: a behaviour at length d whose choices up to d-1 are those
- * of a copy of length d-1 extends that copy by one step instead of building
- * a new one. So when length d-1 was refuted, the lemma "some copy of length
+ * across lengths: a behaviour at length d whose choices up to some d' < d
+ * are those of a copy of length d' extends that copy instead of building a
+ * new one. So when length d-1 was refuted, the lemma "some copy of length
  * d-1 matches" (block_lemma) still speaks about the copies of length d, and
  * the search at d only has the new step to look at, as the deterministic
  * search does with its facts. */
@@ -1023,6 +1023,7 @@ typedef struct {
     MF_VEC(blk) v;
     int n;              /* copies per entry: 1 or 2 */
     mf_unroll *from[2]; /* the verifier's copies the values come from */
+    mf_unroll *bind;    /* pot: the synthesis solver's mutant, see below */
     mf_enc *enc[2];
     int meta[2];
     const char *tag[2];
@@ -1037,13 +1038,47 @@ static void step_choices(mf_enc *E, Z3_model mdl, mf_unroll *u, int k,
         MF_VEC_PUSH(*out, mf_enc_eval(E, mdl, a[i]));
 }
 
-static void fix_step(mf_enc *E, Z3_solver s, mf_unroll *x, int k,
-                     const mf_val *v, int nv)
+/* A choice of a copy that is not fixed to a value: bound instead to the
+ * value the synthesis solver's mutant shows (bpool.bind). */
+#define CHOICE_BOUND INT64_MIN
+
+/* Index of cell sl among the observables, -1 if it is not observable. */
+static int obs_index(const mf_model *m, int sl)
+{
+    int n = 0;
+    for (int i = 0; i < m->nvars; i++) {
+        const mf_var *v = &m->vars[i];
+        if (!v->is_observable)
+            continue;
+        if (sl >= v->slot && sl < v->slot + v->nslots)
+            return n + sl - v->slot;
+        n += v->nslots;
+    }
+    return -1;
+}
+
+/* Fix the choices of state k of copy x to v[0..nv); a CHOICE_BOUND one to
+ * the observable of `to` (state k) it is the value of. */
+static void fix_step_to(mf_enc *E, Z3_solver s, mf_unroll *x, int k,
+                        const mf_val *v, int nv, mf_unroll *to)
 {
     int n;
     Z3_ast *a = mf_unroll_choices(x, k, &n);
-    for (int i = 0; i < n && i < nv; i++)
-        Z3_solver_assert(mf_enc_ctx(E), s, mf_enc_eq(E, a[i], mf_enc_val(E, v[i])));
+    const int *cs = to ? mf_unroll_choice_slots(x, k) : NULL;
+    for (int i = 0; i < n && i < nv; i++) {
+        Z3_ast val;
+        if (v[i] == CHOICE_BOUND)
+            val = mf_unroll_obs(to, k)[obs_index(mf_enc_model(E), cs[i])];
+        else
+            val = mf_enc_val(E, v[i]);
+        Z3_solver_assert(mf_enc_ctx(E), s, mf_enc_eq(E, a[i], val));
+    }
+}
+
+static void fix_step(mf_enc *E, Z3_solver s, mf_unroll *x, int k,
+                     const mf_val *v, int nv)
+{
+    fix_step_to(E, s, x, k, v, nv, NULL);
 }
 
 /* Fix the choices of copy `x` (built like `from`) to their values in mdl,
@@ -1064,27 +1099,41 @@ static blk *block_copy(bpool *P, Z3_solver syn, mf_inputs *in, Z3_model vm,
                          int d)
 {
     valvec v = {0};
-    int pre = 0;
     MF_VEC(int) at = {0}; /* start of each (step, copy) in v */
     for (int k = 0; k <= d; k++) {
-        if (k == d)
-            pre = (int)v.n;
         for (int c = 0; c < P->n; c++) {
             MF_VEC_PUSH(at, (int)v.n);
             step_choices(P->enc[c], vm, P->from[c], k, &v);
+            if (!P->bind)
+                continue;
+            /* A choice that is an observable cell's new value is bound to
+             * the mutant's: the copy then stands for every original
+             * behaviour that makes those choices the way the mutant's
+             * outputs show (beverage(16), the drink: one copy where
+             * fixed values need one per sequence of drinks). */
+            const int *cs = mf_unroll_choice_slots(P->from[c], k);
+            const mf_model *m = mf_enc_model(P->enc[c]);
+            for (int i = at.v[at.n - 1]; i < (int)v.n; i++) {
+                int sl = cs[i - at.v[at.n - 1]];
+                if (sl >= 0 && obs_index(m, sl) >= 0)
+                    v.v[i] = CHOICE_BOUND;
+            }
         }
     }
     MF_VEC_PUSH(at, (int)v.n);
     blk *b = NULL;
-    for (int i = 0; i < P->v.n && d > 0; i++) {
+    for (int i = 0; i < P->v.n; i++) {
         blk *x = &P->v.v[i];
-        if (x->depth == d - 1 && (int)x->ch.n == pre &&
-            (!pre || !memcmp(x->ch.v, v.v, sizeof *v.v * (size_t)pre))) {
+        if (x->depth >= d)
+            continue;
+        int npre = at.v[(x->depth + 1) * P->n];
+        if ((int)x->ch.n == npre &&
+            (!npre || !memcmp(x->ch.v, v.v, sizeof *v.v * (size_t)npre))) {
             b = x;
             break;
         }
     }
-    int from = b ? d : 0;
+    int from = b ? b->depth + 1 : 0;
     if (!b) {
         blk nb = {{NULL, NULL}, 0, {0}};
         for (int c = 0; c < P->n; c++)
@@ -1096,8 +1145,9 @@ static blk *block_copy(bpool *P, Z3_solver syn, mf_inputs *in, Z3_model vm,
     for (int c = 0; c < P->n; c++) {
         mf_unroll_extend(b->u[c], d);
         for (int k = from; k <= d; k++)
-            fix_step(P->enc[c], syn, b->u[c], k, v.v + at.v[k * P->n + c],
-                     at.v[k * P->n + c + 1] - at.v[k * P->n + c]);
+            fix_step_to(P->enc[c], syn, b->u[c], k, v.v + at.v[k * P->n + c],
+                        at.v[k * P->n + c + 1] - at.v[k * P->n + c],
+                        P->bind);
     }
     b->depth = d;
     MF_VEC_FREE(b->ch);
@@ -1144,7 +1194,7 @@ static void block_lemma(bpool *P, Z3_solver syn, mf_unroll *other, int d,
 {
     MF_VEC(Z3_ast) any = {0};
     for (int i = 0; i < P->v.n; i++)
-        if (P->v.v[i].depth == d)
+        if (P->v.v[i].depth >= d)
             MF_VEC_PUSH(any, block_match(P, &P->v.v[i], other, d));
     refuted_lemma(P->enc[0], syn, any.n, any.v, cond, na, as);
     MF_VEC_FREE(any);
@@ -1641,8 +1691,8 @@ static void pot_search(batch *B, int j)
     if (B->meta)
         mf_enc_assert_sels(EM, syn);
     int iters = 0, giveup = 0, undecided = -1;
-    bpool bp = {.n = 1, .from = {P, NULL}, .enc = {E, NULL}, .meta = {0, 0},
-                .tag = {"pb", NULL}};
+    bpool bp = {.n = 1, .from = {P, NULL}, .bind = M, .enc = {E, NULL},
+                .meta = {0, 0}, .tag = {"pb", NULL}};
     /* Steps instead of traces where the observables fix the state (the
      * original's, shared by the batch); the mutant's accepting steps for
      * its refusals. */
