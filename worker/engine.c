@@ -359,27 +359,72 @@ void mf_test_print(mf_buf *b, const mf_model *m, const mf_test *t)
 
 typedef MF_VEC(mf_val) valvec;
 
+/* A set of states (rows of n values in out), with a hash table of row
+ * numbers + 1 (0: empty slot) over it: a linear scan for repeats made the
+ * reachable states of gigamax quadratic (memcmp was a quarter of a
+ * campaign's CPU). Free with collect_free. */
 typedef struct {
     valvec *out;
     int n;
     int limit;
     int over;
+    int *tab;
+    size_t cap; /* slots of tab: a power of two, or 0 */
 } collect;
+
+static uint64_t row_hash(const mf_val *st, int n)
+{
+    uint64_t h = 1469598103934665603u;
+    for (int i = 0; i < n; i++) {
+        h ^= (uint64_t)st[i];
+        h *= 1099511628211u;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static void collect_free(collect *c)
+{
+    free(c->tab);
+    c->tab = NULL;
+    c->cap = 0;
+}
+
+/* Slot of row st in c's table: where it is, or the empty slot for it. */
+static size_t collect_slot(const collect *c, const mf_val *st)
+{
+    size_t i = row_hash(st, c->n) & (c->cap - 1);
+    while (c->tab[i] &&
+           memcmp(c->out->v + (size_t)(c->tab[i] - 1) * c->n, st,
+                  sizeof *st * (size_t)c->n))
+        i = (i + 1) & (c->cap - 1);
+    return i;
+}
 
 static int collect_fn(const mf_val *st, void *ctx)
 {
     collect *c = ctx;
     int cnt = c->out->n / (c->n ? c->n : 1);
-    for (int i = 0; i < cnt; i++)
-        if (!memcmp(c->out->v + (size_t)i * c->n, st,
-                    sizeof *st * (size_t)c->n))
-            return 0;
+    if ((size_t)(cnt + 1) * 2 > c->cap) {
+        /* Rows already in out (a caller's) are entered here too. */
+        free(c->tab);
+        c->cap = c->cap ? c->cap * 2 : 64;
+        while ((size_t)(cnt + 1) * 2 > c->cap)
+            c->cap *= 2;
+        c->tab = mf_xcalloc(c->cap, sizeof *c->tab);
+        for (int r = 0; r < cnt; r++)
+            c->tab[collect_slot(c, c->out->v + (size_t)r * c->n)] = r + 1;
+    }
+    size_t i = collect_slot(c, st);
+    if (c->tab[i])
+        return 0;
     if (cnt >= c->limit) {
         c->over = 1;
         return 1;
     }
-    for (int i = 0; i < c->n; i++)
-        MF_VEC_PUSH(*c->out, st[i]);
+    for (int q = 0; q < c->n; q++)
+        MF_VEC_PUSH(*c->out, st[q]);
+    c->tab[i] = cnt + 1;
     return 0;
 }
 
@@ -387,9 +432,10 @@ static int collect_fn(const mf_val *st, void *ctx)
 static int states(valvec *out, const mf_model *m, const mf_val *cur,
                   const mf_val *inp)
 {
-    collect c = {out, m->nslots, REPLAY_LIMIT, 0};
+    collect c = {out, m->nslots, REPLAY_LIMIT, 0, NULL, 0};
     int rc = cur ? mf_sim_next_each(m, cur, inp, collect_fn, &c, 0)
                  : mf_sim_initial_each(m, inp, collect_fn, &c, 0);
+    collect_free(&c);
     if (rc < 0)
         return rc;
     if (c.over)
@@ -2073,7 +2119,7 @@ static void compute_reach(const mf_model *m, reach *R)
     int ok = combos[0] <= INPUT_COMBOS && combos[1] <= INPUT_COMBOS;
     mf_val *inp = mf_xcalloc((size_t)(n ? n : 1), sizeof *inp);
     valvec all = {0};
-    collect cl = {&all, n, REACH_LIMIT, 0};
+    collect cl = {&all, n, REACH_LIMIT, 0, NULL, 0};
     for (int w = 0; w < 2 && ok; w++) {
         int from = 0;
         int frontier_end = all.n / (n ? n : 1);
@@ -2119,6 +2165,7 @@ static void compute_reach(const mf_model *m, reach *R)
         free(nd[w]);
     }
     free(inp);
+    collect_free(&cl);
     R->ok = ok;
     R->st = all;
 }
