@@ -704,6 +704,7 @@ typedef struct {
     mf_verdict *out;
     int *todo; /* per mutant: still undecided */
     int *killed_at; /* potential kill length (-1) */
+    int *potdone; /* the joint potential search decided it (pot_joint) */
     struct steplib *lib; /* original steps learnt by the refinement */
     double t0;
     double deadline; /* of the current mutant's refinement */
@@ -1580,22 +1581,29 @@ static Z3_lbool step_find(stepper *S, Z3_model mdl, mf_inputs *in,
     return r;
 }
 
-/* Potential kill by a refusal at step d: the mutant, on a behaviour whose
+/* Potential kill by a refusal at step d: a mutant, on a behaviour whose
  * observables follow an original run through d-1, has a state refusing
  * input d (confirmed by the simulator), and no original behaviour with the
- * same observables refuses there. Returns 1 killed, 0 not, -1 unknown,
- * -2 undecided within its share of the refinement budget (candidates are
- * blocked one state at a time: where original and mutant both refuse in
- * many states, e.g. gigamax, there are too many). */
-static int refusal_search(batch *B, int j, Z3_solver syn, Z3_solver ver,
+ * same observables refuses there. The search runs for the mutants marked in
+ * live[] (one, or the batch's in pot_joint): the synthesis query assumes
+ * one of their selectors, and its model names the mutant. A kill clears
+ * its mark (and, for several, the test is replayed on the others); the
+ * search goes on while some are marked. A step found where a mutant seemed
+ * to refuse blocks every state it serves, for every mutant (it has that
+ * successor there, whichever mutant the selector picks). Returns 1 all
+ * killed, 0 none of the rest refuses, -1 unknown, -2 undecided within its
+ * share of the refinement budget (candidates the simulator shows refused by
+ * the original too are blocked one state at a time: where original and
+ * mutant both refuse in many states, e.g. gigamax, there are too many).
+ * It runs in a solver of its own, built for length d: in the synthesis
+ * solver, which holds every length's copies, each candidate's model cost
+ * more than its query (dme1, a var-replace mutant: 75% of the CPU in
+ * Z3_solver_get_model, the search at length 6 10.7 s). */
+static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
                           mf_inputs *in, mf_inputs *vin, mf_unroll *O,
                           mf_unroll *M, mf_unroll *P, stepper *acc, int d);
 
-/* The search runs in a solver of its own, built for length d: in the
- * synthesis solver, which holds every length's copies, each candidate's
- * model cost more than its query (dme1, a var-replace mutant: 75% of the
- * CPU in Z3_solver_get_model, the search at length 6 10.7 s). */
-static int pot_refusal(batch *B, int j, Z3_solver ver, mf_inputs *vin,
+static int pot_refusal(batch *B, int *live, Z3_solver ver, mf_inputs *vin,
                        mf_unroll *P, stepper *acc, int d)
 {
     Z3_context c = B->c;
@@ -1607,7 +1615,7 @@ static int pot_refusal(batch *B, int j, Z3_solver ver, mf_inputs *vin,
     mf_unroll *M = mf_unroll_new(B->EM, rs, "rm", B->meta, in, 0, NULL);
     mf_unroll_extend(O, d);
     mf_unroll_extend(M, d);
-    int r = refusal_search(B, j, rs, ver, in, vin, O, M, P, acc, d);
+    int r = refusal_search(B, live, rs, ver, in, vin, O, M, P, acc, d);
     mf_unroll_free(O);
     mf_unroll_free(M);
     mf_inputs_free(in);
@@ -1615,7 +1623,65 @@ static int pot_refusal(batch *B, int j, Z3_solver ver, mf_inputs *vin,
     return r;
 }
 
-static int refusal_search(batch *B, int j, Z3_solver syn, Z3_solver ver,
+/* An assumption literal "one of the marked mutants" (NULL without
+ * selectors: the batch's one mutant), asserted into s. */
+static Z3_ast pick_live(batch *B, Z3_solver s, const int *live)
+{
+    if (!B->meta)
+        return NULL;
+    astvec sels = {0};
+    for (int j = 0; j < B->nmut; j++)
+        if (live[j])
+            MF_VEC_PUSH(sels, mf_enc_sel(B->EM, j));
+    Z3_ast p = mk_lit(B->E, "pk");
+    assert_implies(B->E, s, p,
+                   mf_enc_keep(B->E, Z3_mk_or(B->c, (unsigned)sels.n, sels.v)));
+    MF_VEC_FREE(sels);
+    return p;
+}
+
+/* The marked mutant a model picked (its selector true), -1 if none. */
+static int picked(batch *B, Z3_model mdl, const int *live)
+{
+    for (int j = 0; j < B->nmut; j++) {
+        Z3_ast v = NULL;
+        if (!live[j])
+            continue;
+        if (!B->meta)
+            return j;
+        if (Z3_model_eval(B->c, mdl, mf_enc_sel(B->EM, j), 1, &v) && v &&
+            Z3_get_bool_value(B->c, v) == Z3_L_TRUE)
+            return j;
+    }
+    return -1;
+}
+
+static int nmarked(const batch *B, const int *live)
+{
+    int n = 0;
+    for (int j = 0; j < B->nmut; j++)
+        n += live[j] != 0;
+    return n;
+}
+
+/* Mutant q was killed at length d by test t: the others marked in live
+ * that t kills at d are too (a shortest kill: no marked mutant is killed
+ * below d); every mutant decided leaves live. */
+static void kill_spread(batch *B, int *live, int q, int d)
+{
+    const mf_test *t = B->out[q].test;
+    for (int j = 0; j < B->nmut; j++) {
+        if (!live[j])
+            continue;
+        if (j != q && t && B->out[q].kind == MF_V_KILLED &&
+            replay_kill(B, j, t, MF_N_POTENTIAL, 1))
+            B->killed_at[j] = d;
+        if (!B->todo[j] || j == q)
+            live[j] = 0;
+    }
+}
+
+static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
                           mf_inputs *in, mf_inputs *vin, mf_unroll *O,
                           mf_unroll *M, mf_unroll *P, stepper *acc, int d)
 {
@@ -1623,7 +1689,7 @@ static int refusal_search(batch *B, int j, Z3_solver syn, Z3_solver ver,
     mf_enc *E = B->E, *EM = B->EM;
     const mf_model *m = B->m;
     int n = m->nslots, no = mf_enc_nobs(E);
-    int iters = 0;
+    int iters = 0, killed = 0;
     Z3_ast gr = mk_lit(E, "pr");
     Z3_ast parts[3] = {d ? mf_enc_all_ok(EM, M, 0, d - 1) : mf_enc_keep(E, Z3_mk_true(c)),
                        mf_enc_not(E, mf_unroll_ok(M, d)),
@@ -1640,19 +1706,27 @@ static int refusal_search(batch *B, int j, Z3_solver syn, Z3_solver ver,
         MF_VEC_PUSH(acc->cps, u);
         assert_implies(E, syn, gr, mf_unroll_ok(u, 1));
     }
-    /* No state where a learnt step of the mutant accepts refuses. */
+    /* No state where a learnt step of a mutant accepts refuses. */
     block_accepting(acc, syn, in, M, d, 0, gr);
+    Z3_ast pick = pick_live(B, syn, live);
     for (;;) {
         if (++iters > B->o->cegis_max / 4)
             return -2;
         Z3_ast as[2];
-        int na = nassume(B, j, as);
+        int na = 0;
+        if (pick)
+            as[na++] = pick;
         as[na++] = gr;
         char why[256];
         Z3_lbool r = check(c, syn, na, as, why, sizeof why);
         if (r != Z3_L_TRUE)
-            return r == Z3_L_FALSE ? 0 : -1;
+            return r == Z3_L_FALSE ? killed : -1;
         Z3_model mdl = get_model(c, syn);
+        int q = picked(B, mdl, live);
+        if (q < 0) {
+            del_model(c, mdl);
+            return -1;
+        }
         mf_val *inp = eval_state(E, mdl, mf_inputs_state(in, d), n);
         for (int s = 0; s < n; s++)
             if (!mf_inputs_state(in, d)[s])
@@ -1669,7 +1743,7 @@ static int refusal_search(batch *B, int j, Z3_solver syn, Z3_solver ver,
         Z3_ast point = mf_enc_and(E, pt.n, pt.v);
         MF_VEC_FREE(pt);
         int res = 0;
-        int refuses = sim_refuses(B->mmodels[j], ms, inp);
+        int refuses = sim_refuses(B->mmodels[q], ms, inp);
         if (refuses == 1) {
             /* Does an original behaviour with these observables refuse? */
             Z3_solver_push(c, ver);
@@ -1716,27 +1790,38 @@ static int refusal_search(batch *B, int j, Z3_solver syn, Z3_solver ver,
             mf_test *t =
                 mf_engine_test_from_model(E, mdl, in, O, M, d);
             t->mrefuses = d;
-            B->killed_at[j] = d;
-            record_kill(B, j, t, MF_N_POTENTIAL);
+            B->killed_at[q] = d;
+            record_kill(B, q, t, MF_N_POTENTIAL);
+            kill_spread(B, live, q, d);
+            killed = 1;
         } else if (res == 0) {
             /* The mutant accepts here: learn the step that does, which
-             * blocks every state it serves; else this state alone. */
+             * blocks every state it serves; else this state alone (for q
+             * alone). */
             int before = steplib_rows(acc->L, d > 0);
             Z3_ast sa[1];
-            int ns = nassume(B, j, sa);
+            int ns = nassume(B, q, sa);
             if (!refuses &&
                 step_find(acc, mdl, in, M, d, NULL, ns, sa, why,
                           sizeof why) == Z3_L_TRUE &&
                 steplib_rows(acc->L, d > 0) > before)
                 block_accepting(acc, syn, in, M, d, before, gr);
             else
-                assert_implies(E, syn, gr, mf_enc_not(E, point));
+                assert_implies(E, syn, gr,
+                               ns ? mf_enc_keep(E, Z3_mk_implies(c, sa[0],
+                                                    mf_enc_not(E, point)))
+                                  : mf_enc_not(E, point));
         }
         free(inp);
         free(ms);
         del_model(c, mdl);
-        if (res != 0)
+        if (res < 0)
             return res;
+        if (res == 1) {
+            if (!nmarked(B, live))
+                return 1;
+            pick = pick_live(B, syn, live);
+        }
     }
 }
 
@@ -1781,13 +1866,15 @@ static void pot_search(batch *B, int j)
     if (B->meta)
         mf_enc_assert_sels(EM, ver);
     B->out[j].bound = o->bound;
+    int *live = mf_xcalloc((size_t)B->nmut, sizeof *live);
     for (int d = 0; d <= o->bound && B->todo[j] && !giveup; d++) {
         mf_unroll_extend(O, d);
         mf_unroll_extend(M, d);
         mf_unroll_extend(P, d);
+        live[j] = 1;
         int pr = now() > B->deadline
                      ? -1
-                     : pot_refusal(B, j, ver, vin, P, &ms, d);
+                     : pot_refusal(B, live, ver, vin, P, &ms, d);
         if (pr == -2) { /* refusals at d undecided: look on for outputs */
             if (undecided < 0)
                 undecided = d;
@@ -1903,6 +1990,7 @@ static void pot_search(batch *B, int j)
         else if (B->todo[j] && v->bound >= undecided)
             v->bound = undecided - 1;
     }
+    free(live);
     bpool_free(&bp);
     if (stepmode)
         stepper_close(&os);
@@ -1925,6 +2013,147 @@ static int has_inputs(const mf_model *m)
         if (m->vars[i].decl == MF_DECL_IVAR || m->vars[i].is_input)
             return 1;
     return 0;
+}
+
+/* --- potential killing, the batch's mutants together --- */
+/* With learnt steps, everything the potential refinement learns is the
+ * original's (its steps), valid for every mutant: so the undecided mutants
+ * of a batch share one synthesis solver over the conditional mutant, as the
+ * deterministic search does. At length d: each live mutant's refusals (its
+ * own search, as in pot_search), then one query "some live mutant (the
+ * assumption: one of their selectors) leaves the learnt steps at d". A
+ * model names the mutant; the verifier either finds the step (learnt: it
+ * blocks it for all of them) or kills that mutant, whose test is replayed
+ * on the others (a kill at d is a shortest one for every live mutant). An
+ * unsatisfiable query refutes d for all of them at once. Mutants it gives
+ * up on (limits) go back to their own search. */
+static void pot_joint(batch *B, const int *det)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E, *EM = B->EM;
+    const mf_engine_opts *o = B->o;
+    int n = B->nmut;
+    int *live = mf_xcalloc((size_t)n, sizeof *live);
+    for (int j = 0; j < n; j++)
+        live[j] = B->todo[j] && !det[j];
+    if (nmarked(B, live) < 2) {
+        free(live);
+        return;
+    }
+    Z3_solver syn = mk_solver(c, o, B->qfbv), ver = mk_solver(c, o, B->qfbv);
+    mf_inputs *in = mf_inputs_new(E, syn, "ji");
+    mf_inputs *vin = mf_inputs_new(E, ver, "jv");
+    mf_unroll *O = mf_unroll_new(E, syn, "jo", 0, in, 1, NULL);
+    mf_unroll *M = mf_unroll_new(EM, syn, "jm", 1, in, 0, NULL);
+    mf_unroll *P = mf_unroll_new(E, ver, "jp", 0, vin, 0, NULL);
+    mf_enc_assert_sels(EM, syn);
+    mf_enc_assert_sels(EM, ver);
+    stepper os, ms;
+    stepper_open(&os, B, E, 0, B->lib, ver, "jq");
+    os.bind = 1;
+    steplib mlib = {{-1, -1}, {{0}, {0}}}; /* the mutants' steps */
+    stepper_open(&ms, B, EM, 1, &mlib, ver, "jn");
+    double saved_wall = wall_deadline;
+    wall_deadline = 0;
+    B->deadline = now() + o->timeout_ms / 1000.0;
+    int iters = 0, giveup = 0, undecided = -1;
+    for (int d = 0; d <= o->bound && nmarked(B, live) && !giveup; d++) {
+        mf_unroll_extend(O, d);
+        mf_unroll_extend(M, d);
+        mf_unroll_extend(P, d);
+        int pr = now() > B->deadline
+                     ? -1
+                     : pot_refusal(B, live, ver, vin, P, &ms, d);
+        if (pr == -1) {
+            giveup = 1;
+            break;
+        }
+        if (pr == -2 && undecided < 0)
+            undecided = d; /* refusals at d undecided: look on */
+        if (!nmarked(B, live))
+            break;
+        Z3_ast g = mk_lit(E, "jg");
+        Z3_ast parts[2] = {mf_enc_all_ok(EM, M, 0, d),
+                           mf_enc_not(E, mf_enc_all_obs_eq(E, O, M, d))};
+        assert_implies(E, syn, g, mf_enc_and(E, 2, parts));
+        astvec steps = {0};
+        block_steps(&os, syn, in, M, d, 0, g, &steps);
+        Z3_ast pick = pick_live(B, syn, live);
+        for (;;) {
+            if (++iters > o->cegis_max + n || now() > B->deadline) {
+                giveup = 1;
+                break;
+            }
+            Z3_ast as[2] = {pick, g};
+            char why[256];
+            Z3_lbool r = check(c, syn, 2, as, why, sizeof why);
+            if (r == Z3_L_UNDEF) {
+                giveup = 1;
+                break;
+            }
+            if (r == Z3_L_FALSE) /* no live mutant deviates at d */
+                break;
+            Z3_model mdl = get_model(c, syn);
+            int q = picked(B, mdl, live);
+            int before = steplib_rows(B->lib, d > 0);
+            mf_val *ov = eval_state(E, mdl, mf_unroll_obs(M, d),
+                                    mf_enc_nobs(E));
+            Z3_lbool r2 = q < 0 ? Z3_L_UNDEF
+                                : step_find(&os, mdl, in, M, d, ov, 0, NULL,
+                                            why, sizeof why);
+            free(ov);
+            if (r2 == Z3_L_UNDEF) {
+                del_model(c, mdl);
+                giveup = 1;
+                break;
+            }
+            if (r2 == Z3_L_FALSE) {
+                /* q leaves the original's steps: killed at d. */
+                pot_kill(B, q, mdl, in, O, M, d);
+                kill_spread(B, live, q, d);
+                if (!nmarked(B, live))
+                    break;
+                pick = pick_live(B, syn, live);
+                continue;
+            }
+            del_model(c, mdl);
+            if (steplib_rows(B->lib, d > 0) == before) {
+                giveup = 1; /* cannot happen: a learnt step blocks it */
+                break;
+            }
+            block_steps(&os, syn, in, M, d, before, g, &steps);
+        }
+        MF_VEC_FREE(steps);
+    }
+    /* Decided here: the kills, and, unless it gave up, the rest (no kill up
+     * to the bound). A mutant it gave up on searches again on its own. */
+    for (int j = 0; j < n; j++) {
+        if (det[j] || (live[j] && giveup))
+            continue;
+        if (!live[j] && B->todo[j])
+            continue; /* not a candidate */
+        B->potdone[j] = 1;
+        mf_verdict *v = &B->out[j];
+        if (undecided < 0)
+            continue;
+        if (v->kind == MF_V_KILLED && B->killed_at[j] > undecided)
+            v->not_shortest = 1;
+        else if (B->todo[j] && v->bound >= undecided)
+            v->bound = undecided - 1;
+    }
+    wall_deadline = saved_wall;
+    stepper_close(&ms);
+    MF_VEC_FREE(mlib.v[0]);
+    MF_VEC_FREE(mlib.v[1]);
+    stepper_close(&os);
+    mf_unroll_free(O);
+    mf_unroll_free(M);
+    mf_unroll_free(P);
+    mf_inputs_free(in);
+    mf_inputs_free(vin);
+    del_solver(c, syn);
+    del_solver(c, ver);
+    free(live);
 }
 
 /* Definite killing without inputs (Collision_RFID, dme1): the only test of
@@ -2534,7 +2763,7 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
      * With learnt steps the refinement is cheap: lock-step waits for the
      * mutants it leaves. */
     int late = 0;
-    if (B->o->prove && B->o->notion != MF_REQ_DEFINITE) {
+    if (B->o->prove && B->o->notion != MF_REQ_DEFINITE && B->todo[j]) {
         int x = explicit_proof(B, j);
         if (x == 1)
             return;
@@ -2563,7 +2792,8 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
     if (wall_deadline > 0 && B->deadline > wall_deadline)
         B->deadline = wall_deadline;
     if (B->o->notion != MF_REQ_DEFINITE) {
-        pot_search(B, j);
+        if (!B->potdone[j])
+            pot_search(B, j);
         if (late && B->todo[j]) {
             prove(B, j, det, rs, rs_done);
             if (!B->todo[j])
@@ -2619,6 +2849,7 @@ static void decide_alone(batch *B, int j, int det, reach *rs, int *rs_done)
     S.out = &B->out[j];
     S.todo = &B->todo[j];
     S.killed_at = &B->killed_at[j];
+    S.potdone = &B->potdone[j];
     decide_one(&S, 0, det, rs, rs_done);
     const char *u = mf_enc_unsupported(S.E);
     if (u && B->out[j].kind != MF_V_KILLED) {
@@ -2646,13 +2877,21 @@ static void run_batch(batch *B)
     }
     /* Deterministic mutants: one incremental solver, depth by depth. */
     det_search(B, det);
+    /* The others, with learnt steps: one potential search for all. */
+    if (B->lib && B->meta && B->o->engine == MF_ENGINE_CEGIS &&
+        B->o->notion != MF_REQ_DEFINITE)
+        pot_joint(B, det);
     /* The others, and the proofs: one at a time, tests of the batch
      * replayed first (a definite replay also holds for deterministic
      * pairs). */
     reach rs = {0};
     int rs_done = 0;
     for (int j = 0; j < n; j++) {
-        if (!B->todo[j])
+        /* A kill of the joint search still tries the definite upgrade. */
+        int upgrade = B->potdone[j] && B->out[j].kind == MF_V_KILLED &&
+                      B->out[j].notion == MF_N_POTENTIAL &&
+                      B->o->notion == MF_REQ_AUTO;
+        if (!B->todo[j] && !upgrade)
             continue;
         if (!det[j]) {
             for (int t = 0; t < n && B->todo[j]; t++)
@@ -2667,7 +2906,7 @@ static void run_batch(batch *B)
                     B->out[t].test && B->out[t].notion == MF_N_POTENTIAL)
                     replay_kill(B, j, B->out[t].test, MF_N_POTENTIAL, 0);
         }
-        if (B->todo[j])
+        if (B->todo[j] || upgrade)
             decide_alone(B, j, det[j], &rs, &rs_done);
     }
     const char *u1 = mf_enc_unsupported(B->E);
@@ -2714,6 +2953,7 @@ static int check_batch(const mf_model *m, const mf_model *other,
     B.out = out;
     B.todo = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.todo);
     B.killed_at = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.killed_at);
+    B.potdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.potdone);
     for (int j = 0; j < nmut; j++) {
         B.todo[j] = 1;
         B.killed_at[j] = -1;
@@ -2735,6 +2975,7 @@ static int check_batch(const mf_model *m, const mf_model *other,
     mf_enc_free(B.E);
     free(B.todo);
     free(B.killed_at);
+    free(B.potdone);
     free(vs);
     free(mm);
     Z3_del_context(c);
