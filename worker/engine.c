@@ -2164,70 +2164,103 @@ static void pot_joint(batch *B, const int *det)
  * verifier query per probe, where the refinement needs a synthesis and a
  * verifier query per length (Collision_RFID, 40 sampled mutants, bound 10:
  * the definite upgrades of 26 potential kills took 4 s). `from`: no kill is
- * shorter (a definite kill is a potential one). 1 if killed. */
-/* Some original and mutant behaviour agree up to length d: 1, none: 0,
- * unknown: -1 (why). */
-static int agree(batch *B, Z3_solver ver, mf_unroll *P, mf_unroll *Q, int d,
-                 int na, Z3_ast *as, char *why, size_t whyn)
+ * shorter (a definite kill is a potential one). The queries of one solver
+ * (agreeq) serve any mutant of the batch: its literals agree[d] ("a pair
+ * agrees up to d") and orig[d] ("the original has a behaviour of length
+ * d") are asserted once, each query assumes the mutant's selector. */
+typedef struct {
+    Z3_solver ver;
+    mf_inputs *vin;
+    mf_unroll *P, *Q;
+    astvec agree, orig; /* per length, NULL until needed */
+} agreeq;
+
+static void agreeq_open(batch *B, agreeq *A)
 {
-    Z3_context c = B->c;
-    mf_unroll_extend(P, d);
-    mf_unroll_extend(Q, d);
-    Z3_ast x[3] = {mf_enc_all_ok(B->E, P, 0, d), mf_enc_all_ok(B->EM, Q, 0, d),
-                   mf_enc_all_obs_eq(B->E, P, Q, d)};
-    Z3_solver_push(c, ver);
-    Z3_solver_assert(c, ver, mf_enc_and(B->E, 3, x));
-    Z3_lbool r = check(c, ver, na, as, why, whyn);
-    Z3_solver_pop(c, ver, 1);
-    return r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
+    memset(A, 0, sizeof *A);
+    A->ver = mk_solver(B->c, B->o, B->qfbv);
+    A->vin = mf_inputs_new(B->E, A->ver, "nv");
+    A->P = mf_unroll_new(B->E, A->ver, "np", 0, A->vin, 0, NULL);
+    A->Q = mf_unroll_new(B->EM, A->ver, "nq", B->meta, A->vin, 0, NULL);
+    if (B->meta)
+        mf_enc_assert_sels(B->EM, A->ver);
+}
+
+static void agreeq_close(batch *B, agreeq *A)
+{
+    mf_unroll_free(A->P);
+    mf_unroll_free(A->Q);
+    mf_inputs_free(A->vin);
+    MF_VEC_FREE(A->agree);
+    MF_VEC_FREE(A->orig);
+    del_solver(B->c, A->ver);
+}
+
+/* The literal of length d in v (pair: agreement, else the original alone),
+ * made and asserted on first use. */
+static Z3_ast agreeq_lit(batch *B, agreeq *A, astvec *v, int d, int pair)
+{
+    while (v->n <= d)
+        MF_VEC_PUSH(*v, NULL);
+    if (!v->v[d]) {
+        mf_unroll_extend(A->P, d);
+        mf_unroll_extend(A->Q, d);
+        Z3_ast x[3] = {mf_enc_all_ok(B->E, A->P, 0, d),
+                       mf_enc_all_ok(B->EM, A->Q, 0, d),
+                       mf_enc_all_obs_eq(B->E, A->P, A->Q, d)};
+        v->v[d] = mk_lit(B->E, pair ? "na" : "no");
+        assert_implies(B->E, A->ver, v->v[d],
+                       pair ? mf_enc_and(B->E, 3, x) : x[0]);
+    }
+    return v->v[d];
+}
+
+/* Mutant j, lengths [from, bound]: 1 killed (*out: its test), 0 not, -1
+ * unknown (why). */
+static int agreeq_kill(batch *B, agreeq *A, int j, int from, mf_test **out,
+                       char *why, size_t whyn)
+{
+    Z3_ast as[2];
+    int na = nassume(B, j, as);
+    int lo = from < 0 ? 0 : from, hi = B->o->bound;
+    int r = 0; /* some pair agrees up to lo - 1, none to hi */
+    for (int probe = hi;; probe = lo + (hi - lo) / 2) {
+        as[na] = agreeq_lit(B, A, &A->agree, probe, 1);
+        Z3_lbool l = check(B->c, A->ver, na + 1, as, why, whyn);
+        if (l == Z3_L_UNDEF)
+            return -1;
+        if (probe == B->o->bound && l == Z3_L_TRUE)
+            return 0; /* they agree up to the bound */
+        if (l == Z3_L_TRUE)
+            lo = probe + 1;
+        else
+            hi = probe;
+        if (lo >= hi)
+            break;
+    }
+    /* The test: an original behaviour of length hi, if there is one. */
+    as[na] = agreeq_lit(B, A, &A->orig, hi, 0);
+    Z3_lbool l = check(B->c, A->ver, na + 1, as, why, whyn);
+    if (l == Z3_L_TRUE) {
+        Z3_model mdl = get_model(B->c, A->ver);
+        *out = mf_engine_test_from_model(B->E, mdl, A->vin, A->P, NULL, hi);
+        del_model(B->c, mdl);
+        r = 1;
+    } else if (l == Z3_L_UNDEF)
+        r = -1;
+    return r;
 }
 
 static int def_noinput(batch *B, int j, int from, mf_verdict *tmp)
 {
-    Z3_context c = B->c;
-    mf_enc *E = B->E;
-    Z3_solver ver = mk_solver(c, B->o, B->qfbv);
-    mf_inputs *vin = mf_inputs_new(E, ver, "nv");
-    mf_unroll *P = mf_unroll_new(E, ver, "np", 0, vin, 0, NULL);
-    mf_unroll *Q = mf_unroll_new(B->EM, ver, "nq", B->meta, vin, 0, NULL);
-    if (B->meta)
-        mf_enc_assert_sels(B->EM, ver);
-    Z3_ast as[1];
-    int na = nassume(B, j, as);
-    char why[256] = "";
-    int lo = from < 0 ? 0 : from, hi = B->o->bound, killed = 0;
-    int r = agree(B, ver, P, Q, hi, na, as, why, sizeof why);
-    while (r == 0 && lo < hi) { /* some pair agrees up to lo - 1, none to hi */
-        int mid = lo + (hi - lo) / 2;
-        int rm = agree(B, ver, P, Q, mid, na, as, why, sizeof why);
-        if (rm < 0)
-            r = -1;
-        else if (rm)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (r == 0) {
-        /* The test: an original behaviour of length hi, if there is one. */
-        Z3_solver_push(c, ver);
-        Z3_solver_assert(c, ver, mf_enc_all_ok(E, P, 0, hi));
-        Z3_lbool l = check(c, ver, na, as, why, sizeof why);
-        if (l == Z3_L_TRUE) {
-            Z3_model mdl = get_model(c, ver);
-            tmp->test = mf_engine_test_from_model(E, mdl, vin, P, NULL, hi);
-            del_model(c, mdl);
-            killed = 1;
-        } else if (l == Z3_L_UNDEF)
-            r = -1;
-        Z3_solver_pop(c, ver, 1);
-    }
-    if (r < 0)
-        snprintf(tmp->reason, sizeof tmp->reason, "%s", why);
-    mf_unroll_free(P);
-    mf_unroll_free(Q);
-    mf_inputs_free(vin);
-    del_solver(c, ver);
-    return killed;
+    agreeq A;
+    agreeq_open(B, &A);
+    int r = agreeq_kill(B, &A, j, from, &tmp->test, tmp->reason,
+                        sizeof tmp->reason);
+    if (r >= 0)
+        tmp->reason[0] = 0;
+    agreeq_close(B, &A);
+    return r == 1;
 }
 
 /* --- definite killing by refinement; returns 1 if killed --- */
@@ -2790,6 +2823,23 @@ static void def_joint(batch *B)
         free(live);
         return;
     }
+    if (!has_inputs(B->m)) { /* one agreement solver for all */
+        agreeq A;
+        agreeq_open(B, &A);
+        for (int j = 0; j < n; j++) {
+            char why[256];
+            mf_test *t = NULL;
+            if (live[j] && agreeq_kill(B, &A, j, B->killed_at[j], &t, why,
+                                       sizeof why) >= 0)
+                B->potdone[j] = 2; /* the upgrade or none up to the bound */
+            if (t)
+                upgrade_replay(B, j, t);
+            mf_test_free(t);
+        }
+        agreeq_close(B, &A);
+        free(live);
+        return;
+    }
     Z3_solver syn = mk_solver(c, o, B->qfbv), ver = mk_solver(c, o, B->qfbv);
     mf_inputs *in = mf_inputs_new(E, syn, "ui");
     mf_inputs *vin = mf_inputs_new(E, ver, "uv");
@@ -3042,7 +3092,7 @@ static void run_batch(batch *B)
     if (B->lib && B->meta && B->o->engine == MF_ENGINE_CEGIS &&
         B->o->notion != MF_REQ_DEFINITE) {
         pot_joint(B, det);
-        if (B->o->notion == MF_REQ_AUTO && has_inputs(B->m))
+        if (B->o->notion == MF_REQ_AUTO)
             def_joint(B);
     }
     /* The others, and the proofs: one at a time, tests of the batch
