@@ -71,7 +71,7 @@ for C in 4 8 12; do
     printf '%-3s %-24s %-24s %6s\n' "$C" "$a" "$b" "$r"
 done
 
-echo "== (b) batch vs fresh (mutants per CPU second): the ${NMODELS:-3} largest accepted models, ${SAMPLE:-150} evenly"
+echo "== (b) batch vs fresh (mutants per CPU second): the ${NMODELS:-3} largest accepted models, ${SAMPLE:-40} evenly"
 echo "   spaced mutants each (check --all --sample), bound ${BBOUND:-10}, cap ${BCAP:-900}s"
 printf '%-60s %6s %10s %10s %6s\n' model mutants batch/s fresh/s ratio
 for f in $(ls -S "$SHARED"/corpus/*.smv "$ROOT"/tests/models/*.smv 2>/dev/null); do
@@ -79,7 +79,7 @@ for f in $(ls -S "$SHARED"/corpus/*.smv "$ROOT"/tests/models/*.smv 2>/dev/null);
     echo "$f" >> "$TMP/accepted"
 done
 head -n "${NMODELS:-3}" "$TMP/accepted" 2>/dev/null | while read -r f; do
-    args="--all --sample ${SAMPLE:-150} --bound ${BBOUND:-10}"
+    args="--all --sample ${SAMPLE:-40} --bound ${BBOUND:-10}"
     CAP=${BCAP:-900}
     tb=$(cpu "$TMP/b.out" "$BIN" check "$f" $args --mode batch)
     tf=$(cpu "$TMP/f.out" "$BIN" check "$f" $args --mode fresh)
