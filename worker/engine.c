@@ -794,12 +794,42 @@ static int replay_kill(batch *B, int j, const mf_test *t, mf_notion notion,
  * 256 7.4 s). */
 #define GROUP_MAX 16
 
+/* A solver, an input table and two copies reading it: the original (o;
+ * hard_ok: its ok asserted) and the mutant (m; meta: it reads the
+ * selectors, asserted here). */
+typedef struct {
+    Z3_solver s;
+    mf_inputs *in;
+    mf_unroll *o, *m;
+} twocopy;
+
+static void twocopy_open(twocopy *x, batch *B, mf_enc *E, mf_enc *EM,
+                         int meta, int hard_ok, const char *tag)
+{
+    char t[16];
+    x->s = mk_solver(B->c, B->o, mf_enc_bits(E) > 0);
+    snprintf(t, sizeof t, "%si", tag);
+    x->in = mf_inputs_new(E, x->s, t);
+    snprintf(t, sizeof t, "%so", tag);
+    x->o = mf_unroll_new(E, x->s, t, 0, x->in, hard_ok, NULL);
+    snprintf(t, sizeof t, "%sm", tag);
+    x->m = mf_unroll_new(EM, x->s, t, meta, x->in, 0, NULL);
+    if (meta)
+        mf_enc_assert_sels(EM, x->s);
+}
+
+static void twocopy_close(twocopy *x, batch *B)
+{
+    mf_unroll_free(x->o);
+    mf_unroll_free(x->m);
+    mf_inputs_free(x->in);
+    del_solver(B->c, x->s);
+}
+
 typedef struct {
     mf_enc *E, *EM; /* owned when own */
     int own;
-    Z3_solver s;
-    mf_inputs *in;
-    mf_unroll *O, *M;
+    twocopy x; /* the original (hard ok) and the group's variants */
     int *idx; /* batch indices; group-local selector q is idx[q] */
     int n;
 } dgroup;
@@ -812,11 +842,11 @@ static void det_kill(batch *B, dgroup *G, int d, int q, const int *which)
 {
     Z3_context c = B->c;
     int j = G->idx[q];
-    Z3_model mdl = get_model(c, G->s);
+    Z3_model mdl = get_model(c, G->x.s);
     mf_test *t =
-        mf_engine_test_from_model(G->E, mdl, G->in, G->O, NULL, d);
+        mf_engine_test_from_model(G->E, mdl, G->x.in, G->x.o, NULL, d);
     Z3_ast r2 = NULL;
-    if (Z3_model_eval(c, mdl, mf_unroll_ok(G->M, d), 1, &r2) && r2 &&
+    if (Z3_model_eval(c, mdl, mf_unroll_ok(G->x.m, d), 1, &r2) && r2 &&
         Z3_get_bool_value(c, r2) == Z3_L_FALSE)
         t->mrefuses = d;
     del_model(c, mdl);
@@ -843,20 +873,12 @@ static void group_open(batch *B, dgroup *G)
         G->E = B->E;
         G->EM = B->EM;
     }
-    G->s = mk_solver(c, B->o, mf_enc_bits(G->E) > 0);
-    G->in = mf_inputs_new(G->E, G->s, "i");
-    G->O = mf_unroll_new(G->E, G->s, "o", 0, G->in, 1, NULL);
-    G->M = mf_unroll_new(G->EM, G->s, "m", B->meta, G->in, 0, NULL);
-    if (B->meta)
-        mf_enc_assert_sels(G->EM, G->s);
+    twocopy_open(&G->x, B, G->E, G->EM, B->meta, 1, "");
 }
 
 static void group_close(batch *B, dgroup *G)
 {
-    mf_unroll_free(G->O);
-    mf_unroll_free(G->M);
-    mf_inputs_free(G->in);
-    del_solver(B->c, G->s);
+    twocopy_close(&G->x, B);
     const char *u = G->own ? mf_enc_unsupported(G->E) : NULL;
     if (u)
         for (int q = 0; q < G->n; q++) {
@@ -880,7 +902,7 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
 {
     Z3_context c = B->c;
     mf_enc *E = G->E;
-    mf_unroll *O = G->O, *M = G->M;
+    mf_unroll *O = G->x.o, *M = G->x.m;
     int live = 0;
     for (int q = 0; q < G->n; q++)
         live += B->todo[G->idx[q]];
@@ -902,7 +924,7 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
                                      mf_unroll_obs(M, d)))};
     parts[1] = mf_enc_keep(E, Z3_mk_or(c, 2, dd));
     Z3_ast g = mk_lit(E, "g");
-    assert_implies(E, G->s, g, mf_enc_and(E, 2, parts));
+    assert_implies(E, G->x.s, g, mf_enc_and(E, 2, parts));
     for (;;) {
         MF_VEC(Z3_ast) sels = {0};
         int last = -1;
@@ -921,14 +943,14 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
         as[na++] = g;
         if (B->meta) {
             Z3_ast pick = mk_lit(E, "pick");
-            assert_implies(E, G->s, pick,
+            assert_implies(E, G->x.s, pick,
                            mf_enc_keep(E, Z3_mk_or(c, (unsigned)sels.n,
                                                    sels.v)));
             as[na++] = pick;
         }
         MF_VEC_FREE(sels);
         char why[256];
-        Z3_lbool r = check(c, G->s, na, as, why, sizeof why);
+        Z3_lbool r = check(c, G->x.s, na, as, why, sizeof why);
         if (r == Z3_L_FALSE)
             break;
         if (r == Z3_L_UNDEF) {
@@ -941,7 +963,7 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
                 if (B->meta)
                     a1[n1++] = mf_enc_sel(G->EM, q);
                 a1[n1++] = g;
-                r = check(c, G->s, n1, a1, why, sizeof why);
+                r = check(c, G->x.s, n1, a1, why, sizeof why);
                 if (r == Z3_L_UNDEF)
                     set_unknown(B, G->idx[q], why);
                 else if (r == Z3_L_TRUE)
@@ -951,7 +973,7 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
         }
         int k = last;
         if (B->meta) {
-            Z3_model mdl = get_model(c, G->s);
+            Z3_model mdl = get_model(c, G->x.s);
             for (int q = 0; q < G->n; q++) {
                 Z3_ast v = NULL;
                 if (B->todo[G->idx[q]] &&
@@ -971,10 +993,10 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
      * and an accepting mutant at d: a fact, asserted for good (it holds for
      * every selector still to be checked; the others are never checked
      * again). */
-    Z3_solver_assert(c, G->s, mf_enc_not(E, g));
+    Z3_solver_assert(c, G->x.s, mf_enc_not(E, g));
     Z3_ast fact[2] = {mf_unroll_ok(M, d),
                       mf_enc_obs_eq(E, mf_unroll_obs(O, d), mf_unroll_obs(M, d))};
-    Z3_solver_assert(c, G->s, mf_enc_and(E, 2, fact));
+    Z3_solver_assert(c, G->x.s, mf_enc_and(E, 2, fact));
     return 1;
 }
 
@@ -1607,20 +1629,12 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
 static int pot_refusal(batch *B, int *live, Z3_solver ver, mf_inputs *vin,
                        mf_unroll *P, stepper *acc, int d)
 {
-    Z3_context c = B->c;
-    Z3_solver rs = mk_solver(c, B->o, B->qfbv);
-    if (B->meta)
-        mf_enc_assert_sels(B->EM, rs);
-    mf_inputs *in = mf_inputs_new(B->E, rs, "ri");
-    mf_unroll *O = mf_unroll_new(B->E, rs, "ro", 0, in, 1, NULL);
-    mf_unroll *M = mf_unroll_new(B->EM, rs, "rm", B->meta, in, 0, NULL);
-    mf_unroll_extend(O, d);
-    mf_unroll_extend(M, d);
-    int r = refusal_search(B, live, rs, ver, in, vin, O, M, P, acc, d);
-    mf_unroll_free(O);
-    mf_unroll_free(M);
-    mf_inputs_free(in);
-    del_solver(c, rs);
+    twocopy x;
+    twocopy_open(&x, B, B->E, B->EM, B->meta, 1, "r");
+    mf_unroll_extend(x.o, d);
+    mf_unroll_extend(x.m, d);
+    int r = refusal_search(B, live, x.s, ver, x.in, vin, x.o, x.m, P, acc, d);
+    twocopy_close(&x, B);
     return r;
 }
 
@@ -2170,31 +2184,21 @@ static void pot_joint(batch *B, const int *det)
  * agrees up to d") and orig[d] ("the original has a behaviour of length
  * d") are asserted once, each query assumes the mutant's selector. */
 typedef struct {
-    Z3_solver ver;
-    mf_inputs *vin;
-    mf_unroll *P, *Q;
+    twocopy x;          /* o: P, the original; m: Q, the mutant */
     astvec agree, orig; /* per length, NULL until needed */
 } agreeq;
 
 static void agreeq_open(batch *B, agreeq *A)
 {
     memset(A, 0, sizeof *A);
-    A->ver = mk_solver(B->c, B->o, B->qfbv);
-    A->vin = mf_inputs_new(B->E, A->ver, "nv");
-    A->P = mf_unroll_new(B->E, A->ver, "np", 0, A->vin, 0, NULL);
-    A->Q = mf_unroll_new(B->EM, A->ver, "nq", B->meta, A->vin, 0, NULL);
-    if (B->meta)
-        mf_enc_assert_sels(B->EM, A->ver);
+    twocopy_open(&A->x, B, B->E, B->EM, B->meta, 0, "n");
 }
 
 static void agreeq_close(batch *B, agreeq *A)
 {
-    mf_unroll_free(A->P);
-    mf_unroll_free(A->Q);
-    mf_inputs_free(A->vin);
+    twocopy_close(&A->x, B);
     MF_VEC_FREE(A->agree);
     MF_VEC_FREE(A->orig);
-    del_solver(B->c, A->ver);
 }
 
 /* The literal of length d in v (pair: agreement, else the original alone),
@@ -2204,13 +2208,13 @@ static Z3_ast agreeq_lit(batch *B, agreeq *A, astvec *v, int d, int pair)
     while (v->n <= d)
         MF_VEC_PUSH(*v, NULL);
     if (!v->v[d]) {
-        mf_unroll_extend(A->P, d);
-        mf_unroll_extend(A->Q, d);
-        Z3_ast x[3] = {mf_enc_all_ok(B->E, A->P, 0, d),
-                       mf_enc_all_ok(B->EM, A->Q, 0, d),
-                       mf_enc_all_obs_eq(B->E, A->P, A->Q, d)};
+        mf_unroll_extend(A->x.o, d);
+        mf_unroll_extend(A->x.m, d);
+        Z3_ast x[3] = {mf_enc_all_ok(B->E, A->x.o, 0, d),
+                       mf_enc_all_ok(B->EM, A->x.m, 0, d),
+                       mf_enc_all_obs_eq(B->E, A->x.o, A->x.m, d)};
         v->v[d] = mk_lit(B->E, pair ? "na" : "no");
-        assert_implies(B->E, A->ver, v->v[d],
+        assert_implies(B->E, A->x.s, v->v[d],
                        pair ? mf_enc_and(B->E, 3, x) : x[0]);
     }
     return v->v[d];
@@ -2227,7 +2231,7 @@ static int agreeq_kill(batch *B, agreeq *A, int j, int from, mf_test **out,
     int r = 0; /* some pair agrees up to lo - 1, none to hi */
     for (int probe = hi;; probe = lo + (hi - lo) / 2) {
         as[na] = agreeq_lit(B, A, &A->agree, probe, 1);
-        Z3_lbool l = check(B->c, A->ver, na + 1, as, why, whyn);
+        Z3_lbool l = check(B->c, A->x.s, na + 1, as, why, whyn);
         if (l == Z3_L_UNDEF)
             return -1;
         if (probe == B->o->bound && l == Z3_L_TRUE)
@@ -2241,10 +2245,10 @@ static int agreeq_kill(batch *B, agreeq *A, int j, int from, mf_test **out,
     }
     /* The test: an original behaviour of length hi, if there is one. */
     as[na] = agreeq_lit(B, A, &A->orig, hi, 0);
-    Z3_lbool l = check(B->c, A->ver, na + 1, as, why, whyn);
+    Z3_lbool l = check(B->c, A->x.s, na + 1, as, why, whyn);
     if (l == Z3_L_TRUE) {
-        Z3_model mdl = get_model(B->c, A->ver);
-        *out = mf_engine_test_from_model(B->E, mdl, A->vin, A->P, NULL, hi);
+        Z3_model mdl = get_model(B->c, A->x.s);
+        *out = mf_engine_test_from_model(B->E, mdl, A->x.in, A->x.o, NULL, hi);
         del_model(B->c, mdl);
         r = 1;
     } else if (l == Z3_L_UNDEF)
