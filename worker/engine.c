@@ -2030,6 +2030,18 @@ static int has_inputs(const mf_model *m)
     return 0;
 }
 
+/* The deadline of a joint search for n mutants: the sum of their own
+ * budgets (the engine's timeout, or --mutant-timeout if shorter; `frac` of
+ * it, as their own searches get), so that it never has less time than
+ * their searches one by one would. */
+static double joint_deadline(const batch *B, int n, double frac)
+{
+    double per = B->o->timeout_ms / 1000.0;
+    if (B->o->mutant_ms && B->o->mutant_ms / 1000.0 < per)
+        per = B->o->mutant_ms / 1000.0;
+    return now() + per * frac * n;
+}
+
 /* --- potential killing, the batch's mutants together --- */
 /* With learnt steps, everything the potential refinement learns is the
  * original's (its steps), valid for every mutant: so the undecided mutants
@@ -2070,7 +2082,7 @@ static void pot_joint(batch *B, const int *det)
     stepper_open(&ms, B, EM, 1, &mlib, ver, "jn");
     double saved_wall = wall_deadline;
     wall_deadline = 0;
-    B->deadline = now() + o->timeout_ms / 1000.0;
+    B->deadline = joint_deadline(B, nmarked(B, live), 1.0);
     int iters = 0, giveup = 0, undecided = -1;
     for (int d = 0; d <= o->bound && nmarked(B, live) && !giveup; d++) {
         mf_unroll_extend(O, d);
@@ -2791,9 +2803,9 @@ static void prove(batch *B, int j, int det, reach *rs, int *rs_done)
  * for an original and a behaviour of that mutant that agree; a pair found
  * blocks those inputs for every mutant (the mutant copy reads the
  * selector: where it accepts and agrees for another mutant, that mutant
- * has such a pair too). Upgraded, or searched to the bound: potdone 2;
- * given up: left to decide_one. A potential test that kills definitely as
- * it is needs no search (upgrade_replay). */
+ * has such a pair too). Upgraded, searched to the bound, or given up
+ * within the sum of their budgets: potdone 2. A potential test that kills
+ * definitely as it is needs no search (upgrade_replay). */
 static int upgrade_replay(batch *B, int j, const mf_test *t)
 {
     mf_verdict *v = &B->out[j];
@@ -2858,7 +2870,7 @@ static void def_joint(batch *B)
                 .tag = {"ub", "uc"}};
     double saved_wall = wall_deadline;
     wall_deadline = 0;
-    B->deadline = now() + o->timeout_ms / 1000.0;
+    B->deadline = joint_deadline(B, nmarked(B, live), 1.0 / 3);
     int iters = 0, cap = (o->cegis_max / 10) * nmarked(B, live), giveup = 0;
     for (int d = lo; d <= o->bound && nmarked(B, live) && !giveup; d++) {
         mf_unroll_extend(O, d);
@@ -2938,9 +2950,11 @@ static void def_joint(batch *B)
         }
         free(now_live);
     }
+    /* The rest: no definite kill up to the bound, or none within the sum
+     * of their budgets (their own searches would not do better). */
     for (int j = 0; j < n; j++)
-        if (live[j] && !giveup)
-            B->potdone[j] = 2; /* no definite kill up to the bound */
+        if (live[j])
+            B->potdone[j] = 2;
     wall_deadline = saved_wall;
     bpool_free(&bp);
     mf_unroll_free(O);
