@@ -3094,6 +3094,53 @@ static void decide_alone(batch *B, int j, int det, reach *rs, int *rs_done)
     wall_deadline = 0;
 }
 
+/* The joint searches over at most JOINT_MAX mutants at a time, each group
+ * with an encoder of its own sites (as the farm's jobs are, job_max 64):
+ * one conditional mutant over every site of `check --all` on a large model
+ * (over a thousand) would make every query carry all of them. A group
+ * whose encoder meets a construct it cannot encode faithfully leaves its
+ * undecided mutants to their own searches, which report it. */
+#define JOINT_MAX 64
+
+static void joint_searches(batch *B, const int *det)
+{
+    int auto_def = B->o->notion == MF_REQ_AUTO;
+    if (B->nmut <= JOINT_MAX) {
+        pot_joint(B, det);
+        if (auto_def)
+            def_joint(B);
+        return;
+    }
+    for (int start = 0; start < B->nmut; start += JOINT_MAX) {
+        int k = B->nmut - start < JOINT_MAX ? B->nmut - start : JOINT_MAX;
+        mf_variant *vs = mf_xcalloc((size_t)k, sizeof *vs);
+        for (int q = 0; q < k; q++) {
+            vs[q].item = B->muts[start + q].item;
+            vs[q].repl = B->muts[start + q].repl;
+        }
+        batch S = *B;
+        S.E = S.EM = mf_enc_new(B->c, B->m, vs, k, NULL, B->o->encoding);
+        free(vs);
+        S.qfbv = mf_enc_bits(S.E) > 0;
+        S.nmut = k;
+        S.muts = B->muts + start;
+        S.mmodels = B->mmodels + start;
+        S.out = B->out + start;
+        S.todo = B->todo + start;
+        S.killed_at = B->killed_at + start;
+        S.potdone = B->potdone + start;
+        S.xdone = B->xdone + start;
+        pot_joint(&S, det + start);
+        if (auto_def)
+            def_joint(&S);
+        if (mf_enc_unsupported(S.E))
+            for (int q = 0; q < k; q++)
+                if (S.out[q].kind != MF_V_KILLED)
+                    S.potdone[q] = 0;
+        mf_enc_free(S.E);
+    }
+}
+
 static void run_batch(batch *B)
 {
     int n = B->nmut;
@@ -3120,9 +3167,7 @@ static void run_batch(batch *B)
         for (int j = 0; j < n && B->o->prove; j++)
             if (B->todo[j] && !det[j] && explicit_proof(B, j) < 0)
                 break;
-        pot_joint(B, det);
-        if (B->o->notion == MF_REQ_AUTO)
-            def_joint(B);
+        joint_searches(B, det);
     }
     /* The others, and the proofs: one at a time, tests of the batch
      * replayed first (a definite replay also holds for deterministic
