@@ -1243,6 +1243,23 @@ static Z3_ast block_match(bpool *P, const blk *b, mf_unroll *other, int d)
 /* After length d was refuted under the assumptions as[0..na): some copy of
  * length d matches (given the synthesis solver's hard constraints and
  * `cond`, NULL for none). Asserted under the assumptions. */
+/* The verifier (pushed once for the candidate in mdl) found a behaviour
+ * that matches: its copy is blocked under g at length d (other: as in
+ * block_match); the verifier is popped, both models freed. */
+static void block_found(bpool *P, Z3_solver syn, Z3_solver ver,
+                        mf_inputs *in, mf_unroll *other, Z3_ast g, int d,
+                        Z3_model mdl)
+{
+    mf_enc *E = P->enc[0];
+    Z3_context c = mf_enc_ctx(E);
+    Z3_model vm = get_model(c, ver);
+    blk *b = block_copy(P, syn, in, vm, d);
+    assert_implies(E, syn, g, mf_enc_not(E, block_match(P, b, other, d)));
+    del_model(c, vm);
+    Z3_solver_pop(c, ver, 1);
+    del_model(c, mdl);
+}
+
 /* After a length was refuted under the assumptions as[0..na): cond (NULL:
  * true) implies one of the n matches, asserted under the assumptions. */
 static void refuted_lemma(mf_enc *E, Z3_solver syn, int n, Z3_ast *match,
@@ -1989,12 +2006,7 @@ static void pot_search(batch *B, int j)
             }
             /* A matching original behaviour: block it (for every mutant:
              * no mutant behaviour matching an original one is a witness). */
-            Z3_model vm = get_model(c, ver);
-            blk *b = block_copy(&bp, syn, in, vm, d);
-            assert_implies(E, syn, g, mf_enc_not(E, block_match(&bp, b, M, d)));
-            del_model(c, vm);
-            Z3_solver_pop(c, ver, 1);
-            del_model(c, mdl);
+            block_found(&bp, syn, ver, in, M, g, d, mdl);
         }
         MF_VEC_FREE(steps);
     }
@@ -2042,6 +2054,19 @@ static double joint_deadline(const batch *B, int n, double frac)
     return now() + per * frac * n;
 }
 
+/* One query of a joint search: "one of the picked mutants, goal g" within
+ * the iteration cap and the deadline (else, and on a solver limit,
+ * unknown). */
+static Z3_lbool joint_query(batch *B, Z3_solver syn, Z3_ast pick, Z3_ast g,
+                            int *iters, int cap)
+{
+    char why[256];
+    if (++*iters > cap || now() > B->deadline)
+        return Z3_L_UNDEF;
+    Z3_ast as[2] = {pick, g};
+    return check(B->c, syn, 2, as, why, sizeof why);
+}
+
 /* --- potential killing, the batch's mutants together --- */
 /* With learnt steps, everything the potential refinement learns is the
  * original's (its steps), valid for every mutant: so the undecided mutants
@@ -2067,14 +2092,12 @@ static void pot_joint(batch *B, const int *det)
         free(live);
         return;
     }
-    Z3_solver syn = mk_solver(c, o, B->qfbv), ver = mk_solver(c, o, B->qfbv);
-    mf_inputs *in = mf_inputs_new(E, syn, "ji");
-    mf_inputs *vin = mf_inputs_new(E, ver, "jv");
-    mf_unroll *O = mf_unroll_new(E, syn, "jo", 0, in, 1, NULL);
-    mf_unroll *M = mf_unroll_new(EM, syn, "jm", 1, in, 0, NULL);
-    mf_unroll *P = mf_unroll_new(E, ver, "jp", 0, vin, 0, NULL);
-    mf_enc_assert_sels(EM, syn);
-    mf_enc_assert_sels(EM, ver);
+    twocopy sx, vx; /* synthesis: O, M; verifier: P (its m unused) */
+    twocopy_open(&sx, B, E, EM, 1, 1, "j");
+    twocopy_open(&vx, B, E, EM, 1, 0, "k");
+    Z3_solver syn = sx.s, ver = vx.s;
+    mf_inputs *in = sx.in, *vin = vx.in;
+    mf_unroll *O = sx.o, *M = sx.m, *P = vx.o;
     stepper os, ms;
     stepper_open(&os, B, E, 0, B->lib, ver, "jq");
     os.bind = 1;
@@ -2107,13 +2130,8 @@ static void pot_joint(batch *B, const int *det)
         block_steps(&os, syn, in, M, d, 0, g, &steps);
         Z3_ast pick = pick_live(B, syn, live);
         for (;;) {
-            if (++iters > o->cegis_max + n || now() > B->deadline) {
-                giveup = 1;
-                break;
-            }
-            Z3_ast as[2] = {pick, g};
             char why[256];
-            Z3_lbool r = check(c, syn, 2, as, why, sizeof why);
+            Z3_lbool r = joint_query(B, syn, pick, g, &iters, o->cegis_max + n);
             if (r == Z3_L_UNDEF) {
                 giveup = 1;
                 break;
@@ -2173,13 +2191,8 @@ static void pot_joint(batch *B, const int *det)
     MF_VEC_FREE(mlib.v[0]);
     MF_VEC_FREE(mlib.v[1]);
     stepper_close(&os);
-    mf_unroll_free(O);
-    mf_unroll_free(M);
-    mf_unroll_free(P);
-    mf_inputs_free(in);
-    mf_inputs_free(vin);
-    del_solver(c, syn);
-    del_solver(c, ver);
+    twocopy_close(&sx, B);
+    twocopy_close(&vx, B);
     free(live);
 }
 
@@ -2358,12 +2371,7 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
                 killed = 1;
                 break;
             }
-            Z3_model vm = get_model(c, ver);
-            blk *b = block_copy(&bp, syn, in, vm, d);
-            assert_implies(E, syn, g, mf_enc_not(E, block_match(&bp, b, NULL, d)));
-            del_model(c, vm);
-            Z3_solver_pop(c, ver, 1);
-            del_model(c, mdl);
+            block_found(&bp, syn, ver, in, NULL, g, d, mdl);
         }
     }
     bpool_free(&bp);
@@ -2858,14 +2866,12 @@ static void def_joint(batch *B)
         free(live);
         return;
     }
-    Z3_solver syn = mk_solver(c, o, B->qfbv), ver = mk_solver(c, o, B->qfbv);
-    mf_inputs *in = mf_inputs_new(E, syn, "ui");
-    mf_inputs *vin = mf_inputs_new(E, ver, "uv");
-    mf_unroll *O = mf_unroll_new(E, syn, "uo", 0, in, 1, NULL);
-    mf_unroll *P = mf_unroll_new(E, ver, "up", 0, vin, 0, NULL);
-    mf_unroll *Q = mf_unroll_new(EM, ver, "uq", 1, vin, 0, NULL);
-    mf_enc_assert_sels(EM, syn);
-    mf_enc_assert_sels(EM, ver);
+    twocopy sx, vx; /* synthesis: O (its m unused); verifier: P, Q */
+    twocopy_open(&sx, B, E, EM, 1, 1, "u");
+    twocopy_open(&vx, B, E, EM, 1, 0, "v");
+    Z3_solver syn = sx.s, ver = vx.s;
+    mf_inputs *in = sx.in, *vin = vx.in;
+    mf_unroll *O = sx.o, *P = vx.o, *Q = vx.m;
     bpool bp = {.n = 2, .from = {P, Q}, .enc = {E, EM}, .meta = {0, 1},
                 .tag = {"ub", "uc"}};
     double saved_wall = wall_deadline;
@@ -2882,19 +2888,14 @@ static void def_joint(batch *B)
         Z3_ast g = mk_lit(E, "ug");
         Z3_ast pick = pick_live(B, syn, now_live);
         while (nmarked(B, now_live)) {
-            if (++iters > cap || now() > B->deadline) {
-                giveup = 1;
-                break;
-            }
-            Z3_ast as[2] = {pick, g};
             char why[256];
-            Z3_lbool r = check(c, syn, 2, as, why, sizeof why);
+            Z3_lbool r = joint_query(B, syn, pick, g, &iters, cap);
             if (r == Z3_L_UNDEF) {
                 giveup = 1;
                 break;
             }
             if (r == Z3_L_FALSE) {
-                block_lemma(&bp, syn, NULL, d, NULL, 1, as);
+                block_lemma(&bp, syn, NULL, d, NULL, 1, &pick);
                 break;
             }
             Z3_model mdl = get_model(c, syn);
@@ -2941,12 +2942,7 @@ static void def_joint(batch *B)
                     pick = pick_live(B, syn, now_live);
                 continue;
             }
-            Z3_model vm = get_model(c, ver);
-            blk *b = block_copy(&bp, syn, in, vm, d);
-            assert_implies(E, syn, g, mf_enc_not(E, block_match(&bp, b, NULL, d)));
-            del_model(c, vm);
-            Z3_solver_pop(c, ver, 1);
-            del_model(c, mdl);
+            block_found(&bp, syn, ver, in, NULL, g, d, mdl);
         }
         free(now_live);
     }
@@ -2957,13 +2953,8 @@ static void def_joint(batch *B)
             B->potdone[j] = 2;
     wall_deadline = saved_wall;
     bpool_free(&bp);
-    mf_unroll_free(O);
-    mf_unroll_free(P);
-    mf_unroll_free(Q);
-    mf_inputs_free(in);
-    mf_inputs_free(vin);
-    del_solver(c, syn);
-    del_solver(c, ver);
+    twocopy_close(&sx, B);
+    twocopy_close(&vx, B);
     free(live);
 }
 
