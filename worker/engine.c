@@ -1240,9 +1240,6 @@ static Z3_ast block_match(bpool *P, const blk *b, mf_unroll *other, int d)
     return mf_enc_and(E, n, x);
 }
 
-/* After length d was refuted under the assumptions as[0..na): some copy of
- * length d matches (given the synthesis solver's hard constraints and
- * `cond`, NULL for none). Asserted under the assumptions. */
 /* The verifier (pushed once for the candidate in mdl) found a behaviour
  * that matches: its copy is blocked under g at length d (other: as in
  * block_match); the verifier is popped, both models freed. */
@@ -1276,6 +1273,7 @@ static void refuted_lemma(mf_enc *E, Z3_solver syn, int n, Z3_ast *match,
         Z3_solver_assert(c, syn, l);
 }
 
+/* Length d refuted: one of the copies at least d long matches up to d. */
 static void block_lemma(bpool *P, Z3_solver syn, mf_unroll *other, int d,
                         Z3_ast cond, int na, Z3_ast *as)
 {
