@@ -53,10 +53,13 @@ static void decide(const mf_model *m, int item, const mf_item *repl,
     mf_model_free(mm);
 }
 
-/* next(wtr) with the value of its first branch (the refill) replaced. */
-static mf_item refill(mf_model *m, int item, mf_expr *value)
+/* next(wtr) with the value of its first branch (the refill) replaced;
+ * *item: its index. */
+static mf_item refill(mf_model *m, int *item, mf_expr *value)
 {
-    mf_item it = m->items[item];
+    *item = find_item(m, MF_IT_NEXT, "wtr");
+    assert_true(*item >= 0);
+    mf_item it = m->items[*item];
     it.e = mf_expr_copy(m->arena, it.e);
     assert_int_equal(it.e->kind, MF_E_CASE);
     it.e->kids[1] = value;
@@ -75,9 +78,8 @@ static void test_engine__refill_mutant_definitely_killed_by_shortest_test(
 {
     (void)state;
     mf_model *m = load("tests/models/beverage.smv", "out");
-    int item = find_item(m, MF_IT_NEXT, "wtr");
-    assert_true(item >= 0);
-    mf_item it = refill(m, item, mf_expr_int(m->arena, 1, 0, 0));
+    int item;
+    mf_item it = refill(m, &item, mf_expr_int(m->arena, 1, 0, 0));
     mf_engine_opts o;
     mf_engine_opts_default(&o);
     o.bound = 8;
@@ -127,11 +129,11 @@ static void test_engine__nondeterministic_refill_potentially_not_definitely(
 {
     (void)state;
     mf_model *m = load("tests/models/beverage.smv", "out");
-    int item = find_item(m, MF_IT_NEXT, "wtr");
+    int item;
     mf_expr *set = mf_expr_new(m->arena, MF_E_SET, 0, 0);
     mf_expr_add(m->arena, set, mf_expr_int(m->arena, 1, 0, 0));
     mf_expr_add(m->arena, set, mf_expr_int(m->arena, 2, 0, 0));
-    mf_item it = refill(m, item, set);
+    mf_item it = refill(m, &item, set);
     mf_engine_opts o;
     mf_engine_opts_default(&o);
     o.bound = 8;
@@ -246,8 +248,8 @@ static void test_engine__replay_rejects_a_test_that_does_not_distinguish(
 {
     (void)state;
     mf_model *m = load("tests/models/beverage.smv", "out");
-    int item = find_item(m, MF_IT_NEXT, "wtr");
-    mf_item it = refill(m, item, mf_expr_int(m->arena, 1, 0, 0));
+    int item;
+    mf_item it = refill(m, &item, mf_expr_int(m->arena, 1, 0, 0));
     mf_model *mm = NULL;
     assert_int_equal(mf_model_replace_item(&mm, m, item, &it), 0);
     mf_engine_opts o;
@@ -358,9 +360,8 @@ static void test_engine__hidden_state_potential_kill_binds_observed_choices(
 {
     (void)state;
     mf_model *m = load("tests/models/beverage6.smv", "out");
-    int item = find_item(m, MF_IT_NEXT, "wtr");
-    assert_true(item >= 0);
-    mf_item it = refill(m, item, mf_expr_int(m->arena, 5, 0, 0));
+    int item;
+    mf_item it = refill(m, &item, mf_expr_int(m->arena, 5, 0, 0));
     mf_engine_opts o;
     mf_engine_opts_default(&o);
     o.prove = 0;
