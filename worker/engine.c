@@ -178,9 +178,6 @@ static void del_model(Z3_context c, Z3_model mdl)
         Z3_model_dec_ref(c, mdl);
 }
 
-
-
-
 static Z3_ast mk_lit(mf_enc *E, const char *pfx)
 {
     static _Atomic long n;
@@ -196,7 +193,6 @@ static void assert_implies(mf_enc *E, Z3_solver s, Z3_ast g, Z3_ast f)
     Z3_context c = mf_enc_ctx(E);
     Z3_solver_assert(c, s, mf_enc_keep(E, Z3_mk_implies(c, g, f)));
 }
-
 
 /* Observables of a equal to values. */
 static Z3_ast obs_is(mf_enc *E, Z3_ast *a, const mf_val *v)
@@ -1071,8 +1067,6 @@ static Z3_ast uniform(mf_enc *E, mf_unroll *u, int d)
     MF_VEC_FREE(x);
     return r;
 }
-
-
 
 /* Blocking copies of the refinement. A behaviour the verifier finds at
  * length d becomes, in the synthesis solver, a copy (pot: of the original;
@@ -2069,8 +2063,8 @@ static Z3_lbool joint_query(batch *B, Z3_solver syn, Z3_ast pick, Z3_ast g,
 /* With learnt steps, everything the potential refinement learns is the
  * original's (its steps), valid for every mutant: so the undecided mutants
  * of a batch share one synthesis solver over the conditional mutant, as the
- * deterministic search does. At length d: each live mutant's refusals (its
- * own search, as in pot_search), then one query "some live mutant (the
+ * deterministic search does. At length d: one refusal search for all live
+ * mutants (refusal_search), then one query "some live mutant (the
  * assumption: one of their selectors) leaves the learnt steps at d". A
  * model names the mutant; the verifier either finds the step (learnt: it
  * blocks it for all of them) or kills that mutant, whose test is replayed
@@ -2291,6 +2285,34 @@ static int def_noinput(batch *B, int j, int from, mf_verdict *tmp)
     return r == 1;
 }
 
+/* The definite verifier: pushed, an original behaviour (P) and a mutant
+ * behaviour (Q) that agree up to d on the inputs of the synthesis model
+ * mdl, under the assumptions as[0..na); uniform choices first (see
+ * uniform). The caller pops. */
+static Z3_lbool pair_query(batch *B, Z3_solver ver, mf_inputs *vin,
+                           mf_inputs *in, Z3_model mdl, mf_unroll *P,
+                           mf_unroll *Q, int d, int na, const Z3_ast *as,
+                           char *why, size_t whyn)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E, *EM = B->EM;
+    Z3_solver_push(c, ver);
+    fix_inputs(E, ver, vin, in, mdl, d);
+    Z3_ast parts[3] = {mf_enc_all_ok(E, P, 0, d), mf_enc_all_ok(EM, Q, 0, d),
+                       mf_enc_all_obs_eq(E, P, Q, d)};
+    Z3_solver_assert(c, ver, mf_enc_and(E, 3, parts));
+    Z3_ast vs[2];
+    for (int i = 0; i < na; i++)
+        vs[i] = as[i];
+    Z3_ast up[2] = {uniform(E, P, d), uniform(EM, Q, d)};
+    vs[na] = mk_lit(E, "du");
+    assert_implies(E, ver, vs[na], mf_enc_and(E, 2, up));
+    Z3_lbool r = check(c, ver, na + 1, vs, why, whyn);
+    if (r == Z3_L_FALSE)
+        r = check(c, ver, na, vs, why, whyn);
+    return r;
+}
+
 /* --- definite killing by refinement; returns 1 if killed --- */
 static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
 {
@@ -2340,20 +2362,10 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
                 break;
             }
             Z3_model mdl = get_model(c, syn);
-            Z3_solver_push(c, ver);
-            fix_inputs(E, ver, vin, in, mdl, d);
-            Z3_ast parts[3] = {mf_enc_all_ok(E, P, 0, d), mf_enc_all_ok(EM, Q, 0, d),
-                               mf_enc_all_obs_eq(E, P, Q, d)};
-            Z3_solver_assert(c, ver, mf_enc_and(E, 3, parts));
-            Z3_ast vs[2];
+            Z3_ast vs[1];
             int nv = nassume(B, j, vs);
-            Z3_ast up[2] = {uniform(E, P, d), uniform(EM, Q, d)};
-            vs[nv] = mk_lit(E, "du");
-            assert_implies(E, ver, vs[nv], mf_enc_and(E, 2, up));
-            Z3_lbool r2 = check(c, ver, nv + 1, vs, why, sizeof why);
-            if (r2 == Z3_L_FALSE) {
-                r2 = check(c, ver, nv, vs, why, sizeof why);
-            }
+            Z3_lbool r2 = pair_query(B, ver, vin, in, mdl, P, Q, d, nv, vs,
+                                     why, sizeof why);
             if (r2 == Z3_L_UNDEF) {
                 Z3_solver_pop(c, ver, 1);
                 del_model(c, mdl);
@@ -2800,18 +2812,9 @@ static void prove(batch *B, int j, int det, reach *rs, int *rs_done)
 /* ------------------------------------------------------------------ */
 /* Driver                                                               */
 
-/* The refinement and proof work of one mutant (its determinism decided,
- * the batch's deterministic search done). */
-/* The definite upgrade of the potential kills of pot_joint, for all of
- * them together, as def_search does it for one: the synthesis solver
- * proposes inputs and one of the mutants (the assumption: one of their
- * selectors, each from its potential kill length on); the verifier looks
- * for an original and a behaviour of that mutant that agree; a pair found
- * blocks those inputs for every mutant (the mutant copy reads the
- * selector: where it accepts and agrees for another mutant, that mutant
- * has such a pair too). Upgraded, searched to the bound, or given up
- * within the sum of their budgets: potdone 2. A potential test that kills
- * definitely as it is needs no search (upgrade_replay). */
+/* A potential kill of j upgraded if test t kills it definitely (then a
+ * shortest definite kill: none is shorter than the shortest potential
+ * one); potdone 2. */
 static int upgrade_replay(batch *B, int j, const mf_test *t)
 {
     mf_verdict *v = &B->out[j];
@@ -2827,6 +2830,16 @@ static int upgrade_replay(batch *B, int j, const mf_test *t)
     return 1;
 }
 
+/* The definite upgrade of the potential kills of pot_joint, for all of
+ * them together, as def_search does it for one: the synthesis solver
+ * proposes inputs and one of the mutants (the assumption: one of their
+ * selectors, each from its potential kill length on); the verifier looks
+ * for an original and a behaviour of that mutant that agree; a pair found
+ * blocks those inputs for every mutant (the mutant copy reads the
+ * selector: where it accepts and agrees for another mutant, that mutant
+ * has such a pair too). Upgraded, searched to the bound, or given up
+ * within the sum of their budgets: potdone 2. A potential test that kills
+ * definitely as it is needs no search (upgrade_replay first). */
 static void def_joint(batch *B)
 {
     Z3_context c = B->c;
@@ -2903,18 +2916,9 @@ static void def_joint(batch *B)
                 giveup = 1;
                 break;
             }
-            Z3_solver_push(c, ver);
-            fix_inputs(E, ver, vin, in, mdl, d);
-            Z3_ast parts[3] = {mf_enc_all_ok(E, P, 0, d),
-                               mf_enc_all_ok(EM, Q, 0, d),
-                               mf_enc_all_obs_eq(E, P, Q, d)};
-            Z3_solver_assert(c, ver, mf_enc_and(E, 3, parts));
-            Z3_ast up[2] = {uniform(E, P, d), uniform(EM, Q, d)};
-            Z3_ast vs[2] = {mf_enc_sel(EM, q), mk_lit(E, "uu")};
-            assert_implies(E, ver, vs[1], mf_enc_and(E, 2, up));
-            Z3_lbool r2 = check(c, ver, 2, vs, why, sizeof why);
-            if (r2 == Z3_L_FALSE)
-                r2 = check(c, ver, 1, vs, why, sizeof why);
+            Z3_ast vs[1] = {mf_enc_sel(EM, q)};
+            Z3_lbool r2 = pair_query(B, ver, vin, in, mdl, P, Q, d, 1, vs,
+                                     why, sizeof why);
             if (r2 == Z3_L_UNDEF) {
                 Z3_solver_pop(c, ver, 1);
                 del_model(c, mdl);
@@ -2956,6 +2960,8 @@ static void def_joint(batch *B)
     free(live);
 }
 
+/* The refinement and proof work of one mutant (its determinism decided,
+ * the batch's deterministic search done). */
 static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
 {
     mf_verdict *v = &B->out[j];
