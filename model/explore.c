@@ -959,6 +959,8 @@ fail_all:;
     if (notion != MF_EXPLORE_POTENTIAL)
         out->definite.verdict = v;
 done:
+    if (rc > 0)
+        rc = 0; /* a kill found right after a node was added (bfs_add: 1) */
     out->orig_det = !x->s[0].nondet;
     out->mut_det = !x->s[1].nondet;
     if (x->err) {

@@ -702,6 +702,7 @@ typedef struct {
     int *killed_at; /* potential kill length (-1) */
     int *potdone; /* the joint potential search decided it (pot_joint) */
     int *xdone;   /* its explicit-state proof was tried */
+    int xbig;     /* a product of the batch was past the explorer's limit */
     struct steplib *lib; /* original steps learnt by the refinement */
     double t0;
     double deadline; /* of the current mutant's refinement */
@@ -2497,9 +2498,9 @@ static void compute_reach(const mf_model *m, reach *R)
 
 /* Lock-step: every mutant successor (or initial state) of a state equal in
  * both is an original successor with the same state and observables, and the
- * mutant accepts wherever the original does (mutant structurally
- * deterministic). step 0: initial states; step 1: from an arbitrary state,
- * restricted to `rs` when given. Returns 1 proved, 0 not, -1 unknown. */
+ * mutant has a successor wherever the original has one. step 0: initial
+ * states; step 1: from an arbitrary state, restricted to `rs` when given.
+ * Returns 1 proved, 0 not, -1 unknown. */
 static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
                     size_t whyn)
 {
@@ -2552,7 +2553,19 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
     as[na] = en;
     Z3_lbool r;
     /* "Some mutant choice fails" over-approximates a refusal: confirm each
-     * candidate with the simulator, block the ones that are not. */
+     * candidate with the simulator. One it refutes gets a choice of the
+     * mutant that succeeds there from W; a copy of the mutant with those
+     * choices then blocks every point where they succeed (a point where no
+     * known choice succeeds is left). gigamax: 400 points blocked one at a
+     * time gave up; a few choices cover them. */
+    Z3_solver W = mk_solver(c, B->o, B->qfbv);
+    mf_inputs *win = mf_inputs_new(E, W, "lwi");
+    Z3_ast *SW = step ? mf_enc_fresh_state(E, "lsw") : NULL;
+    mf_unroll *MW = mf_unroll_new(EM, W, "lmw", B->meta, win, 0, SW);
+    if (B->meta)
+        mf_enc_assert_sels(EM, W);
+    mf_unroll_extend(MW, step);
+    Z3_solver_assert(c, W, mf_unroll_ok(MW, step));
     for (;;) {
         if (++iters > B->o->cegis_max) {
             snprintf(why, whyn, "lock-step: iteration limit");
@@ -2575,19 +2588,44 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
             if (!ic[q])
                 inp[q] = 0;
         int ref = sim_refuses(B->mmodels[j], sv, inp);
-        MF_VEC(Z3_ast) pt = {0};
-        for (int q = 0; q < n; q++)
-            if (ic[q])
-                MF_VEC_PUSH(pt, mf_enc_eq(E, ic[q], mf_enc_val(E, inp[q])));
-        if (step)
-            MF_VEC_PUSH(pt, state_is(E, S, sv, n));
-        assert_implies(E, A, en, mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
-        MF_VEC_FREE(pt);
+        Z3_lbool wr = Z3_L_FALSE;
+        if (ref == 0) {
+            Z3_solver_push(c, W);
+            fix_inputs(E, W, win, in, mdl, step);
+            if (step)
+                Z3_solver_assert(c, W, state_is(E, SW, sv, n));
+            wr = check(c, W, na, as, why, whyn);
+        }
+        if (wr == Z3_L_TRUE) {
+            Z3_model wm = get_model(c, W);
+            mf_unroll *X = mf_unroll_new(EM, A, "lxe", B->meta, in, 0, S);
+            mf_unroll_extend(X, step);
+            fix_choices(EM, A, X, MW, wm, step);
+            assert_implies(E, A, en, mf_enc_not(E, mf_unroll_ok(X, step)));
+            mf_unroll_free(X);
+            del_model(c, wm);
+        } else {
+            /* Only this point: W disagrees with the simulator. */
+            MF_VEC(Z3_ast) pt = {0};
+            for (int q = 0; q < n; q++)
+                if (ic[q])
+                    MF_VEC_PUSH(pt, mf_enc_eq(E, ic[q], mf_enc_val(E, inp[q])));
+            if (step)
+                MF_VEC_PUSH(pt, state_is(E, S, sv, n));
+            assert_implies(E, A, en, mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
+            MF_VEC_FREE(pt);
+        }
+        if (ref == 0)
+            Z3_solver_pop(c, W, 1);
         free(inp);
         free(sv);
         del_model(c, mdl);
         if (ref != 0) {
             res = 0;
+            goto done;
+        }
+        if (wr == Z3_L_UNDEF) {
+            res = -1;
             goto done;
         }
     }
@@ -2640,7 +2678,23 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
         Z3_model vm = get_model(c, V);
         mf_unroll *X = mf_unroll_new(E, A, "lx", 0, in, 0, S);
         mf_unroll_extend(X, step);
-        fix_choices(E, A, X, P, vm, step);
+        /* A choice that is a cell's new value is bound to the mutant's
+         * value of that cell rather than fixed: one copy then matches
+         * every successor of that shape (gigamax: over 100 copies with
+         * every choice fixed gave up). */
+        for (int k = 0; k <= step; k++) {
+            int nx;
+            Z3_ast *xc = mf_unroll_choices(X, k, &nx);
+            const int *cs = mf_unroll_choice_slots(X, k);
+            Z3_ast *mk = mf_unroll_state(M, k);
+            valvec cv = {0};
+            step_choices(E, vm, P, k, &cv);
+            for (int i = 0; i < nx && i < cv.n; i++)
+                Z3_solver_assert(c, A, mf_enc_eq(E, xc[i], cs[i] >= 0
+                                                 ? mk[cs[i]]
+                                                 : mf_enc_val(E, cv.v[i])));
+            MF_VEC_FREE(cv);
+        }
         Z3_ast *xs = mf_unroll_state(X, step);
         Z3_ast *eqs = mf_xcalloc((size_t)(m->nslots + 3), sizeof *eqs);
         int ne = 0;
@@ -2659,12 +2713,16 @@ done:
     mf_unroll_free(O);
     mf_unroll_free(M);
     mf_unroll_free(P);
+    mf_unroll_free(MW);
     mf_inputs_free(in);
     mf_inputs_free(vin);
+    mf_inputs_free(win);
     free(S);
     free(SV);
+    free(SW);
     del_solver(c, A);
     del_solver(c, V);
+    del_solver(c, W);
     return res;
 }
 
@@ -2766,6 +2824,8 @@ static int explicit_proof(batch *B, int j)
         res = 1;
     } else if (rc == 0 && r.potential.verdict == MF_XV_KILLED)
         res = 0;
+    else if (r.potential.verdict == MF_XV_LIMIT)
+        B->xbig = 1;
     mf_explore_result_free(&r);
     return res;
 }
@@ -2774,13 +2834,21 @@ static void prove(batch *B, int j, int det, reach *rs, int *rs_done)
 {
     char why[256] = "";
     mf_verdict *v = &B->out[j];
-    /* Enabledness is checked as "no choice of the mutant fails where the
-     * original accepts", stronger than needed: sound for any mutant. */
+    /* The step from the original's reachable states when they are known (a
+     * step from any state fails wherever an unreachable state tells them
+     * apart, and costs as much), else from any state. */
     int base = lockstep(B, j, 0, NULL, why, sizeof why);
-    int st = base == 1 ? lockstep(B, j, 1, NULL, why, sizeof why) : 0;
+    if (base == 1 && !*rs_done) {
+        compute_reach(B->m, rs);
+        *rs_done = 1;
+    }
+    int st = base == 1 ? lockstep(B, j, 1, rs->ok ? rs : NULL, why, sizeof why)
+                       : 0;
     if (st == 1) {
         v->kind = MF_V_EQUIVALENT;
-        snprintf(v->method, sizeof v->method, "lock-step induction");
+        snprintf(v->method, sizeof v->method, rs->ok
+                 ? "lock-step induction on the original's reachable states"
+                 : "lock-step induction");
         B->todo[j] = 0;
         return;
     }
@@ -2789,22 +2857,6 @@ static void prove(batch *B, int j, int det, reach *rs, int *rs_done)
         v->kind = MF_V_EQUIVALENT;
         snprintf(v->method, sizeof v->method,
                  "k-induction with simple paths (k = %d)", k);
-        B->todo[j] = 0;
-        return;
-    }
-    if (base != 1)
-        return;
-    if (!*rs_done) {
-        compute_reach(B->m, rs);
-        *rs_done = 1;
-    }
-    if (!rs->ok)
-        return;
-    st = lockstep(B, j, 1, rs, why, sizeof why);
-    if (st == 1) {
-        v->kind = MF_V_EQUIVALENT;
-        snprintf(v->method, sizeof v->method,
-                 "lock-step induction on the original's reachable states");
         B->todo[j] = 0;
     }
 }
@@ -2974,13 +3026,23 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
         }
         return;
     }
-    /* Refinement is costly where nothing kills: proofs first. With
-     * non-determinism, lock-step refines over the mutant's choices, so the
-     * exact explicit exploration goes first where the product is small.
-     * With learnt steps the refinement is cheap: lock-step waits for the
-     * mutants it leaves. */
+    /* Refinement is costly where nothing kills: proofs first, the exact
+     * explicit exploration first where products are small. With learnt
+     * steps the refinement is cheap: lock-step waits for the mutants it
+     * leaves. */
     int late = 0;
-    if (B->o->prove && B->o->notion != MF_REQ_DEFINITE && B->todo[j]) {
+    if (B->o->prove && B->o->notion != MF_REQ_DEFINITE && B->todo[j] &&
+        B->potdone[j] && B->xbig && B->o->engine == MF_ENGINE_CEGIS) {
+        /* The joint search left it, and the batch's products are past the
+         * explorer's limit: lock-step (a second or two) first. gigamax, 40
+         * sampled: 10 explorations to the limit, 2.5 s each, saved. */
+        prove(B, j, det, rs, rs_done);
+        if (B->todo[j])
+            explicit_proof(B, j);
+        if (!B->todo[j])
+            return;
+    } else if (B->o->prove && B->o->notion != MF_REQ_DEFINITE &&
+               B->todo[j]) {
         int x = explicit_proof(B, j);
         if (x == 1)
             return;
@@ -3085,6 +3147,7 @@ static void decide_alone(batch *B, int j, int det, reach *rs, int *rs_done)
         B->todo[j] = 0;
     }
     B->deadline = S.deadline;
+    B->xbig = S.xbig;
     mf_enc_free(S.E);
     wall_deadline = 0;
 }
