@@ -144,14 +144,16 @@ static Z3_lbool check(Z3_context c, Z3_solver s, int n, Z3_ast *as,
             snprintf(why, whyn, "the mutant's wall budget is spent");
             return Z3_L_UNDEF;
         }
-        if (!wall_timeout_ms || left < wall_timeout_ms) {
-            Z3_params p = Z3_mk_params(c);
-            Z3_params_inc_ref(c, p);
-            Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"),
-                               (unsigned)left);
-            Z3_solver_set_params(c, s, p);
-            Z3_params_dec_ref(c, p);
-        }
+        /* Set each time: a solver shared by mutants keeps what the last
+         * one's budget left it. */
+        unsigned ms = wall_timeout_ms && wall_timeout_ms < left
+                          ? wall_timeout_ms
+                          : (unsigned)left;
+        Z3_params p = Z3_mk_params(c);
+        Z3_params_inc_ref(c, p);
+        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), ms);
+        Z3_solver_set_params(c, s, p);
+        Z3_params_dec_ref(c, p);
     }
     z3_err = 0;
     Z3_lbool r = Z3_solver_check_assumptions(c, s, (unsigned)n, as);
@@ -702,6 +704,7 @@ typedef struct {
     int *killed_at; /* potential kill length (-1) */
     int *potdone; /* the joint potential search decided it (pot_joint) */
     int *xdone;   /* its explicit-state proof was tried */
+    int *lsdone;  /* lock-step was tried (joint_proofs) */
     int xbig;     /* a product of the batch was past the explorer's limit */
     struct steplib *lib; /* original steps learnt by the refinement */
     double t0;
@@ -2500,31 +2503,55 @@ static void compute_reach(const mf_model *m, reach *R)
  * both is an original successor with the same state and observables, and the
  * mutant has a successor wherever the original has one. step 0: initial
  * states; step 1: from an arbitrary state, restricted to `rs` when given.
- * Returns 1 proved, 0 not, -1 unknown. */
-static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
-                    size_t whyn)
+ * The solvers (lockq) serve one mutant or a group of them, each decided
+ * under its selector: what one mutant's refinement learns holds for all
+ * (a copy of the conditional mutant with fixed choices reads the
+ * selectors; an original copy matches a successor whichever mutant shows
+ * it), and the reachable states are encoded once. */
+typedef struct {
+    int step;
+    Z3_solver A, V, W; /* candidates; original choices; mutant choices */
+    mf_inputs *in, *vin, *win;
+    Z3_ast *S, *SV, *SW;
+    mf_unroll *O, *M, *P, *MW;
+    Z3_ast en, g; /* enabledness and successor candidates */
+} lockq;
+
+static void lockq_open(batch *B, lockq *L, int step, const reach *rs)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
     const mf_model *m = B->m;
-    Z3_solver A = mk_solver(c, B->o, B->qfbv), V = mk_solver(c, B->o, B->qfbv);
-    mf_inputs *in = mf_inputs_new(E, A, "li");
-    mf_inputs *vin = mf_inputs_new(E, V, "lv");
-    Z3_ast *S = step ? mf_enc_fresh_state(E, "ls") : NULL;
-    Z3_ast *SV = step ? mf_enc_fresh_state(E, "lsv") : NULL;
-    mf_unroll *O = mf_unroll_new(E, A, "lo", 0, in, 0, S);
-    mf_unroll *M = mf_unroll_new(EM, A, "lm", B->meta, in, 0, S);
-    mf_unroll *P = mf_unroll_new(E, V, "lp", 0, vin, 0, SV);
-    int res = 0, iters = 0;
-    if (B->meta)
-        mf_enc_assert_sels(EM, A);
-    mf_unroll_extend(O, step);
-    mf_unroll_extend(M, step);
-    mf_unroll_extend(P, step);
+    memset(L, 0, sizeof *L);
+    L->step = step;
+    L->A = mk_solver(c, B->o, B->qfbv);
+    L->V = mk_solver(c, B->o, B->qfbv);
+    L->W = mk_solver(c, B->o, B->qfbv);
+    L->in = mf_inputs_new(E, L->A, "li");
+    L->vin = mf_inputs_new(E, L->V, "lv");
+    L->win = mf_inputs_new(E, L->W, "lwi");
     if (step) {
-        Z3_solver_assert(c, A, mf_unroll_ok(O, 0));
-        Z3_solver_assert(c, A, mf_unroll_ok(M, 0));
-        Z3_solver_assert(c, V, mf_unroll_ok(P, 0));
+        L->S = mf_enc_fresh_state(E, "ls");
+        L->SV = mf_enc_fresh_state(E, "lsv");
+        L->SW = mf_enc_fresh_state(E, "lsw");
+    }
+    L->O = mf_unroll_new(E, L->A, "lo", 0, L->in, 0, L->S);
+    L->M = mf_unroll_new(EM, L->A, "lm", B->meta, L->in, 0, L->S);
+    L->P = mf_unroll_new(E, L->V, "lp", 0, L->vin, 0, L->SV);
+    L->MW = mf_unroll_new(EM, L->W, "lmw", B->meta, L->win, 0, L->SW);
+    if (B->meta) {
+        mf_enc_assert_sels(EM, L->A);
+        mf_enc_assert_sels(EM, L->W);
+    }
+    mf_unroll_extend(L->O, step);
+    mf_unroll_extend(L->M, step);
+    mf_unroll_extend(L->P, step);
+    mf_unroll_extend(L->MW, step);
+    Z3_solver_assert(c, L->W, mf_unroll_ok(L->MW, step));
+    if (step) {
+        Z3_solver_assert(c, L->A, mf_unroll_ok(L->O, 0));
+        Z3_solver_assert(c, L->A, mf_unroll_ok(L->M, 0));
+        Z3_solver_assert(c, L->V, mf_unroll_ok(L->P, 0));
         if (rs && rs->ok) {
             int n = m->nslots, cnt = rs->st.n / (n ? n : 1);
             Z3_ast *dis = mf_xcalloc((size_t)(cnt + 1), sizeof *dis);
@@ -2534,56 +2561,76 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
                 for (int s = 0; s < n; s++)
                     if (!is_input_slot(m, s) ||
                         m->vars[0].decl != MF_DECL_IVAR)
-                        eqs[ne++] = mf_enc_eq(E, S[s], mf_enc_val(
-                                                       E, rs->st.v[(size_t)i * n + s]));
+                        eqs[ne++] = mf_enc_eq(E, L->S[s], mf_enc_val(
+                                                  E, rs->st.v[(size_t)i * n + s]));
                 dis[i] = mf_enc_and(E, ne, eqs);
             }
-            Z3_solver_assert(c, A, cnt ? mf_enc_keep(E, Z3_mk_or(c, (unsigned)cnt, dis))
-                                       : mf_enc_keep(E, Z3_mk_false(c)));
+            Z3_solver_assert(c, L->A, cnt ? mf_enc_keep(E, Z3_mk_or(c, (unsigned)cnt, dis))
+                                          : mf_enc_keep(E, Z3_mk_false(c)));
             free(dis);
             free(eqs);
         }
     }
-    Z3_ast as[2];
+    /* Enabledness candidates: the original accepts, some mutant choice
+     * fails (over-approximates a refusal). Successor candidates: the
+     * mutant's step. */
+    L->en = mk_lit(E, "le");
+    Z3_ast ep[2] = {mf_unroll_ok(L->O, step),
+                    mf_enc_not(E, mf_unroll_ok(L->M, step))};
+    assert_implies(E, L->A, L->en, mf_enc_and(E, 2, ep));
+    L->g = mk_lit(E, "lg");
+    assert_implies(E, L->A, L->g, mf_unroll_ok(L->M, step));
+}
+
+static void lockq_close(batch *B, lockq *L)
+{
+    mf_unroll_free(L->O);
+    mf_unroll_free(L->M);
+    mf_unroll_free(L->P);
+    mf_unroll_free(L->MW);
+    mf_inputs_free(L->in);
+    mf_inputs_free(L->vin);
+    mf_inputs_free(L->win);
+    free(L->S);
+    free(L->SV);
+    free(L->SW);
+    del_solver(B->c, L->A);
+    del_solver(B->c, L->V);
+    del_solver(B->c, L->W);
+}
+
+/* Mutant j in lockq L: 1 proved, 0 not, -1 unknown. */
+static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E, *EM = B->EM;
+    const mf_model *m = B->m;
+    int step = L->step, n = m->nslots, iters = 0;
+    Z3_solver A = L->A, V = L->V, W = L->W;
+    Z3_ast as[3];
     int na = nassume(B, j, as);
-    /* Enabledness: the original accepts, the mutant refuses. */
-    Z3_ast en = mk_lit(E, "le");
-    Z3_ast ep[2] = {mf_unroll_ok(O, step), mf_enc_not(E, mf_unroll_ok(M, step))};
-    assert_implies(E, A, en, mf_enc_and(E, 2, ep));
-    as[na] = en;
-    Z3_lbool r;
-    /* "Some mutant choice fails" over-approximates a refusal: confirm each
-     * candidate with the simulator. One it refutes gets a choice of the
-     * mutant that succeeds there from W; a copy of the mutant with those
-     * choices then blocks every point where they succeed (a point where no
-     * known choice succeeds is left). gigamax: 400 points blocked one at a
-     * time gave up; a few choices cover them. */
-    Z3_solver W = mk_solver(c, B->o, B->qfbv);
-    mf_inputs *win = mf_inputs_new(E, W, "lwi");
-    Z3_ast *SW = step ? mf_enc_fresh_state(E, "lsw") : NULL;
-    mf_unroll *MW = mf_unroll_new(EM, W, "lmw", B->meta, win, 0, SW);
-    if (B->meta)
-        mf_enc_assert_sels(EM, W);
-    mf_unroll_extend(MW, step);
-    Z3_solver_assert(c, W, mf_unroll_ok(MW, step));
+    /* Points only j's simulator rules out are j's alone. */
+    Z3_ast mine = mk_lit(E, "lj");
+    as[na] = mine;
+    as[na + 1] = L->en;
+    /* A candidate the simulator refutes gets a choice of the mutant that
+     * succeeds there from W; a copy of the mutant with those choices rules
+     * out every point where they succeed (gigamax: blocking 400 points one
+     * at a time gave up; a few choices cover them). */
     for (;;) {
         if (++iters > B->o->cegis_max) {
             snprintf(why, whyn, "lock-step: iteration limit");
-            res = -1;
-            goto done;
+            return -1;
         }
-        r = check(c, A, na + 1, as, why, whyn);
+        Z3_lbool r = check(c, A, na + 2, as, why, whyn);
         if (r == Z3_L_FALSE)
             break;
-        if (r == Z3_L_UNDEF) {
-            res = -1;
-            goto done;
-        }
+        if (r == Z3_L_UNDEF)
+            return -1;
         Z3_model mdl = get_model(c, A);
-        int n = m->nslots;
-        Z3_ast *ic = mf_inputs_state(in, step);
+        Z3_ast *ic = mf_inputs_state(L->in, step);
         mf_val *inp = eval_state(E, mdl, ic, n);
-        mf_val *sv = step ? eval_state(E, mdl, S, n) : NULL;
+        mf_val *sv = step ? eval_state(E, mdl, L->S, n) : NULL;
         for (int q = 0; q < n; q++)
             if (!ic[q])
                 inp[q] = 0;
@@ -2591,17 +2638,17 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
         Z3_lbool wr = Z3_L_FALSE;
         if (ref == 0) {
             Z3_solver_push(c, W);
-            fix_inputs(E, W, win, in, mdl, step);
+            fix_inputs(E, W, L->win, L->in, mdl, step);
             if (step)
-                Z3_solver_assert(c, W, state_is(E, SW, sv, n));
+                Z3_solver_assert(c, W, state_is(E, L->SW, sv, n));
             wr = check(c, W, na, as, why, whyn);
         }
         if (wr == Z3_L_TRUE) {
             Z3_model wm = get_model(c, W);
-            mf_unroll *X = mf_unroll_new(EM, A, "lxe", B->meta, in, 0, S);
+            mf_unroll *X = mf_unroll_new(EM, A, "lxe", B->meta, L->in, 0, L->S);
             mf_unroll_extend(X, step);
-            fix_choices(EM, A, X, MW, wm, step);
-            assert_implies(E, A, en, mf_enc_not(E, mf_unroll_ok(X, step)));
+            fix_choices(EM, A, X, L->MW, wm, step);
+            assert_implies(E, A, L->en, mf_enc_not(E, mf_unroll_ok(X, step)));
             mf_unroll_free(X);
             del_model(c, wm);
         } else {
@@ -2611,8 +2658,8 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
                 if (ic[q])
                     MF_VEC_PUSH(pt, mf_enc_eq(E, ic[q], mf_enc_val(E, inp[q])));
             if (step)
-                MF_VEC_PUSH(pt, state_is(E, S, sv, n));
-            assert_implies(E, A, en, mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
+                MF_VEC_PUSH(pt, state_is(E, L->S, sv, n));
+            assert_implies(E, A, mine, mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
             MF_VEC_FREE(pt);
         }
         if (ref == 0)
@@ -2620,63 +2667,51 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
         free(inp);
         free(sv);
         del_model(c, mdl);
-        if (ref != 0) {
-            res = 0;
-            goto done;
-        }
-        if (wr == Z3_L_UNDEF) {
-            res = -1;
-            goto done;
-        }
+        if (ref != 0)
+            return 0;
+        if (wr == Z3_L_UNDEF)
+            return -1;
     }
-    Z3_ast g = mk_lit(E, "lg");
-    assert_implies(E, A, g, mf_unroll_ok(M, step));
-    as[na] = g;
+    as[na + 1] = L->g;
     for (;;) {
         if (++iters > B->o->cegis_max) {
-            res = -1;
             snprintf(why, whyn, "lock-step: iteration limit");
-            break;
+            return -1;
         }
-        r = check(c, A, na + 1, as, why, whyn);
-        if (r == Z3_L_UNDEF) {
-            res = -1;
-            break;
-        }
-        if (r == Z3_L_FALSE) {
-            res = 1;
-            break;
-        }
+        Z3_lbool r = check(c, A, na + 2, as, why, whyn);
+        if (r == Z3_L_UNDEF)
+            return -1;
+        if (r == Z3_L_FALSE)
+            return 1;
         Z3_model mdl = get_model(c, A);
         Z3_solver_push(c, V);
-        fix_inputs(E, V, vin, in, mdl, step);
-        Z3_ast *ms = mf_unroll_state(M, step), *ps = mf_unroll_state(P, step);
-        for (int s = 0; s < m->nslots; s++)
+        fix_inputs(E, V, L->vin, L->in, mdl, step);
+        Z3_ast *ms = mf_unroll_state(L->M, step), *ps = mf_unroll_state(L->P, step);
+        for (int s = 0; s < n; s++)
             Z3_solver_assert(c, V, mf_enc_eq(E, ps[s], mf_enc_val(E, mf_enc_eval(
                                                                E, mdl, ms[s]))));
         if (step) {
-            Z3_ast *p0 = mf_unroll_state(P, 0);
-            for (int s = 0; s < m->nslots; s++)
+            Z3_ast *p0 = mf_unroll_state(L->P, 0);
+            for (int s = 0; s < n; s++)
                 Z3_solver_assert(c, V, mf_enc_eq(E, p0[s], mf_enc_val(E, mf_enc_eval(
-                                                                   E, mdl, S[s]))));
+                                                                   E, mdl, L->S[s]))));
         }
         int no = mf_enc_nobs(E);
         mf_val *vals = mf_xcalloc((size_t)(no + 1), sizeof *vals);
-        Z3_ast *mo = mf_unroll_obs(M, step);
+        Z3_ast *mo = mf_unroll_obs(L->M, step);
         for (int i = 0; i < no; i++)
             vals[i] = mf_enc_eval(E, mdl, mo[i]);
-        Z3_solver_assert(c, V, obs_is(E, mf_unroll_obs(P, step), vals));
+        Z3_solver_assert(c, V, obs_is(E, mf_unroll_obs(L->P, step), vals));
         free(vals);
-        Z3_solver_assert(c, V, mf_unroll_ok(P, step));
+        Z3_solver_assert(c, V, mf_unroll_ok(L->P, step));
         Z3_lbool r2 = check(c, V, 0, NULL, why, whyn);
         if (r2 != Z3_L_TRUE) {
-            res = r2 == Z3_L_UNDEF ? -1 : 0;
             Z3_solver_pop(c, V, 1);
             del_model(c, mdl);
-            break;
+            return r2 == Z3_L_UNDEF ? -1 : 0;
         }
         Z3_model vm = get_model(c, V);
-        mf_unroll *X = mf_unroll_new(E, A, "lx", 0, in, 0, S);
+        mf_unroll *X = mf_unroll_new(E, A, "lx", 0, L->in, 0, L->S);
         mf_unroll_extend(X, step);
         /* A choice that is a cell's new value is bound to the mutant's
          * value of that cell rather than fixed: one copy then matches
@@ -2686,9 +2721,9 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
             int nx;
             Z3_ast *xc = mf_unroll_choices(X, k, &nx);
             const int *cs = mf_unroll_choice_slots(X, k);
-            Z3_ast *mk = mf_unroll_state(M, k);
+            Z3_ast *mk = mf_unroll_state(L->M, k);
             valvec cv = {0};
-            step_choices(E, vm, P, k, &cv);
+            step_choices(E, vm, L->P, k, &cv);
             for (int i = 0; i < nx && i < cv.n; i++)
                 Z3_solver_assert(c, A, mf_enc_eq(E, xc[i], cs[i] >= 0
                                                  ? mk[cs[i]]
@@ -2696,34 +2731,29 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
             MF_VEC_FREE(cv);
         }
         Z3_ast *xs = mf_unroll_state(X, step);
-        Z3_ast *eqs = mf_xcalloc((size_t)(m->nslots + 3), sizeof *eqs);
+        Z3_ast *eqs = mf_xcalloc((size_t)(n + 3), sizeof *eqs);
         int ne = 0;
-        for (int s = 0; s < m->nslots; s++)
+        for (int s = 0; s < n; s++)
             eqs[ne++] = mf_enc_eq(E, xs[s], ms[s]);
-        eqs[ne++] = mf_enc_obs_eq(E, mf_unroll_obs(X, step), mf_unroll_obs(M, step));
+        eqs[ne++] = mf_enc_obs_eq(E, mf_unroll_obs(X, step), mf_unroll_obs(L->M, step));
         eqs[ne++] = mf_unroll_ok(X, step);
-        assert_implies(E, A, g, mf_enc_not(E, mf_enc_and(E, ne, eqs)));
+        assert_implies(E, A, L->g, mf_enc_not(E, mf_enc_and(E, ne, eqs)));
         free(eqs);
         mf_unroll_free(X);
         del_model(c, vm);
         Z3_solver_pop(c, V, 1);
         del_model(c, mdl);
     }
-done:
-    mf_unroll_free(O);
-    mf_unroll_free(M);
-    mf_unroll_free(P);
-    mf_unroll_free(MW);
-    mf_inputs_free(in);
-    mf_inputs_free(vin);
-    mf_inputs_free(win);
-    free(S);
-    free(SV);
-    free(SW);
-    del_solver(c, A);
-    del_solver(c, V);
-    del_solver(c, W);
-    return res;
+}
+
+static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
+                    size_t whyn)
+{
+    lockq L;
+    lockq_open(B, &L, step, rs);
+    int r = lockq_decide(B, &L, j, why, whyn);
+    lockq_close(B, &L);
+    return r;
 }
 
 /* Proof method 3: k-induction with simple-path constraints on the product
@@ -2837,7 +2867,7 @@ static void prove(batch *B, int j, int det, reach *rs, int *rs_done)
     /* The step from the original's reachable states when they are known (a
      * step from any state fails wherever an unreachable state tells them
      * apart, and costs as much), else from any state. */
-    int base = lockstep(B, j, 0, NULL, why, sizeof why);
+    int base = B->lsdone[j] ? 0 : lockstep(B, j, 0, NULL, why, sizeof why);
     if (base == 1 && !*rs_done) {
         compute_reach(B->m, rs);
         *rs_done = 1;
@@ -3139,6 +3169,7 @@ static void decide_alone(batch *B, int j, int det, reach *rs, int *rs_done)
     S.killed_at = &B->killed_at[j];
     S.potdone = &B->potdone[j];
     S.xdone = &B->xdone[j];
+    S.lsdone = &B->lsdone[j];
     decide_one(&S, 0, det, rs, rs_done);
     const char *u = mf_enc_unsupported(S.E);
     if (u && B->out[j].kind != MF_V_KILLED) {
@@ -3160,13 +3191,15 @@ static void decide_alone(batch *B, int j, int det, reach *rs, int *rs_done)
  * undecided mutants to their own searches, which report it. */
 #define JOINT_MAX 64
 
-static void joint_searches(batch *B, const int *det)
+/* fn on each group of at most JOINT_MAX mutants of B (all of B if it is
+ * one), as a batch of its own with an encoder of the group's sites; with
+ * that encoder's unsupported construct, if any. */
+typedef void group_fn(batch *S, const int *det, void *ctx, const char *unsup);
+
+static void each_group(batch *B, const int *det, group_fn *fn, void *ctx)
 {
-    int auto_def = B->o->notion == MF_REQ_AUTO;
     if (B->nmut <= JOINT_MAX) {
-        pot_joint(B, det);
-        if (auto_def)
-            def_joint(B);
+        fn(B, det, ctx, NULL);
         return;
     }
     for (int start = 0; start < B->nmut; start += JOINT_MAX) {
@@ -3188,15 +3221,94 @@ static void joint_searches(batch *B, const int *det)
         S.killed_at = B->killed_at + start;
         S.potdone = B->potdone + start;
         S.xdone = B->xdone + start;
-        pot_joint(&S, det + start);
-        if (auto_def)
-            def_joint(&S);
-        if (mf_enc_unsupported(S.E))
-            for (int q = 0; q < k; q++)
-                if (S.out[q].kind != MF_V_KILLED)
-                    S.potdone[q] = 0;
+        S.lsdone = B->lsdone + start;
+        fn(&S, det + start, ctx, "");
+        B->xbig |= S.xbig;
         mf_enc_free(S.E);
     }
+}
+
+static void search_group(batch *S, const int *det, void *ctx,
+                         const char *unsup)
+{
+    (void)ctx;
+    pot_joint(S, det);
+    if (S->o->notion == MF_REQ_AUTO)
+        def_joint(S);
+    if (unsup && mf_enc_unsupported(S->E))
+        for (int q = 0; q < S->nmut; q++)
+            if (S->out[q].kind != MF_V_KILLED)
+                S->potdone[q] = 0;
+}
+
+static void joint_searches(batch *B, const int *det)
+{
+    each_group(B, det, search_group, NULL);
+}
+
+/* Lock-step for the mutants the batch's searches left (searched to the
+ * bound), a group at a time in one set of solvers per step kind (lockq):
+ * gigamax, 40 sampled, 10 such mutants: 1.5 s each alone, the reachable
+ * states (8872) encoded for each. Each mutant's checks within the solver
+ * timeout. */
+static void proof_group(batch *S, const int *det, void *ctx,
+                        const char *unsup)
+{
+    reach *rs = ((void **)ctx)[0];
+    int *rs_done = ((void **)ctx)[1];
+    int n = S->nmut;
+    int *live = mf_xcalloc((size_t)n, sizeof *live);
+    /* Where products are small the explorer goes first (decide_one). */
+    for (int j = 0; j < n; j++)
+        live[j] = S->todo[j] && (det[j] || (S->potdone[j] &&
+                                            (S->xbig || S->xdone[j])));
+    if (nmarked(S, live) < 2) {
+        free(live);
+        return;
+    }
+    char why[256];
+    double saved_wall = wall_deadline;
+    unsigned saved_to = wall_timeout_ms;
+    wall_timeout_ms = S->o->timeout_ms;
+    lockq L;
+    lockq_open(S, &L, 0, NULL);
+    for (int j = 0; j < n; j++)
+        if (live[j]) {
+            wall_deadline = now() + S->o->timeout_ms / 1000.0;
+            S->lsdone[j] = 1;
+            live[j] = lockq_decide(S, &L, j, why, sizeof why) == 1;
+        }
+    lockq_close(S, &L);
+    if (nmarked(S, live) && !*rs_done) {
+        compute_reach(S->m, rs);
+        *rs_done = 1;
+    }
+    if (nmarked(S, live)) {
+        lockq_open(S, &L, 1, rs->ok ? rs : NULL);
+        for (int j = 0; j < n; j++)
+            if (live[j]) {
+                wall_deadline = now() + S->o->timeout_ms / 1000.0;
+                live[j] = lockq_decide(S, &L, j, why, sizeof why) == 1;
+            }
+        lockq_close(S, &L);
+    }
+    /* An encoder that met a construct it cannot encode proves nothing. */
+    const char *u = unsup ? mf_enc_unsupported(S->E) : NULL;
+    for (int j = 0; j < n; j++) {
+        if (u)
+            S->lsdone[j] = 0;
+        if (!live[j] || u)
+            continue;
+        mf_verdict *v = &S->out[j];
+        v->kind = MF_V_EQUIVALENT;
+        snprintf(v->method, sizeof v->method, rs->ok
+                 ? "lock-step induction on the original's reachable states"
+                 : "lock-step induction");
+        S->todo[j] = 0;
+    }
+    wall_deadline = saved_wall;
+    wall_timeout_ms = saved_to;
+    free(live);
 }
 
 static void run_batch(batch *B)
@@ -3227,11 +3339,15 @@ static void run_batch(batch *B)
                 break;
         joint_searches(B, det);
     }
+    reach rs = {0};
+    int rs_done = 0;
+    if (B->meta && B->o->prove && B->o->engine == MF_ENGINE_CEGIS) {
+        void *ctx[2] = {&rs, &rs_done};
+        each_group(B, det, proof_group, ctx);
+    }
     /* The others, and the proofs: one at a time, tests of the batch
      * replayed first (a definite replay also holds for deterministic
      * pairs). */
-    reach rs = {0};
-    int rs_done = 0;
     for (int j = 0; j < n; j++) {
         /* A kill of the joint search still tries the definite upgrade. */
         int upgrade = B->potdone[j] == 1 && B->out[j].kind == MF_V_KILLED &&
@@ -3301,6 +3417,7 @@ static int check_batch(const mf_model *m, const mf_model *other,
     B.killed_at = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.killed_at);
     B.potdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.potdone);
     B.xdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.xdone);
+    B.lsdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.lsdone);
     for (int j = 0; j < nmut; j++) {
         B.todo[j] = 1;
         B.killed_at[j] = -1;
@@ -3324,6 +3441,7 @@ static int check_batch(const mf_model *m, const mf_model *other,
     free(B.killed_at);
     free(B.potdone);
     free(B.xdone);
+    free(B.lsdone);
     free(vs);
     free(mm);
     Z3_del_context(c);
