@@ -314,9 +314,10 @@ int mf_cmd_check(int argc, char **argv)
                mf_verdict_name(vd->kind));
         switch (vd->kind) {
         case MF_V_KILLED:
-            printf(" %-13s length %d%s\n", mf_notion_name(vd->notion),
+            printf(" %-13s length %d%s%s%s\n", mf_notion_name(vd->notion),
                    vd->test->length,
-                   vd->not_shortest ? " (not claimed shortest)" : "");
+                   vd->not_shortest ? " (not claimed shortest)" : "",
+                   vd->method[0] ? "; " : "", vd->method);
             {
                 mf_buf b = {0};
                 mf_test_print(&b, m, vd->test);

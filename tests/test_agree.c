@@ -115,6 +115,7 @@ typedef enum {
                      kill <= L */
     D_DET,        /* engine deterministic notion, explorer saw
                      non-determinism */
+    D_FALSE_NODEF, /* engine "no definite kill", explorer kills definitely */
     D_REPLAY,     /* mf_engine_replay rejects the engine's test */
     D_ERROR,      /* engine error verdict */
     D__COUNT
@@ -122,7 +123,8 @@ typedef enum {
 
 static const char *dkind_name[D__COUNT] = {
     "missed-kill",    "false-equivalent", "false-kill", "not-shortest",
-    "false-definite", "determinism",      "replay",     "engine-error",
+    "false-definite", "determinism",      "false-no-definite",
+    "replay",         "engine-error",
 };
 
 typedef enum { C_AGREE, C_DISAGREE, C_SKIP, C_UNKNOWN } cls;
@@ -338,6 +340,14 @@ static cls classify(const config *cfg, const mf_model *m, const mf_model *mm,
         *kind = D_LENGTH;
         mf_buf_printf(why, "shortest %skill has length %d, engine's %d", what,
                       S->length, L);
+        return C_DISAGREE;
+    }
+    /* "No definite kill" is a proof: the explorer must have none. */
+    if (v->notion == MF_N_POTENTIAL && D->verdict == MF_XV_KILLED &&
+        !strncmp(v->method, "no definite kill", 16)) {
+        *kind = D_FALSE_NODEF;
+        mf_buf_printf(why, "no definite kill claimed, the explorer's has "
+                           "length %d", D->length);
         return C_DISAGREE;
     }
     if (v->notion == MF_N_POTENTIAL && D->verdict == MF_XV_KILLED &&

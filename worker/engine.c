@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "explore.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,25 @@ static Z3_context mk_ctx(void)
 /* A bit-vector batch gets Z3's incremental SAT solver (QF_BV: bit-blasted,
  * assumptions native), many times faster than the SMT core on the
  * unrolling's counters; an Int batch the SMT core. */
+/* The timeout each live solver of this thread was last given, so that a
+ * check sets it only when it must change: setting parameters on the
+ * incremental SAT solver is not free (beverage(16) definite, 33 lengths
+ * of refinement: 2.6 s with the timeout set before every check, 1.2 s
+ * without). UINT_MAX: none. A solver not in the table is set each time. */
+#define TO_SLOTS 64
+static _Thread_local struct {
+    Z3_solver s;
+    unsigned ms;
+} to_slot[TO_SLOTS];
+
+static int to_find(Z3_solver s)
+{
+    for (int i = 0; i < TO_SLOTS; i++)
+        if (to_slot[i].s == s)
+            return i;
+    return -1;
+}
+
 static Z3_solver mk_solver(Z3_context c, const mf_engine_opts *o, int qfbv)
 {
     Z3_solver s = qfbv ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c,
@@ -120,13 +140,22 @@ static Z3_solver mk_solver(Z3_context c, const mf_engine_opts *o, int qfbv)
         Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), o->rlimit);
     Z3_solver_set_params(c, s, p);
     Z3_params_dec_ref(c, p);
+    int i = to_find(NULL);
+    if (i >= 0) {
+        to_slot[i].s = s;
+        to_slot[i].ms = o->timeout_ms ? o->timeout_ms : UINT_MAX;
+    }
     return s;
 }
 
 static void del_solver(Z3_context c, Z3_solver s)
 {
-    if (s)
-        Z3_solver_dec_ref(c, s);
+    if (!s)
+        return;
+    int i = to_find(s);
+    if (i >= 0)
+        to_slot[i].s = NULL;
+    Z3_solver_dec_ref(c, s);
 }
 
 /* The wall deadline of the mutant being decided (0: none), per thread
@@ -149,11 +178,19 @@ static Z3_lbool check(Z3_context c, Z3_solver s, int n, Z3_ast *as,
         unsigned ms = wall_timeout_ms && wall_timeout_ms < left
                           ? wall_timeout_ms
                           : (unsigned)left;
-        Z3_params p = Z3_mk_params(c);
-        Z3_params_inc_ref(c, p);
-        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), ms);
-        Z3_solver_set_params(c, s, p);
-        Z3_params_dec_ref(c, p);
+        /* Changed only when too short, or longer than ms by over a tenth
+         * (a check overruns the budget by at most that). */
+        int i = to_find(s);
+        unsigned *cur = i >= 0 ? &to_slot[i].ms : NULL;
+        if (!cur || *cur < ms || *cur - ms > ms / 10 + 50) {
+            Z3_params p = Z3_mk_params(c);
+            Z3_params_inc_ref(c, p);
+            Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), ms);
+            Z3_solver_set_params(c, s, p);
+            Z3_params_dec_ref(c, p);
+            if (cur)
+                *cur = ms;
+        }
     }
     z3_err = 0;
     Z3_lbool r = Z3_solver_check_assumptions(c, s, (unsigned)n, as);
@@ -2507,9 +2544,12 @@ static void compute_reach(const mf_model *m, reach *R)
  * under its selector: what one mutant's refinement learns holds for all
  * (a copy of the conditional mutant with fixed choices reads the
  * selectors; an original copy matches a successor whichever mutant shows
- * it), and the reachable states are encoded once. */
+ * it), and the reachable states are encoded once. Reversed (rev), only
+ * the successors, the other way: every original successor is a mutant
+ * one, so the mutant has every original behaviour and no test kills it
+ * definitely. */
 typedef struct {
-    int step;
+    int step, rev;
     Z3_solver A, V, W; /* candidates; original choices; mutant choices */
     mf_inputs *in, *vin, *win;
     Z3_ast *S, *SV, *SW;
@@ -2517,13 +2557,15 @@ typedef struct {
     Z3_ast en, g; /* enabledness and successor candidates */
 } lockq;
 
-static void lockq_open(batch *B, lockq *L, int step, const reach *rs)
+static void lockq_open(batch *B, lockq *L, int step, int rev,
+                       const reach *rs)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
     const mf_model *m = B->m;
     memset(L, 0, sizeof *L);
     L->step = step;
+    L->rev = rev;
     L->A = mk_solver(c, B->o, B->qfbv);
     L->V = mk_solver(c, B->o, B->qfbv);
     L->W = mk_solver(c, B->o, B->qfbv);
@@ -2537,7 +2579,10 @@ static void lockq_open(batch *B, lockq *L, int step, const reach *rs)
     }
     L->O = mf_unroll_new(E, L->A, "lo", 0, L->in, 0, L->S);
     L->M = mf_unroll_new(EM, L->A, "lm", B->meta, L->in, 0, L->S);
-    L->P = mf_unroll_new(E, L->V, "lp", 0, L->vin, 0, L->SV);
+    L->P = rev ? mf_unroll_new(EM, L->V, "lp", B->meta, L->vin, 0, L->SV)
+               : mf_unroll_new(E, L->V, "lp", 0, L->vin, 0, L->SV);
+    if (rev && B->meta)
+        mf_enc_assert_sels(EM, L->V);
     L->MW = mf_unroll_new(EM, L->W, "lmw", B->meta, L->win, 0, L->SW);
     if (B->meta) {
         mf_enc_assert_sels(EM, L->A);
@@ -2579,7 +2624,7 @@ static void lockq_open(batch *B, lockq *L, int step, const reach *rs)
                     mf_enc_not(E, mf_unroll_ok(L->M, step))};
     assert_implies(E, L->A, L->en, mf_enc_and(E, 2, ep));
     L->g = mk_lit(E, "lg");
-    assert_implies(E, L->A, L->g, mf_unroll_ok(L->M, step));
+    assert_implies(E, L->A, L->g, mf_unroll_ok(rev ? L->O : L->M, step));
 }
 
 static void lockq_close(batch *B, lockq *L)
@@ -2617,7 +2662,7 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
      * succeeds there from W; a copy of the mutant with those choices rules
      * out every point where they succeed (gigamax: blocking 400 points one
      * at a time gave up; a few choices cover them). */
-    for (;;) {
+    while (!L->rev) {
         if (++iters > B->o->cegis_max) {
             snprintf(why, whyn, "lock-step: iteration limit");
             return -1;
@@ -2673,6 +2718,10 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
             return -1;
     }
     as[na + 1] = L->g;
+    /* T: the copy whose successor is matched; the matcher's encoder. */
+    mf_unroll *T = L->rev ? L->O : L->M;
+    mf_enc *EX = L->rev ? EM : E;
+    int xmeta = L->rev ? B->meta : 0;
     for (;;) {
         if (++iters > B->o->cegis_max) {
             snprintf(why, whyn, "lock-step: iteration limit");
@@ -2686,7 +2735,7 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
         Z3_model mdl = get_model(c, A);
         Z3_solver_push(c, V);
         fix_inputs(E, V, L->vin, L->in, mdl, step);
-        Z3_ast *ms = mf_unroll_state(L->M, step), *ps = mf_unroll_state(L->P, step);
+        Z3_ast *ms = mf_unroll_state(T, step), *ps = mf_unroll_state(L->P, step);
         for (int s = 0; s < n; s++)
             Z3_solver_assert(c, V, mf_enc_eq(E, ps[s], mf_enc_val(E, mf_enc_eval(
                                                                E, mdl, ms[s]))));
@@ -2698,30 +2747,30 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
         }
         int no = mf_enc_nobs(E);
         mf_val *vals = mf_xcalloc((size_t)(no + 1), sizeof *vals);
-        Z3_ast *mo = mf_unroll_obs(L->M, step);
+        Z3_ast *mo = mf_unroll_obs(T, step);
         for (int i = 0; i < no; i++)
             vals[i] = mf_enc_eval(E, mdl, mo[i]);
         Z3_solver_assert(c, V, obs_is(E, mf_unroll_obs(L->P, step), vals));
         free(vals);
         Z3_solver_assert(c, V, mf_unroll_ok(L->P, step));
-        Z3_lbool r2 = check(c, V, 0, NULL, why, whyn);
+        Z3_lbool r2 = check(c, V, L->rev ? na : 0, as, why, whyn);
         if (r2 != Z3_L_TRUE) {
             Z3_solver_pop(c, V, 1);
             del_model(c, mdl);
             return r2 == Z3_L_UNDEF ? -1 : 0;
         }
         Z3_model vm = get_model(c, V);
-        mf_unroll *X = mf_unroll_new(E, A, "lx", 0, L->in, 0, L->S);
+        mf_unroll *X = mf_unroll_new(EX, A, "lx", xmeta, L->in, 0, L->S);
         mf_unroll_extend(X, step);
-        /* A choice that is a cell's new value is bound to the mutant's
-         * value of that cell rather than fixed: one copy then matches
-         * every successor of that shape (gigamax: over 100 copies with
-         * every choice fixed gave up). */
+        /* A choice that is a cell's new value is bound to T's value of
+         * that cell rather than fixed: one copy then matches every
+         * successor of that shape (gigamax: over 100 copies with every
+         * choice fixed gave up). */
         for (int k = 0; k <= step; k++) {
             int nx;
             Z3_ast *xc = mf_unroll_choices(X, k, &nx);
             const int *cs = mf_unroll_choice_slots(X, k);
-            Z3_ast *mk = mf_unroll_state(L->M, k);
+            Z3_ast *mk = mf_unroll_state(T, k);
             valvec cv = {0};
             step_choices(E, vm, L->P, k, &cv);
             for (int i = 0; i < nx && i < cv.n; i++)
@@ -2735,7 +2784,7 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
         int ne = 0;
         for (int s = 0; s < n; s++)
             eqs[ne++] = mf_enc_eq(E, xs[s], ms[s]);
-        eqs[ne++] = mf_enc_obs_eq(E, mf_unroll_obs(X, step), mf_unroll_obs(L->M, step));
+        eqs[ne++] = mf_enc_obs_eq(E, mf_unroll_obs(X, step), mf_unroll_obs(T, step));
         eqs[ne++] = mf_unroll_ok(X, step);
         assert_implies(E, A, L->g, mf_enc_not(E, mf_enc_and(E, ne, eqs)));
         free(eqs);
@@ -2750,10 +2799,69 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
                     size_t whyn)
 {
     lockq L;
-    lockq_open(B, &L, step, rs);
+    lockq_open(B, &L, step, 0, rs);
     int r = lockq_decide(B, &L, j, why, whyn);
     lockq_close(B, &L);
     return r;
+}
+
+static void compute_reach(const mf_model *m, reach *R);
+
+/* Lock-step (rev or not) for the mutants marked in `live`, initial states
+ * then a step, in solvers they share, each check within the solver
+ * timeout and the mutant's wall budget; those not proved are cleared.
+ * Returns how many are left (proved). */
+static int lockstep_all(batch *B, int *live, int rev, reach *rs,
+                        int *rs_done)
+{
+    char why[256];
+    double saved_wall = wall_deadline;
+    unsigned saved_to = wall_timeout_ms;
+    wall_timeout_ms = B->o->timeout_ms;
+    for (int step = 0; step < 2 && nmarked(B, live); step++) {
+        if (step && !*rs_done) {
+            compute_reach(B->m, rs);
+            *rs_done = 1;
+        }
+        lockq L;
+        lockq_open(B, &L, step, rev, step && rs->ok ? rs : NULL);
+        for (int j = 0; j < B->nmut; j++) {
+            if (!live[j])
+                continue;
+            wall_deadline = now() + B->o->timeout_ms / 1000.0;
+            if (saved_wall > 0 && wall_deadline > saved_wall)
+                wall_deadline = saved_wall;
+            live[j] = lockq_decide(B, &L, j, why, sizeof why) == 1;
+        }
+        lockq_close(B, &L);
+    }
+    wall_deadline = saved_wall;
+    wall_timeout_ms = saved_to;
+    if (mf_enc_unsupported(B->E) || mf_enc_unsupported(B->EM))
+        memset(live, 0, sizeof *live * (size_t)B->nmut);
+    return nmarked(B, live);
+}
+
+/* The potential kills of `live` no test upgrades: the reversed lock-step
+ * shows the mutant has every original behaviour (assign-remove and
+ * constraint-remove mutants often do: yyaan, 40 sampled, 4 of them, each
+ * a definite refinement to its limit before). Marked in the method; the
+ * rest stay in live. */
+static void no_definite(batch *B, int *live, reach *rs, int *rs_done)
+{
+    int n = B->nmut;
+    int *p = mf_xcalloc((size_t)n, sizeof *p);
+    memcpy(p, live, sizeof *p * (size_t)n);
+    if (lockstep_all(B, p, 1, rs, rs_done))
+        for (int j = 0; j < n; j++)
+            if (p[j]) {
+                snprintf(B->out[j].method, sizeof B->out[j].method,
+                         "no definite kill: the mutant has every original "
+                         "behaviour");
+                B->potdone[j] = 2;
+                live[j] = 0;
+            }
+    free(p);
 }
 
 /* Proof method 3: k-induction with simple-path constraints on the product
@@ -2922,7 +3030,7 @@ static int upgrade_replay(batch *B, int j, const mf_test *t)
  * has such a pair too). Upgraded, searched to the bound, or given up
  * within the sum of their budgets: potdone 2. A potential test that kills
  * definitely as it is needs no search (upgrade_replay first). */
-static void def_joint(batch *B)
+static void def_joint(batch *B, reach *rs, int *rs_done)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -2935,9 +3043,12 @@ static void def_joint(batch *B)
             v->notion != MF_N_POTENTIAL || upgrade_replay(B, j, v->test))
             continue;
         live[j] = 1;
-        if (B->killed_at[j] < lo)
-            lo = B->killed_at[j];
     }
+    if (nmarked(B, live) >= 2 && B->o->prove)
+        no_definite(B, live, rs, rs_done);
+    for (int j = 0; j < n; j++)
+        if (live[j] && B->killed_at[j] < lo)
+            lo = B->killed_at[j];
     if (nmarked(B, live) < 2 || lo < 0) {
         free(live);
         return;
@@ -3120,6 +3231,16 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
             if (upgrade_replay(B, j, v->test))
                 return;
         }
+        if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO &&
+            B->o->prove) {
+            int *one = mf_xcalloc((size_t)B->nmut, sizeof *one);
+            one[j] = 1;
+            no_definite(B, one, rs, rs_done);
+            int left = one[j];
+            free(one);
+            if (!left)
+                return;
+        }
         if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO) {
             mf_verdict tmp = {0};
             if (def_search(B, j, B->killed_at[j], B->o->cegis_max / 10,
@@ -3231,19 +3352,19 @@ static void each_group(batch *B, const int *det, group_fn *fn, void *ctx)
 static void search_group(batch *S, const int *det, void *ctx,
                          const char *unsup)
 {
-    (void)ctx;
     pot_joint(S, det);
     if (S->o->notion == MF_REQ_AUTO)
-        def_joint(S);
+        def_joint(S, ((void **)ctx)[0], ((void **)ctx)[1]);
     if (unsup && mf_enc_unsupported(S->E))
         for (int q = 0; q < S->nmut; q++)
             if (S->out[q].kind != MF_V_KILLED)
                 S->potdone[q] = 0;
 }
 
-static void joint_searches(batch *B, const int *det)
+static void joint_searches(batch *B, const int *det, reach *rs, int *rs_done)
 {
-    each_group(B, det, search_group, NULL);
+    void *ctx[2] = {rs, rs_done};
+    each_group(B, det, search_group, ctx);
 }
 
 /* Lock-step for the mutants the batch's searches left (searched to the
@@ -3254,6 +3375,7 @@ static void joint_searches(batch *B, const int *det)
 static void proof_group(batch *S, const int *det, void *ctx,
                         const char *unsup)
 {
+    (void)unsup;
     reach *rs = ((void **)ctx)[0];
     int *rs_done = ((void **)ctx)[1];
     int n = S->nmut;
@@ -3262,52 +3384,22 @@ static void proof_group(batch *S, const int *det, void *ctx,
     for (int j = 0; j < n; j++)
         live[j] = S->todo[j] && (det[j] || (S->potdone[j] &&
                                             (S->xbig || S->xdone[j])));
-    if (nmarked(S, live) < 2) {
-        free(live);
-        return;
-    }
-    char why[256];
-    double saved_wall = wall_deadline;
-    unsigned saved_to = wall_timeout_ms;
-    wall_timeout_ms = S->o->timeout_ms;
-    lockq L;
-    lockq_open(S, &L, 0, NULL);
-    for (int j = 0; j < n; j++)
-        if (live[j]) {
-            wall_deadline = now() + S->o->timeout_ms / 1000.0;
-            S->lsdone[j] = 1;
-            live[j] = lockq_decide(S, &L, j, why, sizeof why) == 1;
+    if (nmarked(S, live) >= 2) {
+        memcpy(S->lsdone, live, sizeof *live * (size_t)n);
+        if (lockstep_all(S, live, 0, rs, rs_done) == 0 &&
+            mf_enc_unsupported(S->E))
+            memset(S->lsdone, 0, sizeof *live * (size_t)n);
+        for (int j = 0; j < n; j++) {
+            if (!live[j])
+                continue;
+            mf_verdict *v = &S->out[j];
+            v->kind = MF_V_EQUIVALENT;
+            snprintf(v->method, sizeof v->method, rs->ok
+                     ? "lock-step induction on the original's reachable states"
+                     : "lock-step induction");
+            S->todo[j] = 0;
         }
-    lockq_close(S, &L);
-    if (nmarked(S, live) && !*rs_done) {
-        compute_reach(S->m, rs);
-        *rs_done = 1;
     }
-    if (nmarked(S, live)) {
-        lockq_open(S, &L, 1, rs->ok ? rs : NULL);
-        for (int j = 0; j < n; j++)
-            if (live[j]) {
-                wall_deadline = now() + S->o->timeout_ms / 1000.0;
-                live[j] = lockq_decide(S, &L, j, why, sizeof why) == 1;
-            }
-        lockq_close(S, &L);
-    }
-    /* An encoder that met a construct it cannot encode proves nothing. */
-    const char *u = unsup ? mf_enc_unsupported(S->E) : NULL;
-    for (int j = 0; j < n; j++) {
-        if (u)
-            S->lsdone[j] = 0;
-        if (!live[j] || u)
-            continue;
-        mf_verdict *v = &S->out[j];
-        v->kind = MF_V_EQUIVALENT;
-        snprintf(v->method, sizeof v->method, rs->ok
-                 ? "lock-step induction on the original's reachable states"
-                 : "lock-step induction");
-        S->todo[j] = 0;
-    }
-    wall_deadline = saved_wall;
-    wall_timeout_ms = saved_to;
     free(live);
 }
 
@@ -3316,6 +3408,8 @@ static void run_batch(batch *B)
     int n = B->nmut;
     int orig_det = mf_model_structurally_det(B->m);
     int *det = mf_xcalloc((size_t)(n ? n : 1), sizeof *det);
+    reach rs = {0}; /* the original's, computed once when needed */
+    int rs_done = 0;
     for (int j = 0; j < n; j++) {
         mf_verdict *v = &B->out[j];
         v->orig_det = orig_det;
@@ -3337,10 +3431,8 @@ static void run_batch(batch *B)
         for (int j = 0; j < n && B->o->prove; j++)
             if (B->todo[j] && !det[j] && explicit_proof(B, j) < 0)
                 break;
-        joint_searches(B, det);
+        joint_searches(B, det, &rs, &rs_done);
     }
-    reach rs = {0};
-    int rs_done = 0;
     if (B->meta && B->o->prove && B->o->engine == MF_ENGINE_CEGIS) {
         void *ctx[2] = {&rs, &rs_done};
         each_group(B, det, proof_group, ctx);
