@@ -2354,6 +2354,122 @@ static Z3_lbool pair_query(batch *B, Z3_solver ver, mf_inputs *vin,
     return r;
 }
 
+/* Values of copy b's choices at step k, copy c (the last step's past its
+ * depth); their number in *nv. NULL if the layout does not allow it. */
+static const mf_val *blk_step(const bpool *P, const blk *b, int k, int c,
+                              int *nv)
+{
+    int at = 0, ks = k < b->depth ? k : b->depth;
+    for (int s = 0; s <= ks; s++)
+        for (int x = 0; x < P->n; x++) {
+            int n;
+            mf_unroll_choices(b->u[x], s, &n);
+            if (s == ks && x == c) {
+                *nv = n;
+                return at + n <= (int)b->ch.n ? b->ch.v + at : NULL;
+            }
+            at += n;
+        }
+    return NULL;
+}
+
+/* Copy b of a definite refinement (a pair, no bound choices) extended in
+ * solver s past its depth to length d, each new step taking the choices of
+ * its last one. */
+static void blk_repeat(bpool *P, Z3_solver s, mf_unroll *const *u,
+                       const blk *b, int from, int d)
+{
+    for (int c = 0; c < P->n; c++) {
+        mf_unroll_extend(u[c], d);
+        for (int k = from; k <= d; k++) {
+            int nv = 0, n;
+            const mf_val *v = blk_step(P, b, k, c, &nv);
+            mf_unroll_choices(u[c], k, &n);
+            if (v && n == nv)
+                fix_step(P->enc[c], s, u[c], k, v, nv);
+        }
+    }
+}
+
+/* Copy b's record of choices extended to length d as blk_repeat did. */
+static void blk_extend_ch(bpool *P, blk *b, int d)
+{
+    valvec last = {0};
+    for (int c = 0; c < P->n; c++) {
+        int nv = 0;
+        const mf_val *v = blk_step(P, b, b->depth, c, &nv);
+        for (int i = 0; v && i < nv; i++)
+            MF_VEC_PUSH(last, v[i]);
+    }
+    for (int k = b->depth + 1; k <= d; k++)
+        for (int i = 0; i < last.n; i++)
+            MF_VEC_PUSH(b->ch, last.v[i]);
+    b->depth = d;
+    MF_VEC_FREE(last);
+}
+
+/* Lookahead of the definite refinement. When one copy (a pair of original
+ * and mutant behaviours with fixed choices) matched every candidate of
+ * length d, that pair with its last step's choices repeated may match every
+ * test up to some longer length. In a solver of its own, without the
+ * original's acceptance (so over more tests than any length's candidates):
+ * "the extended pair parts (a refusal or other observables) within X".
+ * Unsat: every test up to X has a matching pair, so none kills definitely;
+ * a model's first parting step t bounds the next X to t - 1. Returns the
+ * longest length so refuted, d if none (beverage(16): lengths 1 to 32 at
+ * once instead of one refinement each). */
+static int def_lookahead(batch *B, int j, bpool *P, const blk *b, int d)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E, *EM = B->EM;
+    int bound = B->o->bound, got = d;
+    if (P->bind || b->depth < 1 || d + 1 >= bound)
+        return d;
+    Z3_solver la = mk_solver(c, B->o, B->qfbv);
+    mf_inputs *in = mf_inputs_new(E, la, "li");
+    mf_unroll *u[2] = {mf_unroll_new(E, la, "lp", 0, in, 0, NULL),
+                       mf_unroll_new(EM, la, "lq", B->meta, in, 0, NULL)};
+    if (B->meta)
+        mf_enc_assert_sels(EM, la);
+    blk_repeat(P, la, u, b, 0, bound);
+    Z3_ast as[2];
+    int na = nassume(B, j, as);
+    for (int X = bound, tries = 0; X > d && tries < 4; tries++) {
+        Z3_ast parts[3] = {mf_enc_all_ok(E, u[0], 0, X),
+                           mf_enc_all_ok(EM, u[1], 0, X),
+                           mf_enc_all_obs_eq(E, u[0], u[1], X)};
+        as[na] = mk_lit(E, "lx");
+        assert_implies(E, la, as[na],
+                       mf_enc_not(E, mf_enc_and(E, 3, parts)));
+        char why[256];
+        Z3_lbool r = check(c, la, na + 1, as, why, sizeof why);
+        if (r == Z3_L_FALSE) {
+            got = X;
+            break;
+        }
+        if (r != Z3_L_TRUE)
+            break;
+        Z3_model mdl = get_model(c, la);
+        int t = 0;
+        for (; t < X; t++) {
+            Z3_ast at[3] = {mf_unroll_ok(u[0], t), mf_unroll_ok(u[1], t),
+                            mf_enc_obs_eq(E, mf_unroll_obs(u[0], t),
+                                          mf_unroll_obs(u[1], t))};
+            Z3_ast v = NULL;
+            if (!Z3_model_eval(c, mdl, mf_enc_and(E, 3, at), 1, &v) || !v ||
+                Z3_get_bool_value(c, v) != Z3_L_TRUE)
+                break;
+        }
+        del_model(c, mdl);
+        X = t - 1;
+    }
+    mf_unroll_free(u[0]);
+    mf_unroll_free(u[1]);
+    mf_inputs_free(in);
+    del_solver(c, la);
+    return got;
+}
+
 /* --- definite killing by refinement; returns 1 if killed --- */
 static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
 {
@@ -2372,7 +2488,7 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
         mf_enc_assert_sels(EM, syn);
         mf_enc_assert_sels(EM, ver);
     }
-    int iters = 0, killed = 0, stop = 0;
+    int iters = 0, killed = 0, stop = 0, looked = 0;
     bpool bp = {.n = 2, .from = {P, Q}, .enc = {E, EM}, .meta = {0, B->meta},
                 .tag = {"db", "dc"}};
     for (int d = from; d <= o->bound && !killed && !stop; d++) {
@@ -2400,6 +2516,26 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
             }
             if (r == Z3_L_FALSE) {
                 block_lemma(&bp, syn, NULL, d, NULL, na - 1, as);
+                int nb = 0;
+                blk *one = NULL;
+                for (int i = 0; i < bp.v.n; i++)
+                    if (bp.v.v[i].depth >= d) {
+                        nb++;
+                        one = &bp.v.v[i];
+                    }
+                int D = d;
+                if (nb == 1 && d >= 1 && !looked) {
+                    D = def_lookahead(B, j, &bp, one, d);
+                    looked = 1;
+                }
+                if (D > d) {
+                    /* Lengths d+1..D refuted at once: the copy extended
+                     * as the lookahead did, and its lemma. */
+                    blk_repeat(&bp, syn, one->u, one, one->depth + 1, D);
+                    blk_extend_ch(&bp, one, D);
+                    block_lemma(&bp, syn, NULL, D, NULL, na - 1, as);
+                    d = D;
+                }
                 break;
             }
             Z3_model mdl = get_model(c, syn);
