@@ -2434,7 +2434,8 @@ static int def_lookahead(batch *B, int j, bpool *P, const blk *b, int d)
     blk_repeat(P, la, u, b, 0, bound);
     Z3_ast as[2];
     int na = nassume(B, j, as);
-    for (int X = bound, tries = 0; X > d && tries < 4; tries++) {
+    for (int X = bound, tries = 0; X > d && tries < 4 && now() < B->deadline;
+         tries++) {
         Z3_ast parts[3] = {mf_enc_all_ok(E, u[0], 0, X),
                            mf_enc_all_ok(EM, u[1], 0, X),
                            mf_enc_all_obs_eq(E, u[0], u[1], X)};
