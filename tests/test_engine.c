@@ -388,6 +388,46 @@ static void test_engine__hidden_state_potential_kill_binds_observed_choices(
     mf_model_free(m);
 }
 
+/* Definite killing on the same machine: one pair of behaviours (the same
+ * drinks, one copy of each model) matches every test up to length 12, and
+ * the lookahead proves it at once (the pair with its last step repeated,
+ * asked whether it parts within the bound). At bound 12 no definite kill;
+ * at bound 13 the kill of length 13, which a lookahead refuting one length
+ * too many would miss. */
+static void test_engine__definite_lookahead_refutes_lengths_at_once(
+    void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/beverage6.smv", "out");
+    int item;
+    mf_item it = refill(m, &item, mf_expr_int(m->arena, 5, 0, 0));
+    mf_model *mm = NULL;
+    assert_int_equal(mf_model_replace_item(&mm, m, item, &it), 0);
+    mf_engine_mutant mu = {item, &it, mm};
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.prove = 0;
+    o.notion = MF_REQ_DEFINITE;
+    for (int bound = 12; bound <= 13; bound++) {
+        o.bound = bound;
+        mf_verdict v = {0};
+        assert_int_equal(mf_engine_check(m, &mu, 1, &o, &v), 0);
+        if (bound == 12) {
+            assert_int_equal(v.kind, MF_V_SURVIVED);
+            assert_int_equal(v.bound, 12);
+        } else {
+            assert_int_equal(v.kind, MF_V_KILLED);
+            assert_int_equal(v.notion, MF_N_DEFINITE);
+            assert_int_equal(v.test->length, 13);
+            assert_string_equal(step_input(m, v.test, 7), "fill");
+            assert_int_equal(mf_engine_replay(m, mm, v.test, v.notion), 0);
+        }
+        mf_verdict_clear(&v);
+    }
+    mf_model_free(mm);
+    mf_model_free(m);
+}
+
 /* A wide free choice (30 values, 5 bits) with the explorer off: lock-step
  * must generalise. Blocking one (state, input) point or one fixed choice
  * at a time needs some 1800 points and 900 successors, past the iteration
@@ -443,6 +483,8 @@ int main(void)
             test_engine__learnt_steps_find_shortest_potential_kills),
         cmocka_unit_test(
             test_engine__hidden_state_potential_kill_binds_observed_choices),
+        cmocka_unit_test(
+            test_engine__definite_lookahead_refutes_lengths_at_once),
         cmocka_unit_test(test_engine__lock_step_generalises_over_wide_choices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
