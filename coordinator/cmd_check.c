@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "control.h"
 #include "engine.h"
 #include "model.h"
 #include "mutate.h"
@@ -20,8 +21,12 @@ static void usage(FILE *f)
           "                     [--encoding auto|int|bv]\n"
           "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
           "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
-          "                     [--no-proof] [--sample N]\n"
+          "                     [--no-proof] [--sample N] [--control]\n"
           "  --sample N: with --all, N evenly spaced mutants only\n"
+          "  --control: the choices of assignments' values become inputs\n"
+          "    (nd_VAR_K) that the test sets, in original and mutant alike:\n"
+          "    kills assume the tester controls them; equivalent holds for\n"
+          "    the model as it is\n"
           "  prints one line per mutant: id, operator, verdict, notion, length;\n"
           "  and the test of each kill (inputs, expected and allowed outputs).\n"
           "  exit: 0 done, 1 usage or input error, 2 an error verdict or\n"
@@ -97,6 +102,7 @@ int mf_cmd_check(int argc, char **argv)
         {"rlimit", required_argument, 0, 'r'},
         {"no-proof", no_argument, 0, 'P'},
         {"sample", required_argument, 0, 'S'},
+        {"control", no_argument, 0, 'C'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -104,7 +110,7 @@ int mf_cmd_check(int argc, char **argv)
     mf_engine_opts_default(&eo);
     const char *mutant = NULL, *against = NULL, *ops = NULL;
     char *inputs = NULL, *observe = NULL;
-    int all = 0, c, rc = MF_EXIT_OK, wall_set = 0, sample = 0;
+    int all = 0, c, rc = MF_EXIT_OK, wall_set = 0, sample = 0, control = 0;
     long v;
     optind = 1;
     opterr = 0;
@@ -203,6 +209,7 @@ int mf_cmd_check(int argc, char **argv)
             }
             sample = (int)v;
             break;
+        case 'C': control = 1; break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
             fprintf(stderr, "mutfarm check: unknown option '%s'; see "
@@ -219,6 +226,11 @@ int mf_cmd_check(int argc, char **argv)
                         "--all, --against OTHER.smv\n");
         return MF_EXIT_USAGE;
     }
+    if (control && against) {
+        fprintf(stderr, "mutfarm check: --control works with --mutant and "
+                        "--all\n");
+        return MF_EXIT_USAGE;
+    }
 
     mf_model_opts mo = {0};
     if (inputs && parse_list(&mo.inputs, &mo.ninputs, inputs) < 0)
@@ -226,6 +238,8 @@ int mf_cmd_check(int argc, char **argv)
     if (observe && parse_list(&mo.observe, &mo.nobserve, observe) < 0)
         return MF_EXIT_INTERNAL;
     mf_model *m = NULL, *other = NULL;
+    mf_control *ctl = NULL;
+    const mf_model *pm = NULL; /* the model the engine and tests speak of */
     coll cl = {0};
     mf_verdict *out = NULL;
     mf_model **mms = NULL;
@@ -235,6 +249,7 @@ int mf_cmd_check(int argc, char **argv)
         rc = MF_EXIT_USAGE;
         goto done;
     }
+    pm = m;
     cl.a = mf_arena_new();
     cl.m = m;
     if (against) {
@@ -289,9 +304,37 @@ int mf_cmd_check(int argc, char **argv)
             cl.mu.n = cl.ids.n = cl.ops.n = sample;
         }
         n = cl.mu.n;
+        if (control) {
+            /* The counterparts: the model's choices, and each mutant's,
+             * made inputs shared by both. */
+            int *items = calloc((size_t)(n > 0 ? n : 1), sizeof *items);
+            const mf_item **alts = calloc((size_t)(n > 0 ? n : 1),
+                                          sizeof *alts);
+            for (int j = 0; j < n; j++) {
+                items[j] = cl.mu.v[j].item;
+                alts[j] = cl.mu.v[j].repl;
+            }
+            int crc = mf_control_new(&ctl, m, n, items, alts);
+            free(items);
+            free(alts);
+            if (crc < 0) {
+                fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
+                rc = MF_EXIT_INTERNAL;
+                goto done;
+            }
+            pm = mf_control_model(ctl);
+            for (int j = 0; j < n; j++)
+                cl.mu.v[j].repl = mf_control_item(ctl, cl.mu.v[j].item,
+                                                  cl.mu.v[j].repl);
+            printf("# controlled non-determinism: %d choices are inputs",
+                   mf_control_ninputs(ctl));
+            for (int i = m->nvars, k = 0; i < pm->nvars; i++, k++)
+                printf("%s%s", k ? ", " : " (", pm->vars[i].name);
+            printf("%s\n", pm->nvars > m->nvars ? ")" : "");
+        }
         mms = calloc((size_t)(n > 0 ? n : 1), sizeof *mms);
         for (int j = 0; j < n; j++) {
-            if (mf_model_replace_item(&mms[j], m, cl.mu.v[j].item,
+            if (mf_model_replace_item(&mms[j], pm, cl.mu.v[j].item,
                                       cl.mu.v[j].repl) < 0) {
                 fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
                 rc = MF_EXIT_INTERNAL;
@@ -300,7 +343,7 @@ int mf_cmd_check(int argc, char **argv)
             cl.mu.v[j].mutated = mms[j];
         }
         out = calloc((size_t)(n > 0 ? n : 1), sizeof *out);
-        if (n > 0 && mf_engine_check(m, cl.mu.v, n, &eo, out) < 0) {
+        if (n > 0 && mf_engine_check(pm, cl.mu.v, n, &eo, out) < 0) {
             fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
             rc = MF_EXIT_INTERNAL;
             goto done;
@@ -320,7 +363,7 @@ int mf_cmd_check(int argc, char **argv)
                    vd->method[0] ? "; " : "", vd->method);
             {
                 mf_buf b = {0};
-                mf_test_print(&b, m, vd->test);
+                mf_test_print(&b, pm, vd->test);
                 for (char *p = b.data, *nl; p && *p; p = nl + 1) {
                     nl = strchr(p, '\n');
                     if (!nl)
@@ -353,6 +396,7 @@ done:
     MF_VEC_FREE(cl.ids);
     MF_VEC_FREE(cl.ops);
     mf_arena_free(cl.a);
+    mf_control_free(ctl);
     mf_model_free(m);
     mf_model_free(other);
     free(mo.inputs);

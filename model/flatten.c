@@ -1743,14 +1743,10 @@ void mf_item_copy(mf_arena *a, mf_item *dst, const mf_item *src)
     dst->e = mf_expr_copy(a, src->e);
 }
 
-int mf_model_replace_item(mf_model **out, const mf_model *m, int index,
-                          const mf_item *it)
+/* A copy of m in an arena of its own, item `index` (-1: none) replaced by
+ * it (NULL: removed); not rehashed. */
+static mf_model *model_copy(const mf_model *m, int index, const mf_item *it)
 {
-    *out = NULL;
-    if (index < 0 || index >= m->nitems)
-        return mf_err_set(MF_ENOTFOUND, "no item %d in the model", index);
-    if (!it && m->items[index].kind == MF_IT_DEFINE)
-        return mf_err_set(MF_ERROR, "a DEFINE cannot be removed");
     mf_model *r = mf_xcalloc(1, sizeof *r);
     mf_arena *a = r->arena = mf_arena_new();
     r->file = mf_arena_strdup(a, m->file);
@@ -1784,6 +1780,47 @@ int mf_model_replace_item(mf_model **out, const mf_model *m, int index,
     if (m->nobs_defines)
         memcpy(r->obs_defines, m->obs_defines,
                sizeof(int) * (size_t)m->nobs_defines);
+    return r;
+}
+
+int mf_model_replace_item(mf_model **out, const mf_model *m, int index,
+                          const mf_item *it)
+{
+    *out = NULL;
+    if (index < 0 || index >= m->nitems)
+        return mf_err_set(MF_ENOTFOUND, "no item %d in the model", index);
+    if (!it && m->items[index].kind == MF_IT_DEFINE)
+        return mf_err_set(MF_ERROR, "a DEFINE cannot be removed");
+    mf_model *r = model_copy(m, index, it);
+    model_rehash(r);
+    *out = r;
+    return 0;
+}
+
+int mf_model_extend(mf_model **out, const mf_model *m, int nnew,
+                    const mf_var *newv, mf_model_edit_fn *edit, void *ctx)
+{
+    *out = NULL;
+    int rc;
+    mf_model *r = model_copy(m, -1, NULL);
+    mf_arena *a = r->arena;
+    mf_var *vars = mf_arena_alloc(a, sizeof(mf_var) * (size_t)(r->nvars + nnew + 1));
+    memcpy(vars, r->vars, sizeof(mf_var) * (size_t)r->nvars);
+    for (int i = 0; i < nnew; i++) {
+        mf_var *v = &vars[r->nvars + i];
+        *v = newv[i];
+        v->name = mf_arena_strdup(a, newv[i].name);
+        v->type = type_copy(a, newv[i].type);
+        v->slot = r->nslots;
+        v->nslots = 1;
+        r->nslots++;
+    }
+    r->vars = vars;
+    r->nvars += nnew;
+    if (edit && (rc = edit(r, ctx)) < 0) {
+        mf_model_free(r);
+        return rc;
+    }
     model_rehash(r);
     *out = r;
     return 0;

@@ -131,6 +131,15 @@ int mf_model_check_item(const mf_model *m, const mf_item *it);
 /* *dst becomes a copy of *src whose name, left-hand side and expression
  * live in a. */
 void mf_item_copy(mf_arena *a, mf_item *dst, const mf_item *src);
+
+/* A copy of m with nnew variables appended (newv: name, decl, type, flags
+ * and position; slots are assigned here, one cell each, after m's), then
+ * edit(copy, ctx) run on it (NULL: none) to change its items in place,
+ * with nodes from copy->arena. 0 and *out (the caller frees it with
+ * mf_model_free); a negative code (edit's, passed up) and nothing made. */
+typedef int mf_model_edit_fn(mf_model *m, void *ctx);
+int mf_model_extend(mf_model **out, const mf_model *m, int nnew,
+                    const mf_var *newv, mf_model_edit_fn *edit, void *ctx);
 int mf_model_replace_item(mf_model **out, const mf_model *m, int index,
                           const mf_item *it);
 
