@@ -355,37 +355,46 @@ static void test_engine__learnt_steps_find_shortest_potential_kills(
  * drinks, 2^d of them per length, and the refinement gave up at length 6
  * ("survived up to bound 6", 10 s); the shortest potential kill is
  * 6 requests, fill, 6 requests (length 13). */
+/* beverage(6), the refill-5 mutant, no proofs, under `req`: survived up to
+ * bound 12, and at bound 13 killed (notion `want`) by 6 requests, fill, 6
+ * requests, which the replay confirms. */
+static void beverage6_refill5(mf_notion_req req, mf_notion want)
+{
+    mf_model *m = load("tests/models/beverage6.smv", "out");
+    int item;
+    mf_item it = refill(m, &item, mf_expr_int(m->arena, 5, 0, 0));
+    mf_model *mm = NULL;
+    assert_int_equal(mf_model_replace_item(&mm, m, item, &it), 0);
+    mf_engine_mutant mu = {item, &it, mm};
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.prove = 0;
+    o.notion = req;
+    for (int bound = 12; bound <= 13; bound++) {
+        o.bound = bound;
+        mf_verdict v = {0};
+        assert_int_equal(mf_engine_check(m, &mu, 1, &o, &v), 0);
+        if (bound == 12) {
+            assert_int_equal(v.kind, MF_V_SURVIVED);
+            assert_int_equal(v.bound, 12);
+        } else {
+            assert_int_equal(v.kind, MF_V_KILLED);
+            assert_int_equal(v.notion, want);
+            assert_int_equal(v.test->length, 13);
+            assert_string_equal(step_input(m, v.test, 7), "fill");
+            assert_int_equal(mf_engine_replay(m, mm, v.test, v.notion), 0);
+        }
+        mf_verdict_clear(&v);
+    }
+    mf_model_free(mm);
+    mf_model_free(m);
+}
+
 static void test_engine__hidden_state_potential_kill_binds_observed_choices(
     void **state)
 {
     (void)state;
-    mf_model *m = load("tests/models/beverage6.smv", "out");
-    int item;
-    mf_item it = refill(m, &item, mf_expr_int(m->arena, 5, 0, 0));
-    mf_engine_opts o;
-    mf_engine_opts_default(&o);
-    o.prove = 0;
-    o.notion = MF_REQ_POTENTIAL;
-    o.bound = 12;
-    mf_verdict v = {0};
-    decide(m, item, &it, &o, &v);
-    assert_int_equal(v.kind, MF_V_SURVIVED);
-    assert_int_equal(v.bound, 12);
-    mf_verdict_clear(&v);
-    o.bound = 13;
-    memset(&v, 0, sizeof v);
-    mf_model *mm = NULL;
-    assert_int_equal(mf_model_replace_item(&mm, m, item, &it), 0);
-    mf_engine_mutant mu = {item, &it, mm};
-    assert_int_equal(mf_engine_check(m, &mu, 1, &o, &v), 0);
-    assert_int_equal(v.kind, MF_V_KILLED);
-    assert_int_equal(v.notion, MF_N_POTENTIAL);
-    assert_int_equal(v.test->length, 13);
-    assert_string_equal(step_input(m, v.test, 7), "fill");
-    assert_int_equal(mf_engine_replay(m, mm, v.test, v.notion), 0);
-    mf_verdict_clear(&v);
-    mf_model_free(mm);
-    mf_model_free(m);
+    beverage6_refill5(MF_REQ_POTENTIAL, MF_N_POTENTIAL);
 }
 
 /* Definite killing on the same machine: one pair of behaviours (the same
@@ -398,34 +407,7 @@ static void test_engine__definite_lookahead_refutes_lengths_at_once(
     void **state)
 {
     (void)state;
-    mf_model *m = load("tests/models/beverage6.smv", "out");
-    int item;
-    mf_item it = refill(m, &item, mf_expr_int(m->arena, 5, 0, 0));
-    mf_model *mm = NULL;
-    assert_int_equal(mf_model_replace_item(&mm, m, item, &it), 0);
-    mf_engine_mutant mu = {item, &it, mm};
-    mf_engine_opts o;
-    mf_engine_opts_default(&o);
-    o.prove = 0;
-    o.notion = MF_REQ_DEFINITE;
-    for (int bound = 12; bound <= 13; bound++) {
-        o.bound = bound;
-        mf_verdict v = {0};
-        assert_int_equal(mf_engine_check(m, &mu, 1, &o, &v), 0);
-        if (bound == 12) {
-            assert_int_equal(v.kind, MF_V_SURVIVED);
-            assert_int_equal(v.bound, 12);
-        } else {
-            assert_int_equal(v.kind, MF_V_KILLED);
-            assert_int_equal(v.notion, MF_N_DEFINITE);
-            assert_int_equal(v.test->length, 13);
-            assert_string_equal(step_input(m, v.test, 7), "fill");
-            assert_int_equal(mf_engine_replay(m, mm, v.test, v.notion), 0);
-        }
-        mf_verdict_clear(&v);
-    }
-    mf_model_free(mm);
-    mf_model_free(m);
+    beverage6_refill5(MF_REQ_DEFINITE, MF_N_DEFINITE);
 }
 
 /* A wide free choice (30 values, 5 bits) with the explorer off: lock-step
