@@ -1692,6 +1692,7 @@ void mf_model_free(mf_model *m)
 {
     if (!m)
         return;
+    mf_sim_plans_free(m);
     mf_arena_free(m->arena);
     free(m);
 }

@@ -99,6 +99,9 @@ typedef struct mf_model {
     int nobs_defines;  /* DEFINEs observed through --observe */
     int *obs_defines;  /* their item indices */
     char hash[65];     /* SHA-256 of the canonical print */
+    /* The simulator's enumeration plans (sim.c), one per kind of
+     * enumeration, built on first use and freed with the model. */
+    _Atomic(struct mf_sim_plan *) sim_plans[4];
 } mf_model;
 
 /* Parse, flatten, type check and settle inputs/observables. On failure
@@ -113,6 +116,8 @@ int mf_model_load_file(mf_model **out, const char *path,
 int mf_model_flatten(mf_model **out, const mf_ast *ast,
                      const mf_model_opts *opts);
 void mf_model_free(mf_model *m); /* NULL-safe */
+/* Free the plans the simulator kept in m (sim.c; mf_model_free calls it). */
+void mf_sim_plans_free(mf_model *m);
 
 /* Index of the variable or DEFINE item named `name`, or -1. */
 int mf_model_find_var(const mf_model *m, const char *name);

@@ -11,12 +11,19 @@
  * combinational loop and an error. Every constraint (TRANS, INVAR, INIT,
  * invariant assignments) is checked as soon as the last slot it reads is
  * assigned, so a dead branch is cut before the slots after it multiply.
+ * That order and where each check runs make up a plan, which depends on the
+ * model, on initial states or successors, and on an input being given or
+ * not, but not on the values of the state and the input: the model keeps
+ * its plans (built on first use) and every enumeration after the first
+ * only fills in those values. The one exception, next(a[i]) with i read in
+ * the current state, is planned again for every enumeration.
  * Expressions are evaluated by eval.c; nothing here knows about Z3. */
 #include "sim.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,40 +37,78 @@
 /* Values (states x slots) held for sorting when the search order is not
  * slot order. */
 #define COLLECT_MAX (1L << 24)
+/* Largest domain a plan keeps; a search over a larger one (as long as
+ * building it) builds it itself. */
+#define DOMAIN_KEEP 65536
 
 typedef MF_VEC(int) intvec;
 
 typedef struct {
     mf_val *v; /* ascending, owned */
-    int n;     /* -1: not computed yet */
+    int n;     /* -1: not kept (the search does not need it, or it is
+                  larger than DOMAIN_KEEP) */
 } domain;
 
-typedef struct {
+/* Where a slot's value comes from besides the search. */
+enum {
+    SL_SEARCH,  /* candidates from its source item or its domain */
+    SL_GIVEN,   /* an IVAR: the input gives it, preassigned */
+    SL_PIN_INP, /* an input VAR: pinned to the input's value */
+    SL_PIN_CUR, /* a FROZENVAR in a step: pinned to its current value */
+};
+
+/* How to enumerate the initial states or the successors of one model, with
+ * or without an input: everything that does not depend on the values of the
+ * current state and the input. The model keeps one per kind of enumeration
+ * (mf_model.sim_plans), built on first use; once published it is only read,
+ * by any number of threads. */
+struct mf_sim_plan {
     const mf_model *m;
-    int init;          /* enumerating initial states (else successors) */
-    const mf_val *cur; /* successors: the current state */
-    mf_val *st;        /* the state being built, MF_SIM_UNSET where unknown */
-    int *src;          /* per slot: item giving its candidates, or -1 */
-    unsigned char *fixed; /* per slot: pinned to fixval (input, frozen) */
-    mf_val *fixval;       /* per slot */
-    int *svar;            /* per slot: index of its variable */
-    const mf_type **sty;  /* per slot: scalar type */
-    int *pos;             /* per slot: position in order; -1 preassigned */
-    int *order;           /* slots in assignment order */
+    int init;            /* enumerating initial states (else successors) */
+    int rc;              /* the build's result: 0, 1 if no state can exist (an
+                            assignment's index is out of bounds), or a negative
+                            code, returned again by every enumeration */
+    char *msg;           /* rc < 0: its message */
+    int per_state;       /* a next(a[i]) index is not constant: the plan is
+                            for the state it was built for only, never kept */
+    mf_val *st0;         /* per slot: MF_SIM_UNSET, or an IVAR's placeholder */
+    unsigned char *from; /* per slot: SL_... */
+    int *src;            /* per slot: item giving its candidates, or -1 */
+    int *svar;           /* per slot: index of its variable */
+    const mf_type **sty; /* per slot: scalar type */
+    int *pos;            /* per slot: position in order; -1 preassigned */
+    int *order;          /* slots in assignment order */
     int norder;
     intvec *checks; /* norder + 1 lists: checks[k] run once order[0..k-1]
                        are assigned */
-    domain *dom;    /* per variable */
-    int *stamp;     /* per slot, for dependency collection */
-    int *dstamp;    /* per item x 2, DEFINEs already walked */
+    domain *dom;    /* per variable, for slots searched over their domain */
+    int collect;    /* order differs from slot order: collect, sort, replay */
+};
+typedef struct mf_sim_plan plan;
+
+/* Scratch for building a plan. */
+typedef struct {
+    plan *p;
+    const mf_val *cur; /* successors: the current state */
+    mf_val *st;        /* st0 with the input's IVAR values */
+    int *stamp;        /* per slot, for dependency collection */
+    int *dstamp;       /* per item x 2, DEFINEs already walked */
     int cur_stamp;
+} builder;
+
+/* One enumeration: a plan and this call's values. */
+typedef struct {
+    const plan *p;
+    const mf_model *m;
+    const mf_val *cur; /* successors: the current state */
+    mf_val *st;        /* the state being built, MF_SIM_UNSET where unknown */
+    mf_val *fixval;    /* per pinned slot: its value */
     long tried, limit;
     mf_state_fn fn;
     void *ctx;
     int count, stop;
-    int collect; /* order differs from slot order: collect, sort, replay */
     MF_VEC(mf_val) coll;
-} plan;
+} run;
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                        */
@@ -123,21 +168,6 @@ static int const_value(const mf_model *m, const mf_expr *e, mf_val *v)
     return rc;
 }
 
-static domain *var_domain(plan *p, int var, int *rc)
-{
-    domain *d = &p->dom[var];
-    *rc = 0;
-    if (d->n < 0) {
-        const mf_type *t = mf_type_scalar(p->m->vars[var].type);
-        if ((*rc = mf_type_domain(t, &d->v, &d->n)) < 0) {
-            d->v = NULL;
-            d->n = -1;
-            return NULL;
-        }
-    }
-    return d;
-}
-
 /* ------------------------------------------------------------------ */
 /* Dependencies                                                         */
 
@@ -151,28 +181,29 @@ static int reads_st_as_cur(const plan *p, const mf_item *it)
     return it->kind == MF_IT_ASSIGN || it->kind == MF_IT_INVAR_C;
 }
 
-static void add_dep(plan *p, int slot, intvec *out)
+static void add_dep(builder *b, int slot, intvec *out)
 {
-    if (p->stamp[slot] != p->cur_stamp) {
-        p->stamp[slot] = p->cur_stamp;
+    if (b->stamp[slot] != b->cur_stamp) {
+        b->stamp[slot] = b->cur_stamp;
         MF_VEC_PUSH(*out, slot);
     }
 }
 
-static void deps(plan *p, const mf_expr *e, int in_next, int st_cur,
+static void deps(builder *b, const mf_expr *e, int in_next, int st_cur,
                  intvec *out, int depth);
 
 /* The slot range an array reference denotes (narrowed by constant indices),
  * collecting the dependencies of its index expressions. 0 if e is not a
  * reference to a variable. */
-static int ref_range(plan *p, const mf_expr *e, int in_next, int st_cur,
+static int ref_range(builder *b, const mf_expr *e, int in_next, int st_cur,
                      intvec *out, int depth, int *lo, int *cnt,
                      const mf_type **ty, int *var, int *rd_next)
 {
+    const mf_model *m = b->p->m;
     if (depth > 512)
         return 0;
     if (e->kind == MF_E_ID && e->ref_kind == MF_REF_VAR) {
-        const mf_var *v = &p->m->vars[e->ref];
+        const mf_var *v = &m->vars[e->ref];
         *lo = v->slot;
         *cnt = v->nslots;
         *ty = v->type;
@@ -181,23 +212,22 @@ static int ref_range(plan *p, const mf_expr *e, int in_next, int st_cur,
         return 1;
     }
     if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE)
-        return ref_range(p, p->m->items[e->ref].e, in_next, st_cur, out,
-                         depth + 1, lo, cnt, ty, var, rd_next);
+        return ref_range(b, m->items[e->ref].e, in_next, st_cur, out, depth + 1,
+                         lo, cnt, ty, var, rd_next);
     if (e->kind == MF_E_NEXT)
-        return ref_range(p, e->kids[0], 1, st_cur, out, depth, lo, cnt, ty, var,
+        return ref_range(b, e->kids[0], 1, st_cur, out, depth, lo, cnt, ty, var,
                          rd_next);
     if (e->kind != MF_E_INDEX)
         return 0;
-    if (!ref_range(p, e->kids[0], in_next, st_cur, out, depth, lo, cnt, ty, var,
+    if (!ref_range(b, e->kids[0], in_next, st_cur, out, depth, lo, cnt, ty, var,
                    rd_next) ||
         (*ty)->kind != MF_TY_ARRAY)
         return 0;
-    deps(p, e->kids[1], in_next, st_cur, out, depth);
+    deps(b, e->kids[1], in_next, st_cur, out, depth);
     const mf_type *at = *ty;
     mf_val i = 0;
     *ty = at->elem;
-    if (is_const(p->m, e->kids[1], 0) &&
-        const_value(p->m, e->kids[1], &i) == 0) {
+    if (is_const(m, e->kids[1], 0) && const_value(m, e->kids[1], &i) == 0) {
         int64_t ec = type_cells(at->elem);
         if (i < at->lo || i > at->hi)
             *cnt = 0;
@@ -212,56 +242,57 @@ static int ref_range(plan *p, const mf_expr *e, int in_next, int st_cur,
 /* Collect into out the slots of the state being built that e reads:
  * IVARs always (their values for this step sit in that state), others
  * inside next(), or everywhere when that state is the current one (st_cur). */
-static void deps(plan *p, const mf_expr *e, int in_next, int st_cur,
+static void deps(builder *b, const mf_expr *e, int in_next, int st_cur,
                  intvec *out, int depth)
 {
+    const mf_model *m = b->p->m;
     if (depth > 512)
         return; /* eval.c reports the cycle */
     switch (e->kind) {
     case MF_E_ID:
     case MF_E_INDEX:
         if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE &&
-            p->m->items[e->ref].e) {
+            m->items[e->ref].e) {
             int k = 2 * e->ref + in_next;
-            if (p->dstamp[k] == p->cur_stamp)
+            if (b->dstamp[k] == b->cur_stamp)
                 return;
-            p->dstamp[k] = p->cur_stamp;
-            deps(p, p->m->items[e->ref].e, in_next, st_cur, out, depth + 1);
+            b->dstamp[k] = b->cur_stamp;
+            deps(b, m->items[e->ref].e, in_next, st_cur, out, depth + 1);
             return;
         }
         {
             int lo, cnt, var, rd_next;
             const mf_type *ty;
-            if (ref_range(p, e, in_next, st_cur, out, depth, &lo, &cnt, &ty,
+            if (ref_range(b, e, in_next, st_cur, out, depth, &lo, &cnt, &ty,
                           &var, &rd_next)) {
-                const mf_var *v = &p->m->vars[var];
+                const mf_var *v = &m->vars[var];
                 if (is_ivar(v) || rd_next || st_cur)
                     for (int s = lo; s < lo + cnt; s++)
-                        add_dep(p, s, out);
+                        add_dep(b, s, out);
                 return;
             }
         }
         break;
     case MF_E_NEXT:
-        deps(p, e->kids[0], 1, st_cur, out, depth);
+        deps(b, e->kids[0], 1, st_cur, out, depth);
         return;
     default:
         break;
     }
     for (int i = 0; i < e->nkids; i++)
-        deps(p, e->kids[i], in_next, st_cur, out, depth);
+        deps(b, e->kids[i], in_next, st_cur, out, depth);
 }
 
-static void item_deps(plan *p, const mf_item *it, intvec *out)
+static void item_deps(builder *b, const mf_item *it, intvec *out)
 {
     out->n = 0;
-    p->cur_stamp++;
-    deps(p, it->e, 0, reads_st_as_cur(p, it), out, 0);
+    b->cur_stamp++;
+    deps(b, it->e, 0, reads_st_as_cur(b->p, it), out, 0);
 }
 
 /* 1 if e may have more than one value: it contains a set, a range or a
  * union (through DEFINEs). Conservative: `x in {1, 2}` counts. */
-static int may_branch(plan *p, const mf_expr *e, int depth)
+static int may_branch(builder *b, const mf_expr *e, int depth)
 {
     if (depth > 512)
         return 1;
@@ -269,13 +300,13 @@ static int may_branch(plan *p, const mf_expr *e, int depth)
         (e->kind == MF_E_BIN && e->op == MF_OP_UNION))
         return 1;
     if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE) {
-        if (p->dstamp[2 * e->ref] == p->cur_stamp)
+        if (b->dstamp[2 * e->ref] == b->cur_stamp)
             return 0; /* already walked: it did not branch */
-        p->dstamp[2 * e->ref] = p->cur_stamp;
-        return may_branch(p, p->m->items[e->ref].e, depth + 1);
+        b->dstamp[2 * e->ref] = b->cur_stamp;
+        return may_branch(b, b->p->m->items[e->ref].e, depth + 1);
     }
     for (int i = 0; i < e->nkids; i++)
-        if (may_branch(p, e->kids[i], depth))
+        if (may_branch(b, e->kids[i], depth))
             return 1;
     return 0;
 }
@@ -285,6 +316,8 @@ static int may_branch(plan *p, const mf_expr *e, int depth)
 
 static void plan_free(plan *p)
 {
+    if (!p)
+        return;
     if (p->dom)
         for (int i = 0; i < p->m->nvars; i++)
             free(p->dom[i].v);
@@ -293,24 +326,31 @@ static void plan_free(plan *p)
             MF_VEC_FREE(p->checks[k]);
     free(p->checks);
     free(p->dom);
-    free(p->st);
+    free(p->msg);
+    free(p->st0);
+    free(p->from);
     free(p->src);
-    free(p->fixed);
-    free(p->fixval);
     free(p->svar);
     free(p->sty);
     free(p->pos);
     free(p->order);
-    free(p->stamp);
-    free(p->dstamp);
-    MF_VEC_FREE(p->coll);
+    free(p);
+}
+
+void mf_sim_plans_free(mf_model *m)
+{
+    for (int k = 0; k < 4; k++) {
+        plan_free(atomic_load_explicit(&m->sim_plans[k], memory_order_acquire));
+        atomic_store_explicit(&m->sim_plans[k], NULL, memory_order_relaxed);
+    }
 }
 
 /* The cell an assignment's left-hand side names. 0 and *slot; 1 if its
  * index is out of bounds (no state satisfies it); a negative code. */
-static int lhs_cell(plan *p, const mf_item *it, const mf_expr *e, int *slot,
+static int lhs_cell(builder *b, const mf_item *it, const mf_expr *e, int *slot,
                     const mf_type **ty)
 {
+    plan *p = b->p;
     const mf_model *m = p->m;
     int rc;
     if (e->kind == MF_E_ID && e->ref_kind == MF_REF_VAR) {
@@ -322,7 +362,7 @@ static int lhs_cell(plan *p, const mf_item *it, const mf_expr *e, int *slot,
         return mf_err_set(MF_EUNSUPPORTED,
                           "%s:%d:%d: unsupported: this left-hand side",
                           mfile(m), e->line, e->col);
-    if ((rc = lhs_cell(p, it, e->kids[0], slot, ty)) != 0)
+    if ((rc = lhs_cell(b, it, e->kids[0], slot, ty)) != 0)
         return rc;
     const mf_type *at = *ty;
     if (at->kind != MF_TY_ARRAY)
@@ -330,13 +370,16 @@ static int lhs_cell(plan *p, const mf_item *it, const mf_expr *e, int *slot,
                           "%s:%d:%d: error: only arrays can be "
                           "indexed",
                           mfile(m), e->line, e->col);
-    /* next(a[i]) := ...: i is read in the current state. The index of an
-     * init or invariant assignment would depend on the state being built:
-     * it must be constant. */
+    /* next(a[i]) := ...: i is read in the current state; unless constant
+     * it ties the plan to that state. The index of an init or invariant
+     * assignment would depend on the state being built: it must be
+     * constant. */
     mf_valset s = {0};
-    if (it->kind == MF_IT_NEXT && !p->init)
-        rc = mf_eval(&s, m, e->kids[1], p->cur, NULL, p->st, EVAL_LIMIT);
-    else if (is_const(m, e->kids[1], 0))
+    if (it->kind == MF_IT_NEXT && !p->init) {
+        if (!is_const(m, e->kids[1], 0))
+            p->per_state = 1;
+        rc = mf_eval(&s, m, e->kids[1], b->cur, NULL, b->st, EVAL_LIMIT);
+    } else if (is_const(m, e->kids[1], 0))
         rc = mf_eval(&s, m, e->kids[1], NULL, NULL, NULL, EVAL_LIMIT);
     else
         rc = mf_err_set(MF_EUNSUPPORTED,
@@ -406,7 +449,7 @@ static int heap_pop(intvec *h)
     return top;
 }
 
-static int cycle_error(plan *p, const int *indeg)
+static int cycle_error(const plan *p, const int *indeg)
 {
     const mf_model *m = p->m;
     mf_buf b = {0};
@@ -439,25 +482,29 @@ static int cycle_error(plan *p, const int *indeg)
 }
 
 /* Order the slots to assign and attach every constraint to the point where
- * its last slot is known. Returns 0, 1 if no state can exist (an
- * assignment's index is out of bounds), or a negative code. */
-static int plan_build(plan *p, const mf_val *inp)
+ * its last slot is known. Sets p->rc: 0, 1 if no state can exist (an
+ * assignment's index is out of bounds), or a negative code. cur and inp are
+ * read only for next(a[i]) indices (which set p->per_state). */
+static void plan_build(plan *p, const mf_val *cur, const mf_val *inp)
 {
     const mf_model *m = p->m;
     int n = m->nslots, rc = 0;
     int *indeg = NULL;
     intvec *rdeps = NULL, dv = {0}, heap = {0};
+    builder b = {0};
 
-    p->st = mf_xmalloc((size_t)(n ? n : 1) * sizeof(*p->st));
+    b.p = p;
+    b.cur = cur;
+    b.st = mf_xmalloc((size_t)(n ? n : 1) * sizeof(*b.st));
+    b.stamp = mf_xcalloc((size_t)(n ? n : 1), sizeof(*b.stamp));
+    b.dstamp = mf_xcalloc((size_t)(2 * m->nitems + 1), sizeof(*b.dstamp));
+    p->st0 = mf_xmalloc((size_t)(n ? n : 1) * sizeof(*p->st0));
+    p->from = mf_xcalloc((size_t)(n ? n : 1), 1);
     p->src = mf_xmalloc((size_t)(n ? n : 1) * sizeof(*p->src));
-    p->fixed = mf_xcalloc((size_t)(n ? n : 1), 1);
-    p->fixval = mf_xcalloc((size_t)(n ? n : 1), sizeof(*p->fixval));
     p->svar = mf_xcalloc((size_t)(n ? n : 1), sizeof(*p->svar));
     p->sty = mf_xcalloc((size_t)(n ? n : 1), sizeof(*p->sty));
     p->pos = mf_xmalloc((size_t)(n ? n : 1) * sizeof(*p->pos));
     p->order = mf_xmalloc((size_t)(n ? n : 1) * sizeof(*p->order));
-    p->stamp = mf_xcalloc((size_t)(n ? n : 1), sizeof(*p->stamp));
-    p->dstamp = mf_xcalloc((size_t)(2 * m->nitems + 1), sizeof(*p->dstamp));
     p->dom = mf_xcalloc((size_t)(m->nvars ? m->nvars : 1), sizeof(*p->dom));
     for (int i = 0; i < m->nvars; i++)
         p->dom[i].n = -1;
@@ -466,33 +513,37 @@ static int plan_build(plan *p, const mf_val *inp)
     for (int i = 0; i < m->nvars; i++) {
         const mf_var *v = &m->vars[i];
         const mf_type *sc = mf_type_scalar(v->type);
+        mf_val first = 0;
+        if (is_ivar(v) && !inp && p->init) {
+            /* No input before the first step: IVARs are not readable in
+             * state 0; give them a placeholder, their first value. */
+            mf_val *dv = NULL;
+            int dn = 0;
+            if ((rc = mf_type_domain(sc, &dv, &dn)) < 0)
+                goto cleanup;
+            first = dn > 0 ? dv[0] : 0;
+            free(dv);
+        }
         for (int k = 0; k < v->nslots; k++) {
             int s = v->slot + k;
-            p->st[s] = MF_SIM_UNSET;
+            p->st0[s] = MF_SIM_UNSET;
             p->src[s] = -1;
             p->svar[s] = i;
             p->sty[s] = sc;
             p->pos[s] = -2;
             if (is_ivar(v)) {
                 if (inp) {
-                    p->st[s] = inp[s];
+                    p->from[s] = SL_GIVEN;
                     p->pos[s] = -1;
                 } else if (p->init) {
-                    /* No input before the first step: IVARs are not
-                     * readable in state 0; give them a placeholder. */
-                    domain *d = var_domain(p, i, &rc);
-                    if (!d)
-                        goto cleanup;
-                    p->st[s] = d->n > 0 ? d->v[0] : 0;
+                    p->st0[s] = first;
                     p->pos[s] = -1;
                 }
-            } else if (is_input_var(v) && inp) {
-                p->fixed[s] = 1;
-                p->fixval[s] = inp[s];
-            } else if (!p->init && v->decl == MF_DECL_FROZENVAR) {
-                p->fixed[s] = 1;
-                p->fixval[s] = p->cur[s];
-            }
+            } else if (is_input_var(v) && inp)
+                p->from[s] = SL_PIN_INP;
+            else if (!p->init && v->decl == MF_DECL_FROZENVAR)
+                p->from[s] = SL_PIN_CUR;
+            b.st[s] = p->from[s] == SL_GIVEN ? inp[s] : p->st0[s];
         }
     }
 
@@ -503,7 +554,7 @@ static int plan_build(plan *p, const mf_val *inp)
         const mf_type *ty;
         if (!is_source(p, it))
             continue;
-        if ((rc = lhs_cell(p, it, it->lhs, &s, &ty)) != 0)
+        if ((rc = lhs_cell(&b, it, it->lhs, &s, &ty)) != 0)
             goto cleanup; /* 1: out of bounds, no state */
         if (ty->kind == MF_TY_ARRAY) {
             rc = mf_err_set(MF_EUNSUPPORTED,
@@ -535,7 +586,7 @@ static int plan_build(plan *p, const mf_val *inp)
     for (int s = 0; s < n; s++) {
         if (p->pos[s] != -2 || p->src[s] < 0)
             continue;
-        item_deps(p, &m->items[p->src[s]], &dv);
+        item_deps(&b, &m->items[p->src[s]], &dv);
         for (int j = 0; j < dv.n; j++) {
             if (p->pos[dv.v[j]] == -1)
                 continue;
@@ -567,14 +618,28 @@ static int plan_build(plan *p, const mf_val *inp)
      * := next(c) with c free) successors are collected and sorted. */
     for (int k = 0, hi = -1; k < p->norder; k++) {
         int s = p->order[k];
-        if (p->fixed[s])
+        if (p->from[s] != SL_SEARCH)
             continue; /* one value in every state */
         if (s < hi)
             p->collect = 1;
-        p->cur_stamp++;
-        if ((p->src[s] < 0 || may_branch(p, m->items[p->src[s]].e, 0)) &&
+        b.cur_stamp++;
+        if ((p->src[s] < 0 || may_branch(&b, m->items[p->src[s]].e, 0)) &&
             s > hi)
             hi = s;
+    }
+
+    /* Domains of the slots searched over them, here rather than in every
+     * search. */
+    for (int k = 0; k < p->norder; k++) {
+        int s = p->order[k], v = p->svar[s];
+        const mf_type *t = p->sty[s];
+        if (p->src[s] >= 0 || p->from[s] != SL_SEARCH || p->dom[v].n >= 0 ||
+            (t->kind == MF_TY_RANGE && t->hi - t->lo >= DOMAIN_KEEP))
+            continue;
+        if (mf_type_domain(t, &p->dom[v].v, &p->dom[v].n) < 0) {
+            p->dom[v].v = NULL;
+            p->dom[v].n = -1;
+        }
     }
 
     p->checks = mf_xcalloc((size_t)p->norder + 1, sizeof(*p->checks));
@@ -585,7 +650,7 @@ static int plan_build(plan *p, const mf_val *inp)
             continue;
         if (it->kind == MF_IT_ASSIGN)
             continue; /* a source: its value is the slot's candidate */
-        item_deps(p, it, &dv);
+        item_deps(&b, it, &dv);
         int at = 0;
         for (int j = 0; j < dv.n; j++)
             if (p->pos[dv.v[j]] >= 0 && p->pos[dv.v[j]] + 1 > at)
@@ -594,6 +659,9 @@ static int plan_build(plan *p, const mf_val *inp)
     }
 
 cleanup:
+    p->rc = rc;
+    if (rc < 0)
+        p->msg = mf_xstrdup(mf_err_msg());
     if (rdeps)
         for (int s = 0; s < n; s++)
             MF_VEC_FREE(rdeps[s]);
@@ -601,28 +669,63 @@ cleanup:
     free(indeg);
     MF_VEC_FREE(dv);
     MF_VEC_FREE(heap);
-    return rc;
+    free(b.st);
+    free(b.stamp);
+    free(b.dstamp);
+}
+
+/* The plan for enumerating m's initial states (init) or successors, under
+ * an input or not (inp NULL). The model's own when it has one; else built,
+ * and kept by the model unless it depends on cur or inp (then *own is set
+ * and the caller frees it). */
+static const plan *plan_get(plan **own, const mf_model *m, int init,
+                            const mf_val *cur, const mf_val *inp)
+{
+    /* The model is const to its readers; its plans are the one thing the
+     * simulator fills in, each once, through an atomic. */
+    _Atomic(plan *) *slot =
+        &((mf_model *)m)->sim_plans[2 * !!init + (inp != NULL)];
+    plan *p = atomic_load_explicit(slot, memory_order_acquire), *want = NULL;
+    *own = NULL;
+    if (p)
+        return p;
+    p = mf_xcalloc(1, sizeof(*p));
+    p->m = m;
+    p->init = init;
+    plan_build(p, cur, inp);
+    if (p->per_state) {
+        *own = p;
+        return p;
+    }
+    /* Another thread may have published the same plan meanwhile. */
+    if (!atomic_compare_exchange_strong_explicit(
+            slot, &want, p, memory_order_acq_rel, memory_order_acquire)) {
+        plan_free(p);
+        return want;
+    }
+    return p;
 }
 
 /* ------------------------------------------------------------------ */
 /* Enumeration                                                          */
 
-static int eval_item(plan *p, int item, mf_valset *out)
+static int eval_item(run *r, int item, mf_valset *out)
 {
-    const mf_item *it = &p->m->items[item];
-    if (reads_st_as_cur(p, it))
-        return mf_eval(out, p->m, it->e, p->st, NULL, p->st, EVAL_LIMIT);
-    return mf_eval(out, p->m, it->e, p->cur, p->st, p->st, EVAL_LIMIT);
+    const mf_item *it = &r->m->items[item];
+    if (reads_st_as_cur(r->p, it))
+        return mf_eval(out, r->m, it->e, r->st, NULL, r->st, EVAL_LIMIT);
+    return mf_eval(out, r->m, it->e, r->cur, r->st, r->st, EVAL_LIMIT);
 }
 
 /* 1 if every constraint of checks[k] can hold, 0 if one cannot. */
-static int run_checks(plan *p, int k)
+static int run_checks(run *r, int k)
 {
+    const intvec *ck = &r->p->checks[k];
     mf_valset s = {0};
     int rc = 1;
-    for (int i = 0; i < p->checks[k].n && rc == 1; i++) {
+    for (int i = 0; i < ck->n && rc == 1; i++) {
         s.n = 0;
-        int e = eval_item(p, p->checks[k].v[i], &s);
+        int e = eval_item(r, ck->v[i], &s);
         if (e < 0)
             rc = e;
         else {
@@ -636,73 +739,79 @@ static int run_checks(plan *p, int k)
     return rc;
 }
 
-static int emit(plan *p)
+static int emit(run *r)
 {
-    int n = p->m->nslots;
-    if (p->collect) {
-        if ((long)p->coll.n + n > COLLECT_MAX)
+    int n = r->m->nslots;
+    if (r->p->collect) {
+        if ((long)r->coll.n + n > COLLECT_MAX)
             return mf_err_set(MF_ELIMIT,
                               "too many states to sort into slot order "
                               "(over %ld values)",
                               COLLECT_MAX);
         for (int i = 0; i < n; i++)
-            MF_VEC_PUSH(p->coll, p->st[i]);
+            MF_VEC_PUSH(r->coll, r->st[i]);
         return 0;
     }
-    p->count++;
-    if (p->fn && p->fn(p->st, p->ctx))
-        p->stop = 1;
+    r->count++;
+    if (r->fn && r->fn(r->st, r->ctx))
+        r->stop = 1;
     return 0;
 }
 
-static int dfs(plan *p, int k)
+static int dfs(run *r, int k)
 {
+    const plan *p = r->p;
     if (k == p->norder)
-        return emit(p);
+        return emit(r);
     int s = p->order[k], rc = 0;
+    int fixed = p->from[s] != SL_SEARCH;
     mf_valset cand = {0};
+    mf_val *big = NULL;
     const mf_val *cv;
     int cn;
     if (p->src[s] >= 0) {
-        if ((rc = eval_item(p, p->src[s], &cand)) < 0)
+        if ((rc = eval_item(r, p->src[s], &cand)) < 0)
             goto cleanup;
         cv = cand.v;
         cn = cand.n;
-    } else if (p->fixed[s]) {
-        cv = &p->fixval[s];
+    } else if (fixed) {
+        cv = &r->fixval[s];
         cn = 1;
+    } else if (p->dom[p->svar[s]].n >= 0) {
+        cv = p->dom[p->svar[s]].v;
+        cn = p->dom[p->svar[s]].n;
     } else {
-        domain *d = var_domain(p, p->svar[s], &rc);
-        if (!d)
+        /* Not kept by the plan: too large (or too large to build). */
+        if ((rc = mf_type_domain(p->sty[s], &big, &cn)) < 0)
             goto cleanup;
-        cv = d->v;
-        cn = d->n;
+        cv = big;
     }
     for (int i = 0; i < cn; i++) {
         mf_val v = cv[i];
-        if (p->fixed[s] && v != p->fixval[s])
+        if (fixed && v != r->fixval[s])
             continue;
         /* A value outside the variable's type is no successor. */
         if (!mf_type_contains(p->sty[s], v))
             continue;
-        if (++p->tried > p->limit) {
+        if (++r->tried > r->limit) {
             rc = mf_err_set(MF_ELIMIT,
                             "more than %ld candidate assignments tried",
-                            p->limit);
+                            r->limit);
             goto cleanup;
         }
-        p->st[s] = v;
-        if ((rc = run_checks(p, k + 1)) < 0)
+        r->st[s] = v;
+        if ((rc = run_checks(r, k + 1)) < 0)
             goto cleanup;
         if (rc == 0)
             continue;
         rc = 0;
-        if ((rc = dfs(p, k + 1)) < 0 || p->stop)
+        if ((rc = dfs(r, k + 1)) < 0 || r->stop)
             goto cleanup;
     }
 cleanup:
-    p->st[s] = MF_SIM_UNSET;
+    r->st[s] = MF_SIM_UNSET;
     MF_VEC_FREE(cand);
+    free(big);
     return rc;
 }
 
@@ -720,36 +829,52 @@ static int cmp_state(const void *a, const void *b)
 static int enumerate(const mf_model *m, int init, const mf_val *cur,
                      const mf_val *inp, mf_state_fn fn, void *ctx, long limit)
 {
-    plan p = {0};
-    int rc;
-    p.m = m;
-    p.init = init;
-    p.cur = cur;
-    p.fn = fn;
-    p.ctx = ctx;
-    p.limit = limit > 0 ? limit : LONG_MAX;
-    if ((rc = plan_build(&p, inp)) != 0) {
-        rc = rc == 1 ? 0 : rc;
+    plan *own = NULL;
+    const plan *p = plan_get(&own, m, init, cur, inp);
+    run r = {0};
+    int n = m->nslots, rc;
+    r.p = p;
+    r.m = m;
+    r.cur = cur;
+    r.fn = fn;
+    r.ctx = ctx;
+    r.limit = limit > 0 ? limit : LONG_MAX;
+    if (p->rc != 0) {
+        rc = p->rc == 1 ? 0 : mf_err_set(p->rc, "%s", p->msg);
         goto cleanup;
     }
-    if ((rc = run_checks(&p, 0)) < 0)
+    /* This call's values: the input's IVARs, the pinned slots. */
+    r.st = mf_xmalloc(2 * (size_t)(n ? n : 1) * sizeof(*r.st));
+    r.fixval = r.st + (n ? n : 1);
+    for (int s = 0; s < n; s++) {
+        r.st[s] = p->st0[s];
+        if (p->from[s] == SL_GIVEN)
+            r.st[s] = inp[s];
+        else if (p->from[s] == SL_PIN_INP)
+            r.fixval[s] = inp[s];
+        else if (p->from[s] == SL_PIN_CUR)
+            r.fixval[s] = cur[s];
+    }
+    if ((rc = run_checks(&r, 0)) < 0)
         goto cleanup;
-    if (rc == 1 && (rc = dfs(&p, 0)) < 0)
+    if (rc == 1 && (rc = dfs(&r, 0)) < 0)
         goto cleanup;
     rc = 0;
-    if (p.collect && m->nslots > 0 && p.coll.n > 0) {
-        int n = m->nslots, cnt = p.coll.n / n;
+    if (p->collect && n > 0 && r.coll.n > 0) {
+        int cnt = r.coll.n / n;
         sort_n = n;
-        qsort(p.coll.v, (size_t)cnt, (size_t)n * sizeof(mf_val), cmp_state);
+        qsort(r.coll.v, (size_t)cnt, (size_t)n * sizeof(mf_val), cmp_state);
         for (int i = 0; i < cnt; i++) {
-            p.count++;
-            if (fn && fn(p.coll.v + (size_t)i * n, ctx))
+            r.count++;
+            if (fn && fn(r.coll.v + (size_t)i * n, ctx))
                 break;
         }
     }
-    rc = p.count;
+    rc = r.count;
 cleanup:
-    plan_free(&p);
+    free(r.st);
+    MF_VEC_FREE(r.coll);
+    plan_free(own);
     return rc;
 }
 
