@@ -2,6 +2,7 @@
  * hand-computed traces of the papers' beverage machine and car alarm,
  * refusals, constraints, domains, arrays, enumeration order and the input
  * file reader. Every expected value comes from reading the model text. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -411,6 +412,31 @@ static void test_sim__limit_stops_large_enumerations(void **state)
     mf_model_free(m);
 }
 
+/* A domain larger than a plan keeps is built by each search over it; one
+ * too large to build fails every enumeration that reaches it. */
+static void test_sim__large_domains_are_searched_on_every_call(void **state)
+{
+    (void)state;
+    static const char big[] = "MODULE main\n"
+                              "VAR x : 0..99999; b : boolean;\n"
+                              "INIT x = 70000 & b\n";
+    static const char huge[] = "MODULE main\n"
+                               "VAR y : 0..20000000;\n"
+                               "INIT y = 3\n";
+    mf_model *m = load_text(big, NULL, 0);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(mf_sim_initial_each(m, NULL, NULL, NULL, 0), 1);
+    mf_model_free(m);
+    m = load_text(huge, NULL, 0);
+    for (int k = 0; k < 2; k++) {
+        mf_err_set(MF_ERROR, "something else");
+        assert_int_equal(mf_sim_initial_each(m, NULL, NULL, NULL, 0),
+                         MF_ELIMIT);
+        assert_non_null(strstr(mf_err_msg(), "too large"));
+    }
+    mf_model_free(m);
+}
+
 /* ---- ordering ------------------------------------------------------------ */
 
 /* next(a) reads next(c), so c is assigned before a, yet successors still
@@ -516,6 +542,13 @@ static void test_sim__combinational_loop_is_an_error(void **state)
     assert_true(rc < 0 && rc != MF_EREFUSED);
     assert_non_null(strstr(mf_err_msg(), "combinational loop"));
     assert_non_null(strstr(mf_err_msg(), "inline.smv:3:"));
+    /* The model keeps the plan: the error and its message come back on
+     * every call, not only the first. */
+    mf_err_set(MF_ERROR, "something else");
+    assert_int_equal(mf_sim_next_each(m, s, i, NULL, NULL, 1000), rc);
+    assert_non_null(strstr(mf_err_msg(), "combinational loop"));
+    assert_int_equal(mf_sim_step(s, m, s, i, 0), rc);
+    assert_non_null(strstr(mf_err_msg(), "inline.smv:3:"));
     free(s);
     free(i);
     mf_model_free(m);
@@ -599,6 +632,105 @@ static void test_sim__array_elements_and_indices(void **state)
     free(s);
     free(n);
     free(i);
+    mf_model_free(m);
+}
+
+/* ---- plans kept by the model ------------------------------------------- */
+
+/* next(a[i]) reads i in the current state, so which cell each assignment
+ * defines changes from state to state: from i = 1 a[1] gets 1 and a[0] 2;
+ * from i = 0 both assignments define a[0], an error; from i = 1 again the
+ * first answer, not the error of the state before. */
+static void test_sim__left_hand_side_index_is_planned_per_state(void **state)
+{
+    (void)state;
+    static const char text[] = "MODULE main\n"
+                               "VAR i : 0..1; a : array 0..1 of 0..3;\n"
+                               "ASSIGN\n"
+                               "  next(i) := 1 - i;\n"
+                               "  next(a[i]) := 1;\n"
+                               "  next(a[0]) := 2;\n";
+    mf_model *m = load_text(text, NULL, 0);
+    int iv = slot_of(m, "i"), a = slot_of(m, "a");
+    mf_val *s = vec(m), *n = vec(m), *in = vec(m);
+    for (int round = 0; round < 2; round++) {
+        s[iv] = 1;
+        assert_int_equal(mf_sim_step(n, m, s, in, 0), 0);
+        assert_int_equal(n[iv], 0);
+        assert_int_equal(n[a + 0], 2);
+        assert_int_equal(n[a + 1], 1);
+        s[iv] = 0;
+        assert_int_equal(mf_sim_next_each(m, s, in, NULL, NULL, 1000),
+                         MF_ETYPE);
+        assert_non_null(strstr(mf_err_msg(), "'a' is assigned twice"));
+    }
+    free(s);
+    free(n);
+    free(in);
+    mf_model_free(m);
+}
+
+/* A model freed and another loaded (without ASan's quarantine soon at the
+ * same address, as mutants are) must not be enumerated with the first
+ * one's plan: x is free in one model (two initial states) and fixed in the
+ * other (one). */
+static void test_sim__a_new_model_never_gets_a_freed_models_plan(void **state)
+{
+    (void)state;
+    static const char two[] = "MODULE main\n"
+                              "VAR x : boolean;\n"
+                              "ASSIGN next(x) := x;\n";
+    static const char one[] = "MODULE main\n"
+                              "VAR x : boolean;\n"
+                              "ASSIGN init(x) := TRUE; next(x) := x;\n";
+    for (int k = 0; k < 16; k++) {
+        mf_model *m = load_text(k % 2 ? one : two, NULL, 0);
+        assert_int_equal(mf_sim_initial_each(m, NULL, NULL, NULL, 1000),
+                         k % 2 ? 1 : 2);
+        mf_model_free(m);
+    }
+}
+
+typedef struct {
+    const mf_model *m;
+    int count; /* successors of every state, summed */
+} plan_thread;
+
+static void *plan_thread_fn(void *arg)
+{
+    plan_thread *t = arg;
+    mf_val *s = vec(t->m), *in = vec(t->m);
+    for (int x = 0; x < 4; x++) {
+        s[slot_of(t->m, "x")] = x;
+        t->count += mf_sim_next_each(t->m, s, in, NULL, NULL, 1000);
+    }
+    free(s);
+    free(in);
+    return NULL;
+}
+
+/* Threads enumerating one model for the first time at once each build or
+ * take its plan and all see the same successors: from x, x + 1 and x + 2
+ * where in 0..3 (2 + 2 + 1 + 0 over x = 0..3); b, an input, is pinned to
+ * the input's value. */
+static void test_sim__threads_share_a_models_plans(void **state)
+{
+    (void)state;
+    static const char text[] = "MODULE main\n"
+                               "VAR x : 0..3; b : boolean;\n"
+                               "ASSIGN next(x) := {x + 1, x + 2};\n";
+    mf_model *m = load_text(text, NULL, 0);
+    pthread_t th[4];
+    plan_thread t[4];
+    for (int k = 0; k < 4; k++) {
+        t[k] = (plan_thread){m, 0};
+        assert_int_equal(pthread_create(&th[k], NULL, plan_thread_fn, &t[k]),
+                         0);
+    }
+    for (int k = 0; k < 4; k++) {
+        pthread_join(th[k], NULL);
+        assert_int_equal(t[k].count, 5);
+    }
     mf_model_free(m);
 }
 
@@ -861,6 +993,7 @@ int main(void)
         cmocka_unit_test(test_sim__init_constraint_limits_initial_states),
         cmocka_unit_test(test_sim__out_of_domain_next_value_is_no_successor),
         cmocka_unit_test(test_sim__limit_stops_large_enumerations),
+        cmocka_unit_test(test_sim__large_domains_are_searched_on_every_call),
         cmocka_unit_test(
             test_sim__successors_in_slot_order_when_dependencies_reorder),
         cmocka_unit_test(test_sim__choice_order_is_slot_order_not_search_order),
@@ -869,6 +1002,9 @@ int main(void)
             test_sim__run_all_lists_both_drinks_and_caps_the_list),
         cmocka_unit_test(test_sim__frozenvar_keeps_its_initial_value),
         cmocka_unit_test(test_sim__array_elements_and_indices),
+        cmocka_unit_test(test_sim__left_hand_side_index_is_planned_per_state),
+        cmocka_unit_test(test_sim__a_new_model_never_gets_a_freed_models_plan),
+        cmocka_unit_test(test_sim__threads_share_a_models_plans),
         cmocka_unit_test(test_sim__eval_arithmetic_follows_nusmv),
         cmocka_unit_test(test_sim__eval_sets_case_and_in),
         cmocka_unit_test(test_sim__eval_nondeterministic_case_condition),
