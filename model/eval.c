@@ -16,6 +16,11 @@
  * be TRUE and later conditions only when it can be FALSE. The results differ
  * from plain pointwise application only where that would give an empty set.
  *
+ * The caller's output vector is also the evaluator's stack: an operand is
+ * evaluated past the values already there, then combined and dropped in
+ * place, so once that vector has grown (sim.c keeps its vectors across a
+ * search) only min/max/count and array indexing allocate.
+ *
  * A slot holding MF_SIM_UNSET (INT64_MIN, never a value of any type) has not
  * been assigned yet: sim.c fills the state it is building with it, and a read
  * of it is a bug in sim.c's ordering, reported as MF_ERROR. */
@@ -45,32 +50,42 @@ static int cmp_val(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Sort and deduplicate s, then check it against the limit. */
-static int vs_finish(ectx *c, mf_valset *s)
+/* Sort and deduplicate s->v[base..n), then check it against the limit. */
+static int vs_finish(ectx *c, mf_valset *s, int base)
 {
-    if (s->n > 1) {
+    mf_val *v = s->v + base;
+    int n = s->n - base;
+    if (n > 1) {
         int k = 1;
-        qsort(s->v, (size_t)s->n, sizeof(*s->v), cmp_val);
-        for (int i = 1; i < s->n; i++)
-            if (s->v[i] != s->v[k - 1])
-                s->v[k++] = s->v[i];
-        s->n = k;
+        qsort(v, (size_t)n, sizeof(*v), cmp_val);
+        for (int i = 1; i < n; i++)
+            if (v[i] != v[k - 1])
+                v[k++] = v[i];
+        s->n = base + k;
+        n = k;
     }
-    if (s->n > c->limit)
+    if (n > c->limit)
         return mf_err_set(MF_ELIMIT, "a value set grew past %d values",
                           c->limit);
     return 0;
 }
 
-/* 1 if v is in the sorted set s. */
-static int vs_has(const mf_valset *s, mf_val v)
+/* Drop s->v[from..to), moving what follows down. */
+static void vs_cut(mf_valset *s, int from, int to)
 {
-    int lo = 0, hi = s->n - 1;
+    memmove(s->v + from, s->v + to, (size_t)(s->n - to) * sizeof(*s->v));
+    s->n -= to - from;
+}
+
+/* 1 if v is in the sorted values s[0..n). */
+static int vs_has(const mf_val *s, int n, mf_val v)
+{
+    int lo = 0, hi = n - 1;
     while (lo <= hi) {
         int mid = lo + (hi - lo) / 2;
-        if (s->v[mid] == v)
+        if (s[mid] == v)
             return 1;
-        if (s->v[mid] < v)
+        if (s[mid] < v)
             lo = mid + 1;
         else
             hi = mid - 1;
@@ -242,95 +257,90 @@ static int apply(ectx *c, const mf_expr *e, int op, mf_val a, mf_val b,
     return where(c, e, "integer overflow");
 }
 
-/* &, | and ->: the right operand only where the left one does not decide. */
+/* &, | and ->: the right operand only where the left one does not decide.
+ * Like every ev_* below, it appends its values to out unsorted (ev
+ * normalises them) and evaluates its operands in out's tail, past those
+ * values. */
 static int ev_logic(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
 {
-    mf_valset l = {0}, r = {0};
-    int rc, has0 = 0, has1 = 0;
-    if ((rc = ev(c, e->kids[0], in_next, &l)) < 0)
-        goto cleanup;
-    for (int i = 0; i < l.n; i++) {
-        if (l.v[i])
+    int rc, has0 = 0, has1 = 0, base = out->n;
+    if ((rc = ev(c, e->kids[0], in_next, out)) < 0)
+        return rc;
+    for (int i = base; i < out->n; i++) {
+        if (out->v[i])
             has1 = 1;
         else
             has0 = 1;
     }
+    out->n = base;
     /* The left value for which the right operand decides. */
     int pass = e->op == MF_OP_OR ? 0 : 1;
     int decided = e->op == MF_OP_AND ? 0 : 1; /* result for the other value */
     if (pass ? has0 : has1)
         MF_VEC_PUSH(*out, decided);
     if (pass ? has1 : has0) {
-        if ((rc = ev(c, e->kids[1], in_next, &r)) < 0)
-            goto cleanup;
-        for (int i = 0; i < r.n; i++)
-            MF_VEC_PUSH(*out, r.v[i] != 0);
+        int rbase = out->n;
+        if ((rc = ev(c, e->kids[1], in_next, out)) < 0)
+            return rc;
+        for (int i = rbase; i < out->n; i++)
+            out->v[i] = out->v[i] != 0;
     }
-cleanup:
-    MF_VEC_FREE(l);
-    MF_VEC_FREE(r);
-    return rc;
+    return 0;
 }
 
 static int ev_bin(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
 {
-    mf_valset l = {0}, r = {0};
-    int rc;
+    int rc, base = out->n, lend, rend;
     if (e->op == MF_OP_AND || e->op == MF_OP_OR || e->op == MF_OP_IMPLIES)
         return ev_logic(c, e, in_next, out);
-    if ((rc = ev(c, e->kids[0], in_next, &l)) < 0)
-        goto cleanup;
-    if ((rc = ev(c, e->kids[1], in_next, &r)) < 0)
-        goto cleanup;
-    if (e->op == MF_OP_UNION) {
-        for (int i = 0; i < l.n; i++)
-            MF_VEC_PUSH(*out, l.v[i]);
-        for (int i = 0; i < r.n; i++)
-            MF_VEC_PUSH(*out, r.v[i]);
-    } else if (e->op == MF_OP_IN) {
-        for (int i = 0; i < l.n; i++)
-            MF_VEC_PUSH(*out, vs_has(&r, l.v[i]));
+    if ((rc = ev(c, e->kids[0], in_next, out)) < 0)
+        return rc;
+    lend = out->n;
+    if ((rc = ev(c, e->kids[1], in_next, out)) < 0)
+        return rc;
+    rend = out->n;
+    if (e->op == MF_OP_UNION)
+        return 0; /* both operands' values, already in place */
+    /* Indices, not pointers: a push may move out->v. */
+    if (e->op == MF_OP_IN) {
+        for (int i = base; i < lend; i++)
+            MF_VEC_PUSH(*out, vs_has(out->v + lend, rend - lend, out->v[i]));
     } else {
-        for (int i = 0; i < l.n; i++)
-            for (int j = 0; j < r.n; j++) {
+        for (int i = base; i < lend; i++)
+            for (int j = lend; j < rend; j++) {
                 mf_val v = 0;
-                if ((rc = apply(c, e, e->op, l.v[i], r.v[j], &v)) < 0)
-                    goto cleanup;
+                if ((rc = apply(c, e, e->op, out->v[i], out->v[j], &v)) < 0)
+                    return rc;
                 if (rc == 0)
                     MF_VEC_PUSH(*out, v);
             }
-        rc = 0;
     }
-cleanup:
-    MF_VEC_FREE(l);
-    MF_VEC_FREE(r);
-    return rc;
+    vs_cut(out, base, rend);
+    return 0;
 }
 
 /* case c0 : v0; c1 : v1; ... esac, and c ? a : b (kids c, a, TRUE, b). */
 static int ev_case(ectx *c, const mf_expr **kids, int nkids, int in_next,
                    mf_valset *out)
 {
-    mf_valset cond = {0};
     int rc = 0;
     for (int i = 0; i + 1 < nkids; i += 2) {
-        cond.n = 0;
-        if ((rc = ev(c, kids[i], in_next, &cond)) < 0)
-            goto cleanup;
+        int cbase = out->n;
+        if ((rc = ev(c, kids[i], in_next, out)) < 0)
+            return rc;
         int can_true = 0, can_false = 0;
-        for (int k = 0; k < cond.n; k++) {
-            if (cond.v[k])
+        for (int k = cbase; k < out->n; k++) {
+            if (out->v[k])
                 can_true = 1;
             else
                 can_false = 1;
         }
+        out->n = cbase;
         if (can_true && (rc = ev(c, kids[i + 1], in_next, out)) < 0)
-            goto cleanup;
+            return rc;
         if (!can_false)
             break;
     }
-cleanup:
-    MF_VEC_FREE(cond);
     return rc;
 }
 
@@ -368,7 +378,7 @@ static int ev_call(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
                 }
                 MF_VEC_PUSH(acc, v);
             }
-            if ((rc = vs_finish(c, &acc)) < 0)
+            if ((rc = vs_finish(c, &acc, 0)) < 0)
                 goto cleanup;
             continue;
         }
@@ -388,7 +398,7 @@ static int ev_call(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
                 }
                 MF_VEC_PUSH(tmp, v);
             }
-        if ((rc = vs_finish(c, &tmp)) < 0)
+        if ((rc = vs_finish(c, &tmp, 0)) < 0)
             goto cleanup;
         mf_valset sw = acc;
         acc = tmp;
@@ -405,35 +415,33 @@ cleanup:
 
 static int ev_range(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
 {
-    mf_valset lo = {0}, hi = {0};
-    int rc;
-    if ((rc = ev(c, e->kids[0], in_next, &lo)) < 0 ||
-        (rc = ev(c, e->kids[1], in_next, &hi)) < 0)
-        goto cleanup;
-    for (int i = 0; i < lo.n; i++)
-        for (int j = 0; j < hi.n; j++) {
-            if (hi.v[j] >= lo.v[i] && hi.v[j] - lo.v[i] >= (mf_val)c->limit) {
-                rc = mf_err_set(
+    int rc, base = out->n, lend, hend;
+    if ((rc = ev(c, e->kids[0], in_next, out)) < 0)
+        return rc;
+    lend = out->n;
+    if ((rc = ev(c, e->kids[1], in_next, out)) < 0)
+        return rc;
+    hend = out->n;
+    for (int i = base; i < lend; i++)
+        for (int j = lend; j < hend; j++) {
+            mf_val lo = out->v[i], hi = out->v[j];
+            if (hi >= lo && hi - lo >= (mf_val)c->limit)
+                return mf_err_set(
                     MF_ELIMIT, "the range %lld..%lld has more than %d values",
-                    (long long)lo.v[i], (long long)hi.v[j], c->limit);
-                goto cleanup;
-            }
-            for (mf_val v = lo.v[i]; v <= hi.v[j]; v++)
+                    (long long)lo, (long long)hi, c->limit);
+            for (mf_val v = lo; v <= hi; v++)
                 MF_VEC_PUSH(*out, v);
         }
-cleanup:
-    MF_VEC_FREE(lo);
-    MF_VEC_FREE(hi);
-    return rc;
+    vs_cut(out, base, hend);
+    return 0;
 }
 
-/* Evaluate e into out (appended, then normalised). */
+/* Evaluate e into out: its values are appended, then normalised in place.
+ * On an error out holds values past its old end, which the caller drops. */
 static int ev(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
 {
-    mf_valset tmp = {0};
     intvec slots = {0};
-    int rc = 0;
-    mf_valset *dst = &tmp;
+    int rc = 0, base = out->n;
 
     switch (e->kind) {
     case MF_E_BOOL:
@@ -451,7 +459,7 @@ static int ev(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
         if (e->ref_kind == MF_REF_DEFINE) {
             if (++c->depth > MAX_DEPTH)
                 return where(c, e, "DEFINEs nested too deeply (a cycle?)");
-            rc = ev(c, c->m->items[e->ref].e, in_next, dst);
+            rc = ev(c, c->m->items[e->ref].e, in_next, out);
             c->depth--;
             break;
         }
@@ -471,43 +479,43 @@ static int ev(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
             return where(c, e, "next() inside next()");
         if (!c->next)
             return where(c, e, "next() is not allowed here");
-        rc = ev(c, e->kids[0], 1, dst);
+        rc = ev(c, e->kids[0], 1, out);
         break;
     case MF_E_NOT:
     case MF_E_NEG:
-        if ((rc = ev(c, e->kids[0], in_next, dst)) < 0)
+        if ((rc = ev(c, e->kids[0], in_next, out)) < 0)
             break;
-        for (int i = 0; i < tmp.n; i++) {
+        for (int i = base; i < out->n; i++) {
             if (e->kind == MF_E_NOT)
-                tmp.v[i] = !tmp.v[i];
-            else if (tmp.v[i] == INT64_MIN) {
+                out->v[i] = !out->v[i];
+            else if (out->v[i] == INT64_MIN) {
                 rc = where(c, e, "integer overflow");
                 break;
             } else
-                tmp.v[i] = -tmp.v[i];
+                out->v[i] = -out->v[i];
         }
         break;
     case MF_E_BIN:
-        rc = ev_bin(c, e, in_next, dst);
+        rc = ev_bin(c, e, in_next, out);
         break;
     case MF_E_CASE:
-        rc = ev_case(c, (const mf_expr **)e->kids, e->nkids, in_next, dst);
+        rc = ev_case(c, (const mf_expr **)e->kids, e->nkids, in_next, out);
         break;
     case MF_E_ITE: {
         mf_expr t = {.kind = MF_E_BOOL, .ival = 1};
         const mf_expr *k[4] = {e->kids[0], e->kids[1], &t, e->kids[2]};
-        rc = ev_case(c, k, 4, in_next, dst);
+        rc = ev_case(c, k, 4, in_next, out);
         break;
     }
     case MF_E_SET:
         for (int i = 0; i < e->nkids && rc == 0; i++)
-            rc = ev(c, e->kids[i], in_next, dst);
+            rc = ev(c, e->kids[i], in_next, out);
         break;
     case MF_E_RANGE:
-        rc = ev_range(c, e, in_next, dst);
+        rc = ev_range(c, e, in_next, out);
         break;
     case MF_E_CALL:
-        rc = ev_call(c, e, in_next, dst);
+        rc = ev_call(c, e, in_next, out);
         break;
     case MF_E_INDEX: {
         const mf_var *v = NULL;
@@ -524,7 +532,7 @@ static int ev(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
         for (int i = 0; i < slots.n && rc == 0; i++) {
             mf_val x = 0;
             if ((rc = read_cell(c, e, v, slots.v[i], nx, &x)) == 0)
-                MF_VEC_PUSH(tmp, x);
+                MF_VEC_PUSH(*out, x);
         }
         break;
     }
@@ -532,11 +540,8 @@ static int ev(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
         rc = where(c, e, "unknown expression");
         break;
     }
-    if (rc >= 0 && (rc = vs_finish(c, &tmp)) >= 0) {
-        for (int i = 0; i < tmp.n; i++)
-            MF_VEC_PUSH(*out, tmp.v[i]);
-    }
-    MF_VEC_FREE(tmp);
+    if (rc >= 0)
+        rc = vs_finish(c, out, base);
     MF_VEC_FREE(slots);
     return rc < 0 ? rc : 0;
 }
@@ -545,11 +550,9 @@ int mf_eval(mf_valset *out, const mf_model *m, const mf_expr *e,
             const mf_val *cur, const mf_val *next, const mf_val *inp, int limit)
 {
     ectx c = {m, cur, next, inp, limit > 0 ? limit : INT_MAX, 0};
-    mf_valset tmp = {0};
-    int rc = ev(&c, e, 0, &tmp);
-    if (rc == 0)
-        for (int i = 0; i < tmp.n; i++)
-            MF_VEC_PUSH(*out, tmp.v[i]);
-    MF_VEC_FREE(tmp);
+    int base = out->n;
+    int rc = ev(&c, e, 0, out);
+    if (rc != 0)
+        out->n = base;
     return rc;
 }

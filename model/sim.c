@@ -108,6 +108,8 @@ typedef struct {
     void *ctx;
     int count, stop;
     MF_VEC(mf_val) coll;
+    mf_valset *cand; /* per position in order: its candidates, reused */
+    mf_valset chk;   /* run_checks' values, reused */
 } run;
 
 /* ------------------------------------------------------------------ */
@@ -721,21 +723,20 @@ static int eval_item(run *r, int item, mf_valset *out)
 static int run_checks(run *r, int k)
 {
     const intvec *ck = &r->p->checks[k];
-    mf_valset s = {0};
+    mf_valset *s = &r->chk;
     int rc = 1;
     for (int i = 0; i < ck->n && rc == 1; i++) {
-        s.n = 0;
-        int e = eval_item(r, ck->v[i], &s);
+        s->n = 0;
+        int e = eval_item(r, ck->v[i], s);
         if (e < 0)
             rc = e;
         else {
             rc = 0;
-            for (int j = 0; j < s.n; j++)
-                if (s.v[j])
+            for (int j = 0; j < s->n; j++)
+                if (s->v[j])
                     rc = 1;
         }
     }
-    MF_VEC_FREE(s);
     return rc;
 }
 
@@ -765,15 +766,16 @@ static int dfs(run *r, int k)
         return emit(r);
     int s = p->order[k], rc = 0;
     int fixed = p->from[s] != SL_SEARCH;
-    mf_valset cand = {0};
+    mf_valset *cand = &r->cand[k];
     mf_val *big = NULL;
     const mf_val *cv;
     int cn;
     if (p->src[s] >= 0) {
-        if ((rc = eval_item(r, p->src[s], &cand)) < 0)
+        cand->n = 0;
+        if ((rc = eval_item(r, p->src[s], cand)) < 0)
             goto cleanup;
-        cv = cand.v;
-        cn = cand.n;
+        cv = cand->v;
+        cn = cand->n;
     } else if (fixed) {
         cv = &r->fixval[s];
         cn = 1;
@@ -810,7 +812,6 @@ static int dfs(run *r, int k)
     }
 cleanup:
     r->st[s] = MF_SIM_UNSET;
-    MF_VEC_FREE(cand);
     free(big);
     return rc;
 }
@@ -846,6 +847,7 @@ static int enumerate(const mf_model *m, int init, const mf_val *cur,
     /* This call's values: the input's IVARs, the pinned slots. */
     r.st = mf_xmalloc(2 * (size_t)(n ? n : 1) * sizeof(*r.st));
     r.fixval = r.st + (n ? n : 1);
+    r.cand = mf_xcalloc((size_t)(p->norder ? p->norder : 1), sizeof(*r.cand));
     for (int s = 0; s < n; s++) {
         r.st[s] = p->st0[s];
         if (p->from[s] == SL_GIVEN)
@@ -873,6 +875,11 @@ static int enumerate(const mf_model *m, int init, const mf_val *cur,
     rc = r.count;
 cleanup:
     free(r.st);
+    if (r.cand)
+        for (int k = 0; k < p->norder; k++)
+            MF_VEC_FREE(r.cand[k]);
+    free(r.cand);
+    MF_VEC_FREE(r.chk);
     MF_VEC_FREE(r.coll);
     plan_free(own);
     return rc;

@@ -843,6 +843,30 @@ static void test_sim__eval_sets_case_and_in(void **state)
 
 /* A condition that may be TRUE or FALSE takes its branch and the later
  * ones. */
+/* mf_eval appends after what out holds and leaves that alone; on an error it
+ * leaves out as it was (the evaluator works in out's tail). */
+static void test_sim__eval_appends_and_keeps_out_on_error(void **state)
+{
+    (void)state;
+    mf_model *m = load_text(eval_model, NULL, 0);
+    mf_val *st = vec(m);
+    mf_valset s = {0};
+    int d = mf_model_find_define(m, "nd");
+    assert_true(d >= 0);
+    st[slot_of(m, "x")] = -1;
+    st[slot_of(m, "b")] = 0;
+    MF_VEC_PUSH(s, 9);
+    MF_VEC_PUSH(s, 3);
+    assert_int_equal(mf_eval(&s, m, m->items[d].e, st, NULL, st, 1000), 0);
+    assert_set(&s, 4, 9, 3, 5, 6);
+    /* 5 .. 6 is past a limit of 1 value, after being built in out. */
+    assert_int_equal(mf_eval(&s, m, m->items[d].e, st, NULL, st, 1), MF_ELIMIT);
+    assert_set(&s, 4, 9, 3, 5, 6);
+    MF_VEC_FREE(s);
+    free(st);
+    mf_model_free(m);
+}
+
 static void test_sim__eval_nondeterministic_case_condition(void **state)
 {
     (void)state;
@@ -1007,6 +1031,7 @@ int main(void)
         cmocka_unit_test(test_sim__threads_share_a_models_plans),
         cmocka_unit_test(test_sim__eval_arithmetic_follows_nusmv),
         cmocka_unit_test(test_sim__eval_sets_case_and_in),
+        cmocka_unit_test(test_sim__eval_appends_and_keeps_out_on_error),
         cmocka_unit_test(test_sim__eval_nondeterministic_case_condition),
         cmocka_unit_test(test_sim__input_vars_take_their_values_from_the_steps),
         cmocka_unit_test(test_sim__input_file_errors_name_line_and_column),
