@@ -103,9 +103,6 @@ static Z3_context mk_ctx(void)
     return c;
 }
 
-/* A bit-vector batch gets Z3's incremental SAT solver (QF_BV: bit-blasted,
- * assumptions native), many times faster than the SMT core on the
- * unrolling's counters; an Int batch the SMT core. */
 /* The timeout each live solver of this thread was last given, so that a
  * check sets it only when it must change: setting parameters on the
  * incremental SAT solver is not free (beverage(16) definite, 33 lengths
@@ -125,6 +122,9 @@ static int to_find(Z3_solver s)
     return -1;
 }
 
+/* A bit-vector batch gets Z3's incremental SAT solver (QF_BV: bit-blasted,
+ * assumptions native), many times faster than the SMT core on the
+ * unrolling's counters; an Int batch the SMT core. */
 static Z3_solver mk_solver(Z3_context c, const mf_engine_opts *o, int qfbv)
 {
     Z3_solver s = qfbv ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c,
@@ -2941,8 +2941,6 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
     lockq_close(B, &L);
     return r;
 }
-
-static void compute_reach(const mf_model *m, reach *R);
 
 /* Lock-step (rev or not) for the mutants marked in `live`, initial states
  * then a step, in solvers they share, each check within the solver
