@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "model.h"
@@ -410,6 +411,82 @@ static void test_engine__definite_lookahead_refutes_lengths_at_once(
     beverage6_refill5(MF_REQ_DEFINITE, MF_N_DEFINITE);
 }
 
+/* The batch's definite upgrade (two mutants together, as the joint search
+ * decides them): each mutant of next(out) shows z at once (a potential kill
+ * of length 1) but may always show x, and only a^5 b parts it definitely
+ * from the original (y). Each mutant's own pair, its last step repeated,
+ * refutes lengths 2 to 5 at once. At bound 5 both stay potential; at bound 6
+ * both are killed definitely at length 6, which a lookahead refuting one
+ * length too many would miss. The mutants' next(out) comes from a copy of
+ * the model with that assignment changed. */
+static void test_engine__batch_definite_lookahead_keeps_the_late_kill(
+    void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/late_definite.smv", NULL);
+    const char *alt[2] = {"x", "z"}; /* out at cnt = 5 & inp = b */
+    char text[32][128] = {{0}};
+    FILE *src = fopen("tests/models/late_definite.smv", "r");
+    assert_non_null(src);
+    int nl = 0;
+    while (nl < 32 && fgets(text[nl], sizeof text[nl], src))
+        nl++;
+    fclose(src);
+    mf_model *mm[2];
+    mf_item it[2];
+    int item = find_item(m, MF_IT_NEXT, "out");
+    assert_true(item >= 0);
+    for (int q = 0; q < 2; q++) {
+        char path[] = "/tmp/mf_late_definite_XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        FILE *f = fdopen(fd, "w");
+        /* The model's text with next(out)'s two values changed. */
+        for (int l = 0; l < nl; l++) {
+            if (strstr(text[l], "cnt = 5 & inp = b : y;"))
+                fprintf(f, "cnt = 5 & inp = b : %s;\n", alt[q]);
+            else if (strstr(text[l], "TRUE              : x;"))
+                fprintf(f, "TRUE : {x, z};\n");
+            else
+                fputs(text[l], f);
+        }
+        fclose(f);
+        mf_model *other = load(path, NULL);
+        unlink(path);
+        int k = find_item(other, MF_IT_NEXT, "out");
+        assert_true(k >= 0);
+        it[q] = m->items[item];
+        it[q].e = mf_expr_copy(m->arena, other->items[k].e);
+        mf_model_free(other);
+        mm[q] = NULL;
+        assert_int_equal(mf_model_replace_item(&mm[q], m, item, &it[q]), 0);
+    }
+    mf_engine_mutant mu[2] = {{item, &it[0], mm[0]}, {item, &it[1], mm[1]}};
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.prove = 0;
+    for (int bound = 5; bound <= 6; bound++) {
+        o.bound = bound;
+        mf_verdict v[2] = {{0}};
+        assert_int_equal(mf_engine_check(m, mu, 2, &o, v), 0);
+        for (int q = 0; q < 2; q++) {
+            assert_int_equal(v[q].kind, MF_V_KILLED);
+            assert_int_equal(v[q].notion,
+                             bound == 5 ? MF_N_POTENTIAL : MF_N_DEFINITE);
+            assert_int_equal(v[q].test->length, bound == 5 ? 1 : 6);
+            assert_int_equal(
+                mf_engine_replay(m, mm[q], v[q].test, v[q].notion), 0);
+            if (bound == 6)
+                for (int k = 0; k < 5; k++)
+                    assert_string_equal(step_input(m, v[q].test, k), "a");
+            mf_verdict_clear(&v[q]);
+        }
+    }
+    mf_model_free(mm[0]);
+    mf_model_free(mm[1]);
+    mf_model_free(m);
+}
+
 /* A wide free choice (30 values, 5 bits) with the explorer off: lock-step
  * must generalise. Blocking one (state, input) point or one fixed choice
  * at a time needs some 1800 points and 900 successors, past the iteration
@@ -467,6 +544,8 @@ int main(void)
             test_engine__hidden_state_potential_kill_binds_observed_choices),
         cmocka_unit_test(
             test_engine__definite_lookahead_refutes_lengths_at_once),
+        cmocka_unit_test(
+            test_engine__batch_definite_lookahead_keeps_the_late_kill),
         cmocka_unit_test(test_engine__lock_step_generalises_over_wide_choices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
