@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "explore.h"
 #include "model.h"
 #include "mutate.h"
 #include "sim.h"
@@ -192,8 +193,8 @@ static void test_engine__coffee_only_mutant_is_not_potentially_killable(
 }
 
 typedef struct {
-    int n;
-    char ids[12][17];
+    int n, max;
+    char ids[128][17];
 } idlist;
 
 static int first_ok(const mf_mutant *mu, void *ctx)
@@ -202,7 +203,7 @@ static int first_ok(const mf_mutant *mu, void *ctx)
     if (mu->status != MF_MUT_OK)
         return 0;
     memcpy(ids->ids[ids->n++], mu->id, 17);
-    return ids->n == 12;
+    return ids->n == ids->max;
 }
 
 static void test_engine__deterministic_car_alarm_batch_matches_fresh(
@@ -210,7 +211,7 @@ static void test_engine__deterministic_car_alarm_batch_matches_fresh(
 {
     (void)state;
     mf_model *m = load("tests/models/car_alarm.smv", NULL);
-    idlist ids = {0};
+    idlist ids = {.max = 12};
     assert_int_equal(mf_mutants_each(m, 0, first_ok, &ids), 1);
     mf_engine_mutant em[12];
     mf_mutant *mu[12];
@@ -487,6 +488,66 @@ static void test_engine__batch_definite_lookahead_keeps_the_late_kill(
     mf_model_free(m);
 }
 
+/* Refusals in a batch: every mutant of a model whose TRANS constraint its
+ * mutants change (tests/models/refuse.smv; non-deterministic, so the joint
+ * potential search, whose refusal searches are left out for the mutants
+ * that cannot refuse from a reachable state). Each verdict is the
+ * explorer's: killed at its shortest length, or no kill within the bound;
+ * some kills are refusals (`n < 2`: fill, fill, fill refused at step 3),
+ * all replayed. */
+static void test_engine__batch_refusal_kills_match_the_explorer(void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/refuse.smv", NULL);
+    idlist ids = {.max = 128};
+    assert_int_equal(mf_mutants_each(m, 0, first_ok, &ids), 0);
+    assert_true(ids.n > 40);
+    mf_engine_mutant *em = calloc((size_t)ids.n, sizeof *em);
+    mf_mutant **mu = calloc((size_t)ids.n, sizeof *mu);
+    mf_model **mm = calloc((size_t)ids.n, sizeof *mm);
+    mf_verdict *v = calloc((size_t)ids.n, sizeof *v);
+    for (int j = 0; j < ids.n; j++) {
+        assert_int_equal(mf_mutant_find(&mu[j], m, ids.ids[j]), 0);
+        assert_int_equal(mf_mutant_apply(&mm[j], m, mu[j]), 0);
+        em[j] = (mf_engine_mutant){mu[j]->item, mu[j]->new_item, mm[j]};
+    }
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.bound = 6;
+    o.prove = 0;
+    o.notion = MF_REQ_POTENTIAL;
+    assert_int_equal(mf_engine_check(m, em, ids.n, &o, v), 0);
+    int refusals = 0;
+    for (int j = 0; j < ids.n; j++) {
+        mf_explore_result r;
+        assert_int_equal(mf_explore(&r, m, mm[j], MF_EXPLORE_POTENTIAL, 0, 0),
+                         0);
+        int xk = r.potential.verdict == MF_XV_KILLED &&
+                 r.potential.length <= o.bound;
+        if (xk != (v[j].kind == MF_V_KILLED) ||
+            (xk && v[j].test->length != r.potential.length))
+            fail_msg("mutant %s: engine %s length %d, explorer %s length %d",
+                     ids.ids[j], mf_verdict_name(v[j].kind),
+                     v[j].test ? v[j].test->length : -1,
+                     xk ? "killed" : "no kill", r.potential.length);
+        if (xk) {
+            refusals += v[j].test->mrefuses >= 0;
+            assert_int_equal(
+                mf_engine_replay(m, mm[j], v[j].test, MF_N_POTENTIAL), 0);
+        }
+        mf_explore_result_free(&r);
+        mf_verdict_clear(&v[j]);
+        mf_model_free(mm[j]);
+        mf_mutant_free(mu[j]);
+    }
+    assert_true(refusals >= 2);
+    free(em);
+    free(mu);
+    free(mm);
+    free(v);
+    mf_model_free(m);
+}
+
 /* A wide free choice (30 values, 5 bits) with the explorer off: lock-step
  * must generalise. Blocking one (state, input) point or one fixed choice
  * at a time needs some 1800 points and 900 successors, past the iteration
@@ -546,6 +607,7 @@ int main(void)
             test_engine__definite_lookahead_refutes_lengths_at_once),
         cmocka_unit_test(
             test_engine__batch_definite_lookahead_keeps_the_late_kill),
+        cmocka_unit_test(test_engine__batch_refusal_kills_match_the_explorer),
         cmocka_unit_test(test_engine__lock_step_generalises_over_wide_choices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1892,13 +1892,6 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
     }
 }
 
-/* Explicit reachable states of the original (every input), or 0 states if
- * past the limits. */
-typedef struct {
-    int ok;
-    valvec st;
-} reach;
-
 /* A potential kill at length d in the synthesis model mdl (consumed). */
 static void pot_kill(batch *B, int j, Z3_model mdl, mf_inputs *in,
                      mf_unroll *O, mf_unroll *M, int d)
@@ -1909,8 +1902,18 @@ static void pot_kill(batch *B, int j, Z3_model mdl, mf_inputs *in,
     record_kill(B, j, t, MF_N_POTENTIAL);
 }
 
+/* Explicit reachable states of the original (every input), or 0 states if
+ * past the limits. */
+typedef struct {
+    int ok;
+    valvec st;
+} reach;
+
+static int prove_marked(batch *S, int *mark, reach *rs, int *rs_done);
+static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done);
+
 /* --- potential killing by refinement --- */
-static void pot_search(batch *B, int j)
+static void pot_search(batch *B, int j, reach *rs, int *rs_done)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -1941,14 +1944,20 @@ static void pot_search(batch *B, int j)
         mf_enc_assert_sels(EM, ver);
     B->out[j].bound = o->bound;
     int *live = mf_xcalloc((size_t)B->nmut, sizeof *live);
+    int mayref = 1; /* past length 0: refusal_capable */
+    if (stepmode) {
+        live[j] = 1;
+        refusal_capable(B, live, rs, rs_done);
+        mayref = live[j];
+    }
     for (int d = 0; d <= o->bound && B->todo[j] && !giveup; d++) {
         mf_unroll_extend(O, d);
         mf_unroll_extend(M, d);
         mf_unroll_extend(P, d);
         live[j] = 1;
-        int pr = now() > B->deadline
-                     ? -1
-                     : pot_refusal(B, live, ver, vin, P, &ms, d);
+        int pr = now() > B->deadline ? -1
+                 : d && !mayref     ? 0
+                                    : pot_refusal(B, live, ver, vin, P, &ms, d);
         if (pr == -2) { /* refusals at d undecided: look on for outputs */
             if (undecided < 0)
                 undecided = d;
@@ -2109,8 +2118,6 @@ static Z3_lbool joint_query(batch *B, Z3_solver syn, Z3_ast pick, Z3_ast g,
     return check(B->c, syn, 2, as, why, sizeof why);
 }
 
-static int prove_marked(batch *S, int *mark, reach *rs, int *rs_done);
-
 /* --- potential killing, the batch's mutants together --- */
 /* With learnt steps, everything the potential refinement learns is the
  * original's (its steps), valid for every mutant: so the undecided mutants
@@ -2151,14 +2158,23 @@ static void pot_joint(batch *B, const int *det, reach *rs, int *rs_done)
     wall_deadline = 0;
     B->deadline = joint_deadline(B, nmarked(B, live), 1.0);
     int iters = 0, giveup = 0, undecided = -1, early = 0;
+    int *rf = mf_xmalloc(sizeof *rf * (size_t)n); /* may refuse */
+    memcpy(rf, live, sizeof *rf * (size_t)n);
+    refusal_capable(B, rf, rs, rs_done);
     for (int d = 0; d <= o->bound && nmarked(B, live) && !giveup; d++) {
         int n0 = nmarked(B, live);
         mf_unroll_extend(O, d);
         mf_unroll_extend(M, d);
         mf_unroll_extend(P, d);
-        int pr = now() > B->deadline
-                     ? -1
-                     : pot_refusal(B, live, ver, vin, P, &ms, d);
+        /* Past length 0, only the mutants that may refuse. */
+        for (int j = 0; j < n; j++)
+            rf[j] &= live[j];
+        int pr = now() > B->deadline ? -1
+                 : d && !nmarked(B, rf)
+                     ? 0
+                     : pot_refusal(B, d ? rf : live, ver, vin, P, &ms, d);
+        for (int j = 0; j < n; j++)
+            live[j] &= B->todo[j];
         if (pr == -1) {
             giveup = 1;
             break;
@@ -2248,6 +2264,7 @@ static void pot_joint(batch *B, const int *det, reach *rs, int *rs_done)
         else if (B->todo[j] && v->bound >= undecided)
             v->bound = undecided - 1;
     }
+    free(rf);
     wall_deadline = saved_wall;
     stepper_close(&ms);
     MF_VEC_FREE(mlib.v[0]);
@@ -2628,7 +2645,9 @@ static void input_domains(const mf_model *m, int step, int **slots,
     }
 }
 
-static void compute_reach(const mf_model *m, reach *R)
+/* The original's reachable states, at most `limit` of them (past it, or
+ * past INPUT_COMBOS input valuations per step, R->ok is 0). */
+static void reach_upto(const mf_model *m, reach *R, int limit)
 {
     int n = m->nslots;
     memset(R, 0, sizeof *R);
@@ -2644,7 +2663,7 @@ static void compute_reach(const mf_model *m, reach *R)
     int ok = combos[0] <= INPUT_COMBOS && combos[1] <= INPUT_COMBOS;
     mf_val *inp = mf_xcalloc((size_t)(n ? n : 1), sizeof *inp);
     valvec all = {0};
-    collect cl = {&all, n, REACH_LIMIT, 0, NULL, 0};
+    collect cl = {&all, n, limit, 0, NULL, 0};
     for (int w = 0; w < 2 && ok; w++) {
         int from = 0;
         int frontier_end = all.n / (n ? n : 1);
@@ -2693,6 +2712,96 @@ static void compute_reach(const mf_model *m, reach *R)
     collect_free(&cl);
     R->ok = ok;
     R->st = all;
+}
+
+static void compute_reach(const mf_model *m, reach *R)
+{
+    reach_upto(m, R, REACH_LIMIT);
+}
+
+static int stop_first(const mf_val *st, void *ctx)
+{
+    (void)st;
+    (void)ctx;
+    return 1;
+}
+
+/* 1 if m has a successor of cur under inp, 0 if none, -1 on an error. */
+static int has_successor(const mf_model *m, const mf_val *cur,
+                         const mf_val *inp)
+{
+    int rc = mf_sim_next_each(m, cur, inp, stop_first, NULL, 1000000);
+    return rc < 0 ? -1 : rc > 0;
+}
+
+/* Of the mutants marked in `mark`, those that may refuse a step the
+ * original takes stay marked: with observables fixing the state, a refusal
+ * kill past length 0 is a step from a state both reached, one of the
+ * original's reachable states (rs), where the original has a successor
+ * under the input and the mutant none. The simulator tries every such
+ * state and input when there are at most REFUSAL_TRIES of them (else, or
+ * without the reachable states, all stay marked): a simulator step per
+ * mutant and pair, where a refusal search costs a few solver calls per
+ * length (and grows with it; Collision_RFID, 210 states: its 11 refusal
+ * searches for 40 sampled mutants, a third of the batch's time, go;
+ * gigamax, 8872 states and 8 inputs, is past the limit). */
+#define REFUSAL_TRIES 10000L
+static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done)
+{
+    const mf_model *m = B->m;
+    int n = m->nslots;
+    if (!nmarked(B, mark))
+        return;
+    int *sl, *nd, ni;
+    mf_val **dm;
+    input_domains(m, 1, &sl, &dm, &nd, &ni);
+    long combos = 1;
+    for (int i = 0; i < ni && combos <= INPUT_COMBOS; i++)
+        combos *= nd[i];
+    if (!*rs_done && combos <= INPUT_COMBOS) {
+        /* As many states as the tries allow: complete, they are the
+         * batch's reachable states (the proofs' too); else none. */
+        reach t;
+        reach_upto(m, &t, (int)(REFUSAL_TRIES / combos));
+        if (t.ok) {
+            *rs = t;
+            *rs_done = 1;
+        } else
+            MF_VEC_FREE(t.st);
+    }
+    long cnt = *rs_done && rs->ok ? (long)(rs->st.n / (n ? n : 1)) : 0;
+    int *left = mf_xmalloc(sizeof *left * (size_t)B->nmut);
+    memcpy(left, mark, sizeof *left * (size_t)B->nmut);
+    if (cnt && combos <= INPUT_COMBOS && cnt * combos <= REFUSAL_TRIES) {
+        memset(mark, 0, sizeof *mark * (size_t)B->nmut);
+        mf_val *inp = mf_xcalloc((size_t)(n ? n : 1), sizeof *inp);
+        for (long i = 0; i < cnt && nmarked(B, left); i++) {
+            const mf_val *cur = rs->st.v + (size_t)i * n;
+            for (long cb = 0; cb < combos && nmarked(B, left); cb++) {
+                long x = cb;
+                for (int k = 0; k < ni; k++) {
+                    inp[sl[k]] = dm[k][x % nd[k]];
+                    x /= nd[k];
+                }
+                int o = has_successor(m, cur, inp);
+                for (int j = 0; j < B->nmut; j++) {
+                    if (!left[j] || o == 0)
+                        continue;
+                    if (o < 0 || has_successor(B->mmodels[j], cur, inp) != 1) {
+                        mark[j] = 1; /* refuses there, or cannot tell */
+                        left[j] = 0;
+                    }
+                }
+            }
+        }
+        free(inp);
+    }
+    free(left);
+    for (int i = 0; i < ni; i++)
+        free(dm[i]);
+    free(dm);
+    free(sl);
+    free(nd);
 }
 
 /* Lock-step: every mutant successor (or initial state) of a state equal in
@@ -3426,7 +3535,7 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
         B->deadline = wall_deadline;
     if (B->o->notion != MF_REQ_DEFINITE) {
         if (!B->potdone[j])
-            pot_search(B, j);
+            pot_search(B, j, rs, rs_done);
         if (late && B->todo[j]) {
             prove(B, j, det, rs, rs_done);
             if (!B->todo[j])
