@@ -2739,12 +2739,13 @@ static int has_successor(const mf_model *m, const mf_val *cur,
  * kill past length 0 is a step from a state both reached, one of the
  * original's reachable states (rs), where the original has a successor
  * under the input and the mutant none. The simulator tries every such
- * state and input when there are at most REFUSAL_TRIES of them (else, or
- * without the reachable states, all stay marked): a simulator step per
- * mutant and pair, where a refusal search costs a few solver calls per
- * length (and grows with it; Collision_RFID, 210 states: its 11 refusal
- * searches for 40 sampled mutants, a third of the batch's time, go;
- * gigamax, 8872 states and 8 inputs, is past the limit). */
+ * state and input on each mutant when there are at most REFUSAL_TRIES of
+ * them (else, or without the reachable states, all stay marked): one
+ * simulator step per mutant, state and input, where a refusal search
+ * costs solver calls at every length, dearer as the length grows.
+ * Collision_RFID (210 states): none of 40 sampled mutants can refuse, and
+ * their 11 refusal searches, a third of the batch's time, go; gigamax
+ * (8872 states, 8 inputs) is past the limit. */
 #define REFUSAL_TRIES 10000L
 static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done)
 {
@@ -3414,9 +3415,9 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
                     if (D >= o->bound) {
                         B->potdone[j] = 2;
                         live[j] = 0;
-                    }
-                    else if (D > d)
+                    } else if (D > d) {
                         upto[j] = D;
+                    }
                 }
                 break;
             }
