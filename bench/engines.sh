@@ -8,6 +8,8 @@
 #  (b) batch (selectors, one incremental solver) vs a fresh solver per mutant
 #      on the largest corpus models the front-end accepts: mutants/s, ratio.
 # usage: bench/engines.sh [MUTFARM]   (default build/mutfarm)
+# env: PARTS (default "a a2 b": which of (a), (a'), (b) to run), CAP, CMAX,
+#      NMODELS, SAMPLE, BBOUND, BCAP (see below)
 set -u
 BIN=${1:-${MF_BIN:-build/mutfarm}}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,6 +38,10 @@ secs() { # run "$@" under the cap; print CPU seconds and the verdict line
         "$(grep -v '^ ' "$TMP/secs.out" | grep -v '^#' | awk '{print $3, $4, $5, $6}' | head -1)"
 }
 
+PARTS=" ${PARTS:-a a2 b} "
+part() { case "$PARTS" in *" $1 "*) return 0 ;; esac; return 1; }
+
+if part a; then
 echo "== (a) beverage(C): definite kill of the refill-(C-1) mutant (CPU seconds, cap ${CAP}s)"
 echo "   cegis: refinement; quant: quantified choices; paper: choices and state"
 echo "   copies quantified (the paper's phi_dk); ratio = quant / cegis"
@@ -56,7 +62,9 @@ for C in $(seq 2 "${CMAX:-16}"); do
     r=-; case "$ta$tb" in *cap*) ;; *) r=$(echo "scale=2; $tb / $ta" | bc) ;; esac
     printf '%-3s %-24s %-24s %-24s %6s\n' "$C" "$a" "$b" "$c" "$r"
 done
+fi
 
+if part a2; then
 echo "== (a') encodings: the same cegis runs with Int vs bit-vector values"
 printf '%-3s %-24s %-24s %6s\n' C int bv int/bv
 for C in 4 8 12; do
@@ -70,7 +78,9 @@ for C in 4 8 12; do
     r=-; case "$ta$tb" in *cap*) ;; *) r=$(echo "scale=2; $ta / $tb" | bc) ;; esac
     printf '%-3s %-24s %-24s %6s\n' "$C" "$a" "$b" "$r"
 done
+fi
 
+part b || exit 0
 echo "== (b) batch vs fresh (mutants per CPU second): the ${NMODELS:-3} largest accepted models, ${SAMPLE:-40} evenly"
 echo "   spaced mutants each (check --all --sample), bound ${BBOUND:-10}, cap ${BCAP:-900}s"
 printf '%-60s %6s %10s %10s %6s\n' model mutants batch/s fresh/s ratio
