@@ -102,10 +102,11 @@ head -n "${NMODELS:-3}" "$TMP/accepted" 2>/dev/null | while read -r f; do
         printf '%-60s %6s %s\n' "$(basename "$f")" "$n" "cap reached"
         continue
     fi
-    b=$(echo "scale=2; $n / $tb" | bc)
-    fr=$(echo "scale=2; $n / $tf" | bc)
-    r=$(echo "scale=2; $b / $fr" | bc)
+    # The ratio from the CPU seconds themselves (the rates are rounded).
+    b=$(awk -v n="$n" -v t="$tb" 'BEGIN { printf "%.3f", n / t }')
+    fr=$(awk -v n="$n" -v t="$tf" 'BEGIN { printf "%.3f", n / t }')
+    r=$(awk -v a="$tf" -v b="$tb" 'BEGIN { printf "%.2f", a / b }')
     printf '%-60s %6s %10s %10s %6s\n' "$(basename "$f")" "$n" "$b" "$fr" "$r"
-    echo "   batch: $(tail -1 "$TMP/b.out")"
-    echo "   fresh: $(tail -1 "$TMP/f.out")"
+    echo "   batch: $tb s CPU $(tail -1 "$TMP/b.out")"
+    echo "   fresh: $tf s CPU $(tail -1 "$TMP/f.out")"
 done
