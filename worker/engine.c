@@ -2726,11 +2726,13 @@ static int stop_first(const mf_val *st, void *ctx)
     return 1;
 }
 
-/* 1 if m has a successor of cur under inp, 0 if none, -1 on an error. */
+/* 1 if m has a successor of cur under inp, 0 if none, -1 on an error or
+ * past 4096 candidate assignments (then the caller cannot tell: it is
+ * called for thousands of states). */
 static int has_successor(const mf_model *m, const mf_val *cur,
                          const mf_val *inp)
 {
-    int rc = mf_sim_next_each(m, cur, inp, stop_first, NULL, 1000000);
+    int rc = mf_sim_next_each(m, cur, inp, stop_first, NULL, 4096);
     return rc < 0 ? -1 : rc > 0;
 }
 
