@@ -206,6 +206,17 @@ static int first_ok(const mf_mutant *mu, void *ctx)
     return ids->n == ids->max;
 }
 
+/* The mutants of ids found and applied: mu, mm, em (ids->n each). */
+static void apply_ids(const mf_model *m, const idlist *ids, mf_mutant **mu,
+                      mf_model **mm, mf_engine_mutant *em)
+{
+    for (int j = 0; j < ids->n; j++) {
+        assert_int_equal(mf_mutant_find(&mu[j], m, ids->ids[j]), 0);
+        assert_int_equal(mf_mutant_apply(&mm[j], m, mu[j]), 0);
+        em[j] = (mf_engine_mutant){mu[j]->item, mu[j]->new_item, mm[j]};
+    }
+}
+
 static void test_engine__deterministic_car_alarm_batch_matches_fresh(
     void **state)
 {
@@ -216,11 +227,7 @@ static void test_engine__deterministic_car_alarm_batch_matches_fresh(
     mf_engine_mutant em[12];
     mf_mutant *mu[12];
     mf_model *mm[12];
-    for (int j = 0; j < ids.n; j++) {
-        assert_int_equal(mf_mutant_find(&mu[j], m, ids.ids[j]), 0);
-        assert_int_equal(mf_mutant_apply(&mm[j], m, mu[j]), 0);
-        em[j] = (mf_engine_mutant){mu[j]->item, mu[j]->new_item, mm[j]};
-    }
+    apply_ids(m, &ids, mu, mm, em);
     mf_engine_opts o;
     mf_engine_opts_default(&o);
     o.bound = 6;
@@ -506,11 +513,7 @@ static void test_engine__batch_refusal_kills_match_the_explorer(void **state)
     mf_mutant **mu = calloc((size_t)ids.n, sizeof *mu);
     mf_model **mm = calloc((size_t)ids.n, sizeof *mm);
     mf_verdict *v = calloc((size_t)ids.n, sizeof *v);
-    for (int j = 0; j < ids.n; j++) {
-        assert_int_equal(mf_mutant_find(&mu[j], m, ids.ids[j]), 0);
-        assert_int_equal(mf_mutant_apply(&mm[j], m, mu[j]), 0);
-        em[j] = (mf_engine_mutant){mu[j]->item, mu[j]->new_item, mm[j]};
-    }
+    apply_ids(m, &ids, mu, mm, em);
     mf_engine_opts o;
     mf_engine_opts_default(&o);
     o.bound = 6;
