@@ -2915,38 +2915,50 @@ static void lockq_close(batch *B, lockq *L)
     del_solver(B->c, L->W);
 }
 
-/* Enabledness candidate in mdl (a point where the original accepts and
- * some choice of mutant q fails): ref is the simulator's answer there for
- * q (1: q refuses, 0: it has a successor, -1: error). With a successor,
- * W looks for a choice of q that succeeds; a copy of the mutant with those
- * choices rules out every point where they succeed, for every mutant
- * (gigamax: blocking 400 points one at a time gave up; a few choices cover
- * them). Where W finds none (it disagrees with the simulator) the point
- * alone is ruled out under `guard` (q's). Returns W's answer, Z3_L_FALSE
- * when q refuses. */
-static Z3_lbool lq_enabled(batch *B, lockq *L, Z3_model mdl, int q, Z3_ast guard,
-                           int *ref, char *why, size_t whyn)
+/* Mutant j in lockq L: 1 proved, 0 not, -1 unknown. */
+static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
-    int step = L->step, n = B->m->nslots;
-    Z3_solver A = L->A, W = L->W;
-    Z3_ast *ic = mf_inputs_state(L->in, step);
-    mf_val *inp = eval_state(E, mdl, ic, n);
-    mf_val *sv = step ? eval_state(E, mdl, L->S, n) : NULL;
-    for (int k = 0; k < n; k++)
-        if (!ic[k])
-            inp[k] = 0;
-    *ref = sim_refuses(B->mmodels[q], sv, inp);
-    Z3_lbool wr = Z3_L_FALSE;
-    if (*ref == 0) {
-        Z3_ast as[1];
-        int na = nassume(B, q, as);
-        Z3_solver_push(c, W);
-        fix_inputs(E, W, L->win, L->in, mdl, step);
-        if (step)
-            Z3_solver_assert(c, W, state_is(E, L->SW, sv, n));
-        wr = check(c, W, na, as, why, whyn);
+    const mf_model *m = B->m;
+    int step = L->step, n = m->nslots, iters = 0;
+    Z3_solver A = L->A, V = L->V, W = L->W;
+    Z3_ast as[3];
+    int na = nassume(B, j, as);
+    /* Points only j's simulator rules out are j's alone. */
+    Z3_ast mine = mk_lit(E, "lj");
+    as[na] = mine;
+    as[na + 1] = L->en;
+    /* A candidate the simulator refutes gets a choice of the mutant that
+     * succeeds there from W; a copy of the mutant with those choices rules
+     * out every point where they succeed (gigamax: blocking 400 points one
+     * at a time gave up; a few choices cover them). */
+    while (!L->rev) {
+        if (++iters > B->o->cegis_max) {
+            snprintf(why, whyn, "lock-step: iteration limit");
+            return -1;
+        }
+        Z3_lbool r = check(c, A, na + 2, as, why, whyn);
+        if (r == Z3_L_FALSE)
+            break;
+        if (r == Z3_L_UNDEF)
+            return -1;
+        Z3_model mdl = get_model(c, A);
+        Z3_ast *ic = mf_inputs_state(L->in, step);
+        mf_val *inp = eval_state(E, mdl, ic, n);
+        mf_val *sv = step ? eval_state(E, mdl, L->S, n) : NULL;
+        for (int q = 0; q < n; q++)
+            if (!ic[q])
+                inp[q] = 0;
+        int ref = sim_refuses(B->mmodels[j], sv, inp);
+        Z3_lbool wr = Z3_L_FALSE;
+        if (ref == 0) {
+            Z3_solver_push(c, W);
+            fix_inputs(E, W, L->win, L->in, mdl, step);
+            if (step)
+                Z3_solver_assert(c, W, state_is(E, L->SW, sv, n));
+            wr = check(c, W, na, as, why, whyn);
+        }
         if (wr == Z3_L_TRUE) {
             Z3_model wm = get_model(c, W);
             mf_unroll *X = mf_unroll_new(EM, A, "lxe", B->meta, L->in, 0, L->S);
@@ -2956,68 +2968,75 @@ static Z3_lbool lq_enabled(batch *B, lockq *L, Z3_model mdl, int q, Z3_ast guard
             mf_unroll_free(X);
             del_model(c, wm);
         } else {
+            /* Only this point: W disagrees with the simulator. */
             MF_VEC(Z3_ast) pt = {0};
-            for (int k = 0; k < n; k++)
-                if (ic[k])
-                    MF_VEC_PUSH(pt, mf_enc_eq(E, ic[k], mf_enc_val(E, inp[k])));
+            for (int q = 0; q < n; q++)
+                if (ic[q])
+                    MF_VEC_PUSH(pt, mf_enc_eq(E, ic[q], mf_enc_val(E, inp[q])));
             if (step)
                 MF_VEC_PUSH(pt, state_is(E, L->S, sv, n));
-            assert_implies(E, A, guard, mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
+            assert_implies(E, A, mine, mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
             MF_VEC_FREE(pt);
         }
-        Z3_solver_pop(c, W, 1);
+        if (ref == 0)
+            Z3_solver_pop(c, W, 1);
+        free(inp);
+        free(sv);
+        del_model(c, mdl);
+        if (ref != 0)
+            return 0;
+        if (wr == Z3_L_UNDEF)
+            return -1;
     }
-    free(inp);
-    free(sv);
-    return wr;
-}
-
-/* Successor candidate in mdl (mutant q's successor, or the original's when
- * reversed, that no copy matches yet): the verifier V looks for the other
- * side's choices that reproduce it; found, a copy with those choices
- * blocks it, and every successor of its shape (a choice that is a cell's
- * new value is bound to the candidate's value of that cell rather than
- * fixed: gigamax, over 100 copies with every choice fixed gave up). The
- * copies serve every mutant of L (a mutant copy reads the selectors).
- * Returns V's answer. */
-static Z3_lbool lq_match(batch *B, lockq *L, Z3_model mdl, int q, char *why,
-                         size_t whyn)
-{
-    Z3_context c = B->c;
-    mf_enc *E = B->E, *EM = B->EM;
-    int step = L->step, n = B->m->nslots;
-    Z3_solver A = L->A, V = L->V;
+    as[na + 1] = L->g;
     /* T: the copy whose successor is matched; the matcher's encoder. */
     mf_unroll *T = L->rev ? L->O : L->M;
     mf_enc *EX = L->rev ? EM : E;
     int xmeta = L->rev ? B->meta : 0;
-    Z3_solver_push(c, V);
-    fix_inputs(E, V, L->vin, L->in, mdl, step);
-    Z3_ast *ms = mf_unroll_state(T, step), *ps = mf_unroll_state(L->P, step);
-    for (int s = 0; s < n; s++)
-        Z3_solver_assert(c, V, mf_enc_eq(E, ps[s], mf_enc_val(E, mf_enc_eval(
-                                                           E, mdl, ms[s]))));
-    if (step) {
-        Z3_ast *p0 = mf_unroll_state(L->P, 0);
+    for (;;) {
+        if (++iters > B->o->cegis_max) {
+            snprintf(why, whyn, "lock-step: iteration limit");
+            return -1;
+        }
+        Z3_lbool r = check(c, A, na + 2, as, why, whyn);
+        if (r == Z3_L_UNDEF)
+            return -1;
+        if (r == Z3_L_FALSE)
+            return 1;
+        Z3_model mdl = get_model(c, A);
+        Z3_solver_push(c, V);
+        fix_inputs(E, V, L->vin, L->in, mdl, step);
+        Z3_ast *ms = mf_unroll_state(T, step), *ps = mf_unroll_state(L->P, step);
         for (int s = 0; s < n; s++)
-            Z3_solver_assert(c, V, mf_enc_eq(E, p0[s], mf_enc_val(E, mf_enc_eval(
-                                                               E, mdl, L->S[s]))));
-    }
-    int no = mf_enc_nobs(E);
-    mf_val *vals = mf_xcalloc((size_t)(no + 1), sizeof *vals);
-    Z3_ast *mo = mf_unroll_obs(T, step);
-    for (int i = 0; i < no; i++)
-        vals[i] = mf_enc_eval(E, mdl, mo[i]);
-    Z3_solver_assert(c, V, obs_is(E, mf_unroll_obs(L->P, step), vals));
-    free(vals);
-    Z3_solver_assert(c, V, mf_unroll_ok(L->P, step));
-    Z3_ast as[1];
-    int na = L->rev ? nassume(B, q, as) : 0;
-    Z3_lbool r2 = check(c, V, na, as, why, whyn);
-    if (r2 == Z3_L_TRUE) {
+            Z3_solver_assert(c, V, mf_enc_eq(E, ps[s], mf_enc_val(E, mf_enc_eval(
+                                                               E, mdl, ms[s]))));
+        if (step) {
+            Z3_ast *p0 = mf_unroll_state(L->P, 0);
+            for (int s = 0; s < n; s++)
+                Z3_solver_assert(c, V, mf_enc_eq(E, p0[s], mf_enc_val(E, mf_enc_eval(
+                                                                   E, mdl, L->S[s]))));
+        }
+        int no = mf_enc_nobs(E);
+        mf_val *vals = mf_xcalloc((size_t)(no + 1), sizeof *vals);
+        Z3_ast *mo = mf_unroll_obs(T, step);
+        for (int i = 0; i < no; i++)
+            vals[i] = mf_enc_eval(E, mdl, mo[i]);
+        Z3_solver_assert(c, V, obs_is(E, mf_unroll_obs(L->P, step), vals));
+        free(vals);
+        Z3_solver_assert(c, V, mf_unroll_ok(L->P, step));
+        Z3_lbool r2 = check(c, V, L->rev ? na : 0, as, why, whyn);
+        if (r2 != Z3_L_TRUE) {
+            Z3_solver_pop(c, V, 1);
+            del_model(c, mdl);
+            return r2 == Z3_L_UNDEF ? -1 : 0;
+        }
         Z3_model vm = get_model(c, V);
         mf_unroll *X = mf_unroll_new(EX, A, "lx", xmeta, L->in, 0, L->S);
         mf_unroll_extend(X, step);
+        /* A choice that is a cell's new value is bound to T's value of
+         * that cell rather than fixed: one copy then matches every
+         * successor of that shape (gigamax: over 100 copies with every
+         * choice fixed gave up). */
         for (int k = 0; k <= step; k++) {
             int nx;
             Z3_ast *xc = mf_unroll_choices(X, k, &nx);
@@ -3042,122 +3061,8 @@ static Z3_lbool lq_match(batch *B, lockq *L, Z3_model mdl, int q, char *why,
         free(eqs);
         mf_unroll_free(X);
         del_model(c, vm);
-    }
-    Z3_solver_pop(c, V, 1);
-    return r2;
-}
-
-/* Mutant j in lockq L: 1 proved, 0 not, -1 unknown. */
-static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
-{
-    Z3_context c = B->c;
-    int iters = 0;
-    Z3_ast as[3];
-    int na = nassume(B, j, as);
-    /* Points only j's simulator rules out are j's alone. */
-    Z3_ast mine = mk_lit(B->E, "lj");
-    as[na] = mine;
-    as[na + 1] = L->en;
-    while (!L->rev) {
-        if (++iters > B->o->cegis_max) {
-            snprintf(why, whyn, "lock-step: iteration limit");
-            return -1;
-        }
-        Z3_lbool r = check(c, L->A, na + 2, as, why, whyn);
-        if (r == Z3_L_FALSE)
-            break;
-        if (r == Z3_L_UNDEF)
-            return -1;
-        Z3_model mdl = get_model(c, L->A);
-        int ref;
-        Z3_lbool wr = lq_enabled(B, L, mdl, j, mine, &ref, why, whyn);
+        Z3_solver_pop(c, V, 1);
         del_model(c, mdl);
-        if (ref != 0)
-            return 0;
-        if (wr == Z3_L_UNDEF)
-            return -1;
-    }
-    as[na + 1] = L->g;
-    for (;;) {
-        if (++iters > B->o->cegis_max) {
-            snprintf(why, whyn, "lock-step: iteration limit");
-            return -1;
-        }
-        Z3_lbool r = check(c, L->A, na + 2, as, why, whyn);
-        if (r == Z3_L_UNDEF)
-            return -1;
-        if (r == Z3_L_FALSE)
-            return 1;
-        Z3_model mdl = get_model(c, L->A);
-        Z3_lbool r2 = lq_match(B, L, mdl, j, why, whyn);
-        del_model(c, mdl);
-        if (r2 != Z3_L_TRUE)
-            return r2 == Z3_L_UNDEF ? -1 : 0;
-    }
-}
-
-/* The mutants marked in `live` in lockq L together (a batch's, under
- * selectors): each query asks for a candidate of any of them, the model
- * names the mutant, and what is learnt serves them all, so one
- * unsatisfiable query proves all the mutants left (lock-step's final
- * queries were most of its time: yyaan, 5 equivalents, 0.3 to 1 s each).
- * A mutant with a candidate that fails leaves live. On a solver limit or
- * the iteration limit (the sum of theirs) the mutants left move to `undec`
- * for their own decisions. */
-static void lockq_joint(batch *B, lockq *L, int *live, int *undec)
-{
-    Z3_context c = B->c;
-    char why[256];
-    int iters = 0, cap = B->o->cegis_max * nmarked(B, live);
-    Z3_ast as[2];
-    int left = -1; /* how many as[0] picks from */
-    for (int phase = L->rev; phase < 2 && nmarked(B, live); phase++) {
-        as[1] = phase ? L->g : L->en;
-        for (;;) {
-            Z3_lbool r = Z3_L_UNDEF;
-            if (++iters <= cap) {
-                if (left != nmarked(B, live)) {
-                    as[0] = pick_live(B, L->A, live);
-                    left = nmarked(B, live);
-                }
-                r = check(c, L->A, 2, as, why, sizeof why);
-            }
-            if (r == Z3_L_FALSE)
-                break;
-            Z3_model mdl = r == Z3_L_TRUE ? get_model(c, L->A) : NULL;
-            int q = mdl ? picked(B, mdl, live) : -1;
-            if (q < 0) {
-                del_model(c, mdl);
-                for (int j = 0; j < B->nmut; j++)
-                    if (live[j]) {
-                        undec[j] = 1;
-                        live[j] = 0;
-                    }
-                return;
-            }
-            if (!phase) {
-                int ref;
-                Z3_lbool wr = lq_enabled(B, L, mdl, q, mf_enc_sel(B->EM, q),
-                                         &ref, why, sizeof why);
-                if (ref != 0)
-                    live[q] = 0; /* refuses where the original does not */
-                else if (wr == Z3_L_UNDEF) {
-                    live[q] = 0;
-                    undec[q] = 1;
-                }
-            } else {
-                Z3_lbool r2 = lq_match(B, L, mdl, q, why, sizeof why);
-                if (r2 == Z3_L_FALSE)
-                    live[q] = 0; /* a successor nothing matches */
-                else if (r2 == Z3_L_UNDEF) {
-                    live[q] = 0;
-                    undec[q] = 1;
-                }
-            }
-            del_model(c, mdl);
-            if (!nmarked(B, live))
-                break;
-        }
     }
 }
 
@@ -3189,28 +3094,14 @@ static int lockstep_all(batch *B, int *live, int rev, reach *rs,
         }
         lockq L;
         lockq_open(B, &L, step, rev, step && rs->ok ? rs : NULL);
-        int *undec = mf_xcalloc((size_t)B->nmut, sizeof *undec);
-        /* Together only for proofs of equivalence: the mutants a search
-         * left mostly have them; of the potential kills that ask for "no
-         * definite kill" (rev) most fail (gigamax, 40 sampled: 25 of
-         * 29), each a dearer candidate among many selectors. */
-        if (B->meta && !rev && nmarked(B, live) >= 2) {
-            wall_deadline = now() + B->o->timeout_ms / 1000.0 *
-                                        nmarked(B, live);
-            if (saved_wall > 0 && wall_deadline > saved_wall)
-                wall_deadline = saved_wall;
-            lockq_joint(B, &L, live, undec);
-        } else
-            memcpy(undec, live, sizeof *live * (size_t)B->nmut);
         for (int j = 0; j < B->nmut; j++) {
-            if (!undec[j])
+            if (!live[j])
                 continue;
             wall_deadline = now() + B->o->timeout_ms / 1000.0;
             if (saved_wall > 0 && wall_deadline > saved_wall)
                 wall_deadline = saved_wall;
             live[j] = lockq_decide(B, &L, j, why, sizeof why) == 1;
         }
-        free(undec);
         lockq_close(B, &L);
     }
     wall_deadline = saved_wall;
