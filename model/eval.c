@@ -289,15 +289,24 @@ static int ev_logic(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
     return 0;
 }
 
+/* Both operands of binary e evaluated into the tail of out, the left's
+ * values ending at *lend, the right's at out->n. */
+static int ev_operands(ectx *c, const mf_expr *e, int in_next,
+                       mf_valset *out, int *lend)
+{
+    int rc = ev(c, e->kids[0], in_next, out);
+    if (rc < 0)
+        return rc;
+    *lend = out->n;
+    return ev(c, e->kids[1], in_next, out);
+}
+
 static int ev_bin(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
 {
     int rc, base = out->n, lend, rend;
     if (e->op == MF_OP_AND || e->op == MF_OP_OR || e->op == MF_OP_IMPLIES)
         return ev_logic(c, e, in_next, out);
-    if ((rc = ev(c, e->kids[0], in_next, out)) < 0)
-        return rc;
-    lend = out->n;
-    if ((rc = ev(c, e->kids[1], in_next, out)) < 0)
+    if ((rc = ev_operands(c, e, in_next, out, &lend)) < 0)
         return rc;
     rend = out->n;
     if (e->op == MF_OP_UNION)
@@ -417,10 +426,7 @@ cleanup:
 static int ev_range(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
 {
     int rc, base = out->n, lend, hend;
-    if ((rc = ev(c, e->kids[0], in_next, out)) < 0)
-        return rc;
-    lend = out->n;
-    if ((rc = ev(c, e->kids[1], in_next, out)) < 0)
+    if ((rc = ev_operands(c, e, in_next, out, &lend)) < 0)
         return rc;
     hend = out->n;
     for (int i = base; i < lend; i++)
