@@ -2622,27 +2622,55 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
 /* ------------------------------------------------------------------ */
 /* Proofs                                                               */
 
-static void input_domains(const mf_model *m, int step, int **slots,
-                          mf_val ***doms, int **ndom, int *n)
+/* The input cells a step reads (IVARs only past the initial states, input
+ * VARs always) with their domains, and how many valuations they have
+ * (counted up to just past INPUT_COMBOS). */
+typedef struct {
+    int n;
+    int *slots;
+    mf_val **dom;
+    int *ndom;
+    long combos;
+} indoms;
+
+static void indoms_open(indoms *D, const mf_model *m, int step)
 {
-    *n = 0;
-    *slots = NULL;
-    *doms = NULL;
-    *ndom = NULL;
+    memset(D, 0, sizeof *D);
     for (int i = 0; i < m->nvars; i++) {
         const mf_var *v = &m->vars[i];
         int isin = v->is_input && v->decl == MF_DECL_VAR;
         if (!(isin || (step && v->decl == MF_DECL_IVAR)))
             continue;
         for (int q = 0; q < v->nslots; q++) {
-            *slots = mf_xrealloc(*slots, sizeof **slots * (size_t)(*n + 1));
-            *doms = mf_xrealloc(*doms, sizeof **doms * (size_t)(*n + 1));
-            *ndom = mf_xrealloc(*ndom, sizeof **ndom * (size_t)(*n + 1));
-            (*slots)[*n] = v->slot + q;
-            mf_type_domain(v->type, &(*doms)[*n], &(*ndom)[*n]);
-            (*n)++;
+            D->slots = mf_xrealloc(D->slots, sizeof *D->slots * (size_t)(D->n + 1));
+            D->dom = mf_xrealloc(D->dom, sizeof *D->dom * (size_t)(D->n + 1));
+            D->ndom = mf_xrealloc(D->ndom, sizeof *D->ndom * (size_t)(D->n + 1));
+            D->slots[D->n] = v->slot + q;
+            mf_type_domain(v->type, &D->dom[D->n], &D->ndom[D->n]);
+            D->n++;
         }
     }
+    D->combos = 1;
+    for (int i = 0; i < D->n && D->combos <= INPUT_COMBOS; i++)
+        D->combos *= D->ndom[i];
+}
+
+/* Valuation number cb (0 .. combos-1) into the input cells of inp. */
+static void indoms_set(const indoms *D, long cb, mf_val *inp)
+{
+    for (int i = 0; i < D->n; i++) {
+        inp[D->slots[i]] = D->dom[i][cb % D->ndom[i]];
+        cb /= D->ndom[i];
+    }
+}
+
+static void indoms_free(indoms *D)
+{
+    for (int i = 0; i < D->n; i++)
+        free(D->dom[i]);
+    free(D->dom);
+    free(D->slots);
+    free(D->ndom);
 }
 
 /* The original's reachable states, at most `limit` of them (past it, or
@@ -2651,16 +2679,10 @@ static void reach_upto(const mf_model *m, reach *R, int limit)
 {
     int n = m->nslots;
     memset(R, 0, sizeof *R);
-    int *sl[2];
-    mf_val **dm[2];
-    int *nd[2], ni[2];
-    long combos[2] = {1, 1};
-    for (int w = 0; w < 2; w++) {
-        input_domains(m, w, &sl[w], &dm[w], &nd[w], &ni[w]);
-        for (int i = 0; i < ni[w] && combos[w] <= INPUT_COMBOS; i++)
-            combos[w] *= nd[w][i];
-    }
-    int ok = combos[0] <= INPUT_COMBOS && combos[1] <= INPUT_COMBOS;
+    indoms D[2];
+    for (int w = 0; w < 2; w++)
+        indoms_open(&D[w], m, w);
+    int ok = D[0].combos <= INPUT_COMBOS && D[1].combos <= INPUT_COMBOS;
     mf_val *inp = mf_xcalloc((size_t)(n ? n : 1), sizeof *inp);
     valvec all = {0};
     collect cl = {&all, n, limit, 0, NULL, 0};
@@ -2674,12 +2696,8 @@ static void reach_upto(const mf_model *m, reach *R, int limit)
         do {
             int lim = w == 0 ? 1 : all.n / (n ? n : 1);
             for (; (w == 0 ? idx < 1 : idx < lim) && ok; idx++) {
-                for (long cb = 0; cb < combos[w] && ok; cb++) {
-                    long x = cb;
-                    for (int i = 0; i < ni[w]; i++) {
-                        inp[sl[w][i]] = dm[w][i][x % nd[w][i]];
-                        x /= nd[w][i];
-                    }
+                for (long cb = 0; cb < D[w].combos && ok; cb++) {
+                    indoms_set(&D[w], cb, inp);
                     int rc;
                     if (w == 0)
                         rc = mf_sim_initial_each(m, inp, collect_fn, &cl,
@@ -2701,13 +2719,8 @@ static void reach_upto(const mf_model *m, reach *R, int limit)
         } while (idx < all.n / (n ? n : 1) && ok);
         (void)frontier_end;
     }
-    for (int w = 0; w < 2; w++) {
-        for (int i = 0; i < ni[w]; i++)
-            free(dm[w][i]);
-        free(dm[w]);
-        free(sl[w]);
-        free(nd[w]);
-    }
+    indoms_free(&D[0]);
+    indoms_free(&D[1]);
     free(inp);
     collect_free(&cl);
     R->ok = ok;
@@ -2752,20 +2765,16 @@ static int has_successor(const mf_model *m, const mf_val *cur,
 static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done)
 {
     const mf_model *m = B->m;
-    int n = m->nslots;
-    if (!nmarked(B, mark))
+    int n = m->nslots, left = nmarked(B, mark);
+    if (!left)
         return;
-    int *sl, *nd, ni;
-    mf_val **dm;
-    input_domains(m, 1, &sl, &dm, &nd, &ni);
-    long combos = 1;
-    for (int i = 0; i < ni && combos <= INPUT_COMBOS; i++)
-        combos *= nd[i];
-    if (!*rs_done && combos <= INPUT_COMBOS) {
+    indoms D;
+    indoms_open(&D, m, 1);
+    if (!*rs_done && D.combos <= INPUT_COMBOS) {
         /* As many states as the tries allow: complete, they are the
          * batch's reachable states (the proofs' too); else none. */
         reach t;
-        reach_upto(m, &t, (int)(REFUSAL_TRIES / combos));
+        reach_upto(m, &t, (int)(REFUSAL_TRIES / D.combos));
         if (t.ok) {
             *rs = t;
             *rs_done = 1;
@@ -2773,38 +2782,31 @@ static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done)
             MF_VEC_FREE(t.st);
     }
     long cnt = *rs_done && rs->ok ? (long)(rs->st.n / (n ? n : 1)) : 0;
-    int *left = mf_xmalloc(sizeof *left * (size_t)B->nmut);
-    memcpy(left, mark, sizeof *left * (size_t)B->nmut);
-    if (cnt && combos <= INPUT_COMBOS && cnt * combos <= REFUSAL_TRIES) {
-        memset(mark, 0, sizeof *mark * (size_t)B->nmut);
+    if (cnt && D.combos <= INPUT_COMBOS && cnt * D.combos <= REFUSAL_TRIES) {
+        int *found = mf_xcalloc((size_t)B->nmut, sizeof *found);
         mf_val *inp = mf_xcalloc((size_t)(n ? n : 1), sizeof *inp);
-        for (long i = 0; i < cnt && nmarked(B, left); i++) {
+        for (long i = 0; i < cnt && left; i++) {
             const mf_val *cur = rs->st.v + (size_t)i * n;
-            for (long cb = 0; cb < combos && nmarked(B, left); cb++) {
-                long x = cb;
-                for (int k = 0; k < ni; k++) {
-                    inp[sl[k]] = dm[k][x % nd[k]];
-                    x /= nd[k];
-                }
+            for (long cb = 0; cb < D.combos && left; cb++) {
+                indoms_set(&D, cb, inp);
                 int o = has_successor(m, cur, inp);
-                for (int j = 0; j < B->nmut; j++) {
-                    if (!left[j] || o == 0)
+                for (int j = 0; j < B->nmut && o != 0; j++) {
+                    if (!mark[j] || found[j])
                         continue;
                     if (o < 0 || has_successor(B->mmodels[j], cur, inp) != 1) {
-                        mark[j] = 1; /* refuses there, or cannot tell */
-                        left[j] = 0;
+                        found[j] = 1; /* refuses there, or cannot tell */
+                        left--;
                     }
                 }
             }
         }
+        /* Past every state and input without a refusal: cleared. */
+        for (int j = 0; j < B->nmut; j++)
+            mark[j] = mark[j] && found[j];
+        free(found);
         free(inp);
     }
-    free(left);
-    for (int i = 0; i < ni; i++)
-        free(dm[i]);
-    free(dm);
-    free(sl);
-    free(nd);
+    indoms_free(&D);
 }
 
 /* Lock-step: every mutant successor (or initial state) of a state equal in
