@@ -841,8 +841,6 @@ static void test_sim__eval_sets_case_and_in(void **state)
     mf_model_free(m);
 }
 
-/* A condition that may be TRUE or FALSE takes its branch and the later
- * ones. */
 /* mf_eval appends after what out holds and leaves that alone; on an error it
  * leaves out as it was (the evaluator works in out's tail). */
 static void test_sim__eval_appends_and_keeps_out_on_error(void **state)
@@ -867,6 +865,8 @@ static void test_sim__eval_appends_and_keeps_out_on_error(void **state)
     mf_model_free(m);
 }
 
+/* A condition that may be TRUE or FALSE takes its branch and the later
+ * ones. */
 static void test_sim__eval_nondeterministic_case_condition(void **state)
 {
     (void)state;
