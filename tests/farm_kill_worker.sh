@@ -6,6 +6,9 @@
 #
 # "In the middle of a job" is made certain: the worker is frozen
 # (SIGSTOP), the store must show a job leased to it, then it is killed.
+# Until then it is the only worker, on a campaign of several seconds
+# (car_alarm): on beverage (0.3 s) the other worker could take every job
+# or the campaign end before w1 was caught with one.
 #
 # Part 2, lease expiry: a worker that stays alive (heartbeats) but never
 # answers its job (`farm_peer hoard`) loses it when the lease runs out; the
@@ -14,11 +17,10 @@
 
 port=$(free_port)
 ep=tcp://127.0.0.1:$port
-bg coord "$MF_BIN" coordinator "$MODEL" --db "$WORK/f.db" --bind "$ep" \
-    --bound 3 --operators "$OPS_MEDIUM" --config "$CONF"
+bg coord "$MF_BIN" coordinator "$(dirname "$MODEL")/car_alarm.smv" \
+    --db "$WORK/f.db" --bind "$ep" --bound 3 --operators "$OPS_MEDIUM" \
+    --config "$CONF"
 bg w1 "$MF_BIN" worker --connect "$ep" --threads 1 --id w1 \
-    --heartbeat 250 --liveness 4
-bg w2 "$MF_BIN" worker --connect "$ep" --threads 1 --id w2 \
     --heartbeat 250 --liveness 4
 w1=$(child_of "$PID_w1")
 
@@ -39,6 +41,8 @@ fi
 q "$WORK/f.db" "SELECT mutant_id FROM mutants WHERE job_id = $job ORDER BY 1" >"$WORK/held"
 kill -KILL "$w1"
 ok "killed worker w1 (pid $w1) holding job $job ($(wc -l <"$WORK/held") mutants)"
+bg w2 "$MF_BIN" worker --connect "$ep" --threads 1 --id w2 \
+    --heartbeat 250 --liveness 4
 
 wait_exit "$PID_coord" "$LIMIT"
 code=$?
