@@ -6,7 +6,9 @@
 #      encoding (--engine quantified, two forms), seconds per C, 60 s cap;
 #  (a') Int vs bit-vector values on the same runs;
 #  (b) batch (selectors, one incremental solver) vs a fresh solver per mutant
-#      on the largest corpus models the front-end accepts: mutants/s, ratio.
+#      on the largest corpus models the front-end accepts (the most mutants:
+#      the largest campaigns; they are also the most state cells):
+#      mutants/s, ratio.
 # usage: bench/engines.sh [MUTFARM]   (default build/mutfarm)
 # env: PARTS (default "a a2 b": which of (a), (a'), (b) to run), CAP, CMAX,
 #      NMODELS, SAMPLE, BBOUND, BCAP (see below)
@@ -81,18 +83,24 @@ done
 fi
 
 part b || exit 0
-echo "== (b) batch vs fresh (mutants per CPU second): the ${NMODELS:-3} largest accepted models, ${SAMPLE:-40} evenly"
-echo "   spaced mutants each (check --all --sample), bound ${BBOUND:-10}, cap ${BCAP:-900}s"
-printf '%-60s %6s %10s %10s %6s\n' model mutants batch/s fresh/s ratio
+echo "== (b) batch vs fresh (mutants per CPU second): the ${NMODELS:-3} largest accepted models (most"
+echo "   mutants), ${SAMPLE:-40} evenly spaced mutants each (check --all --sample), bound ${BBOUND:-10},"
+echo "   cap ${BCAP:-900}s"
 # The shared corpus; the repository's test models only without it (some
 # are copies of corpus models).
-models=$(ls -S "$SHARED"/corpus/*.smv 2>/dev/null)
-[ -n "$models" ] || models=$(ls -S "$ROOT"/tests/models/*.smv)
+models=$(ls "$SHARED"/corpus/*.smv 2>/dev/null)
+[ -n "$models" ] || models=$(ls "$ROOT"/tests/models/*.smv)
 for f in $models; do
-    "$BIN" model check "$f" >/dev/null 2>&1 || continue
-    echo "$f" >> "$TMP/accepted"
+    cells=$("$BIN" model check "$f" 2>/dev/null | sed -n 's/.*(\([0-9]*\) state cells).*/\1/p')
+    [ -n "$cells" ] || continue
+    n=$("$BIN" mutants list "$f" 2>/dev/null | grep -c '^[0-9a-f]\{16\} ')
+    echo "$n $cells $f" >> "$TMP/accepted"
 done
-head -n "${NMODELS:-3}" "$TMP/accepted" 2>/dev/null | while read -r f; do
+sort -rn "$TMP/accepted" > "$TMP/ranked" 2>/dev/null
+echo "   largest (mutants, state cells):$(head -n $((${NMODELS:-3} + 2)) "$TMP/ranked" |
+    awk '{ n = split($3, p, "/"); printf " %s %d/%d;", p[n], $1, $2 }')"
+printf '%-60s %6s %10s %10s %6s\n' model mutants batch/s fresh/s ratio
+head -n "${NMODELS:-3}" "$TMP/ranked" 2>/dev/null | while read -r _ _ f; do
     args="--all --sample ${SAMPLE:-40} --bound ${BBOUND:-10}"
     CAP=${BCAP:-900}
     tb=$(cpu "$TMP/b.out" "$BIN" check "$f" $args --mode batch)
