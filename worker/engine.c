@@ -743,6 +743,9 @@ typedef struct {
     int *xdone;   /* its explicit-state proof was tried (XKILL: it found
                    * a kill, so no proof can succeed) */
     int *lsdone;  /* lock-step was tried (joint_proofs) */
+    int *refcap;  /* refusal_capable's finding: 0 not tried, REF_MAY,
+                   * REF_NEVER (it steps from every reachable state and
+                   * input where the original does) */
     int xbig;     /* a product of the batch was past the explorer's limit */
     struct steplib *lib; /* original steps learnt by the refinement */
     double t0;
@@ -750,6 +753,8 @@ typedef struct {
 } batch;
 
 #define XKILL 2
+#define REF_MAY 1
+#define REF_NEVER 2
 
 /* 0 if the explorer showed mutant j killable: a proof of equivalence is
  * bound to fail, and lock-step tries cost most where it does (dme1, 8
@@ -2814,12 +2819,26 @@ static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done)
             }
         }
         /* Past every state and input without a refusal: cleared. */
-        for (int j = 0; j < B->nmut; j++)
+        for (int j = 0; j < B->nmut; j++) {
+            if (mark[j])
+                B->refcap[j] = found[j] ? REF_MAY : REF_NEVER;
             mark[j] = mark[j] && found[j];
+        }
         free(found);
         free(inp);
     }
     indoms_free(&D);
+}
+
+/* refusal_capable for the mutants marked in `mark` it has not tried, so
+ * that lock-step knows those that never refuse (mark unchanged). */
+static void refusal_tried(batch *B, const int *mark, reach *rs, int *rs_done)
+{
+    int *m = mf_xcalloc((size_t)B->nmut, sizeof *m);
+    for (int j = 0; j < B->nmut; j++)
+        m[j] = mark[j] && !B->refcap[j];
+    refusal_capable(B, m, rs, rs_done);
+    free(m);
 }
 
 /* Lock-step: every mutant successor (or initial state) of a state equal in
@@ -2836,6 +2855,7 @@ static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done)
  * definitely. */
 typedef struct {
     int step, rev;
+    int onrs; /* step 1 from the original's reachable states, all of them */
     Z3_solver A, V, W; /* candidates; original choices; mutant choices */
     mf_inputs *in, *vin, *win;
     Z3_ast *S, *SV, *SW;
@@ -2884,6 +2904,7 @@ static void lockq_open(batch *B, lockq *L, int step, int rev,
         Z3_solver_assert(c, L->A, mf_unroll_ok(L->M, 0));
         Z3_solver_assert(c, L->V, mf_unroll_ok(L->P, 0));
         if (rs && rs->ok) {
+            L->onrs = 1;
             int n = m->nslots, cnt = rs->st.n / (n ? n : 1);
             Z3_ast *dis = mf_xcalloc((size_t)(cnt + 1), sizeof *dis);
             Z3_ast *eqs = mf_xcalloc((size_t)(n + 1), sizeof *eqs);
@@ -2947,8 +2968,12 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
     /* A candidate the simulator refutes gets a choice of the mutant that
      * succeeds there from W; a copy of the mutant with those choices rules
      * out every point where they succeed (gigamax: blocking 400 points one
-     * at a time gave up; a few choices cover them). */
-    while (!L->rev) {
+     * at a time gave up; a few choices cover them). From the reachable
+     * states, refusal_capable may have tried every point already (dme1,
+     * 6579 states: this loop ran a mutant's whole budget, 10 s, without
+     * covering them). */
+    int tried = L->step && L->onrs && B->refcap[j] == REF_NEVER;
+    while (!L->rev && !tried) {
         if (++iters > B->o->cegis_max) {
             snprintf(why, whyn, "lock-step: iteration limit");
             return -1;
@@ -3107,6 +3132,8 @@ static int lockstep_all(batch *B, int *live, int rev, reach *rs,
             compute_reach(B->m, rs);
             *rs_done = 1;
         }
+        if (step && !rev)
+            refusal_tried(B, live, rs, rs_done);
         lockq L;
         lockq_open(B, &L, step, rev, step && rs->ok ? rs : NULL);
         for (int j = 0; j < B->nmut; j++) {
@@ -3299,6 +3326,12 @@ static void prove(batch *B, int j, int det, reach *rs, int *rs_done)
     if (base == 1 && !*rs_done) {
         compute_reach(B->m, rs);
         *rs_done = 1;
+    }
+    if (base == 1) {
+        int *one = mf_xcalloc((size_t)B->nmut, sizeof *one);
+        one[j] = 1;
+        refusal_tried(B, one, rs, rs_done);
+        free(one);
     }
     int st = base == 1 ? lockstep(B, j, 1, rs->ok ? rs : NULL, why, sizeof why)
                        : 0;
@@ -3638,6 +3671,7 @@ static void decide_alone(batch *B, int j, int det, reach *rs, int *rs_done)
     S.potdone = &B->potdone[j];
     S.xdone = &B->xdone[j];
     S.lsdone = &B->lsdone[j];
+    S.refcap = &B->refcap[j];
     decide_one(&S, 0, det, rs, rs_done);
     const char *u = mf_enc_unsupported(S.E);
     if (u && B->out[j].kind != MF_V_KILLED) {
@@ -3690,6 +3724,7 @@ static void each_group(batch *B, const int *det, group_fn *fn, void *ctx)
         S.potdone = B->potdone + start;
         S.xdone = B->xdone + start;
         S.lsdone = B->lsdone + start;
+        S.refcap = B->refcap + start;
         fn(&S, det + start, ctx, "");
         B->xbig |= S.xbig;
         mf_enc_free(S.E);
@@ -3841,6 +3876,7 @@ static int check_batch(const mf_model *m, const mf_model *other,
     B.potdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.potdone);
     B.xdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.xdone);
     B.lsdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.lsdone);
+    B.refcap = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.refcap);
     for (int j = 0; j < nmut; j++) {
         B.todo[j] = 1;
         B.killed_at[j] = -1;
@@ -3865,6 +3901,7 @@ static int check_batch(const mf_model *m, const mf_model *other,
     free(B.potdone);
     free(B.xdone);
     free(B.lsdone);
+    free(B.refcap);
     free(vs);
     free(mm);
     Z3_del_context(c);
