@@ -463,13 +463,135 @@ static int collect_fn(const mf_val *st, void *ctx)
     return 0;
 }
 
+/* The original's steps in a batch's replays, memoised: every kill is
+ * replayed, and spread to the other mutants by replays, each of which steps
+ * the original again along the same test (misc/bubblesort, whose TRANS make
+ * the simulator try 3125 assignments a step: replays were half of the
+ * batch's time). Key: (initial?, cur, inp); value: the successors, as the
+ * simulator lists them. Set by check_batch for its original model, per
+ * thread. */
+typedef struct {
+    const mf_model *m;
+    int n, width;        /* cells; key width 2n + 1 */
+    valvec keys, rows;   /* per entry: a key; the successor rows */
+    MF_VEC(int) at, cnt; /* per entry: first row, row count */
+    int *tab;            /* entry + 1 by key hash, 0 empty */
+    size_t cap;
+} succ_memo;
+
+#define MEMO_MAX_VALS (1L << 22) /* keys and rows: 32 MB */
+static _Thread_local succ_memo *memo;
+
+static void memo_key(const succ_memo *M, mf_val *k, const mf_val *cur,
+                     const mf_val *inp)
+{
+    k[0] = cur != NULL;
+    for (int i = 0; i < M->n; i++) {
+        k[1 + i] = cur ? cur[i] : 0;
+        k[1 + M->n + i] = inp[i];
+    }
+}
+
+static size_t memo_slot(const succ_memo *M, const mf_val *k)
+{
+    size_t i = row_hash(k, M->width) & (M->cap - 1);
+    while (M->tab[i] &&
+           memcmp(M->keys.v + (size_t)(M->tab[i] - 1) * M->width, k,
+                  sizeof *k * (size_t)M->width))
+        i = (i + 1) & (M->cap - 1);
+    return i;
+}
+
+/* Entry of key k, or -1. */
+static int memo_find(const succ_memo *M, const mf_val *k)
+{
+    if (!M->cap)
+        return -1;
+    size_t i = memo_slot(M, k);
+    return M->tab[i] - 1;
+}
+
+static void memo_add(succ_memo *M, const mf_val *k, const valvec *succ)
+{
+    if ((long)M->keys.n + M->rows.n + succ->n + M->width > MEMO_MAX_VALS)
+        return;
+    int e = M->at.n;
+    if ((size_t)(e + 1) * 2 > M->cap) {
+        free(M->tab);
+        M->cap = M->cap ? M->cap * 2 : 256;
+        M->tab = mf_xcalloc(M->cap, sizeof *M->tab);
+        for (int q = 0; q < e; q++)
+            M->tab[memo_slot(M, M->keys.v + (size_t)q * M->width)] = q + 1;
+    }
+    for (int i = 0; i < M->width; i++)
+        MF_VEC_PUSH(M->keys, k[i]);
+    MF_VEC_PUSH(M->at, M->rows.n / (M->n ? M->n : 1));
+    MF_VEC_PUSH(M->cnt, succ->n / (M->n ? M->n : 1));
+    for (int i = 0; i < succ->n; i++)
+        MF_VEC_PUSH(M->rows, succ->v[i]);
+    M->tab[memo_slot(M, k)] = e + 1;
+}
+
+static void memo_begin(succ_memo *M, const mf_model *m)
+{
+    memset(M, 0, sizeof *M);
+    M->m = m;
+    M->n = m->nslots;
+    M->width = 2 * m->nslots + 1;
+    memo = M;
+}
+
+static void memo_end(succ_memo *M)
+{
+    memo = NULL;
+    MF_VEC_FREE(M->keys);
+    MF_VEC_FREE(M->rows);
+    MF_VEC_FREE(M->at);
+    MF_VEC_FREE(M->cnt);
+    free(M->tab);
+}
+
+static int sim_states(collect *c, const mf_model *m, const mf_val *cur,
+                      const mf_val *inp)
+{
+    return cur ? mf_sim_next_each(m, cur, inp, collect_fn, c, 0)
+               : mf_sim_initial_each(m, inp, collect_fn, c, 0);
+}
+
 /* States (init: cur NULL) into out; MF_ELIMIT past the limit. */
 static int states(valvec *out, const mf_model *m, const mf_val *cur,
                   const mf_val *inp)
 {
     collect c = {out, m->nslots, REPLAY_LIMIT, 0, NULL, 0};
-    int rc = cur ? mf_sim_next_each(m, cur, inp, collect_fn, &c, 0)
-                 : mf_sim_initial_each(m, inp, collect_fn, &c, 0);
+    succ_memo *M = memo && memo->m == m ? memo : NULL;
+    int rc = 0;
+    if (!M)
+        rc = sim_states(&c, m, cur, inp);
+    else {
+        mf_val *k = mf_xmalloc(sizeof *k * (size_t)M->width);
+        memo_key(M, k, cur, inp);
+        int e = memo_find(M, k), cnt = 0;
+        valvec succ = {0};
+        const mf_val *r = NULL;
+        if (e >= 0) {
+            r = M->rows.v + (size_t)M->at.v[e] * M->n;
+            cnt = M->cnt.v[e];
+        } else {
+            collect one = {&succ, m->nslots, REPLAY_LIMIT, 0, NULL, 0};
+            rc = sim_states(&one, m, cur, inp);
+            collect_free(&one);
+            c.over = one.over;
+            if (rc >= 0 && !one.over)
+                memo_add(M, k, &succ);
+            r = succ.v;
+            cnt = succ.n / (M->n ? M->n : 1);
+        }
+        /* Through out's table: out may hold rows already. */
+        for (int i = 0; rc >= 0 && i < cnt && !c.over; i++)
+            collect_fn(r + (size_t)i * M->n, &c);
+        MF_VEC_FREE(succ);
+        free(k);
+    }
     collect_free(&c);
     if (rc < 0)
         return rc;
@@ -3886,7 +4008,10 @@ static int check_batch(const mf_model *m, const mf_model *other,
     if (obs_fix_state(m))
         B.lib = &lib;
     B.t0 = now();
+    succ_memo memo_o;
+    memo_begin(&memo_o, m);
     run_batch(&B);
+    memo_end(&memo_o);
     MF_VEC_FREE(lib.v[0]);
     MF_VEC_FREE(lib.v[1]);
     double dt = now() - B.t0;
