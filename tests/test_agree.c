@@ -35,6 +35,10 @@
  *                      or all with MF_AGREE_FULL=1)
  *   MF_AGREE_MODELS    comma-separated substrings: only models whose file
  *                      name contains one of them
+ *   MF_AGREE_SHARD     K/N: of the mutants chosen (every one, or the
+ *                      sample), only those whose rank modulo N is K: N runs,
+ *                      K = 0..N-1, share a model's mutants out between them
+ *                      (gigamax, dme1: hours each, run in parts)
  *   MF_AGREE_BATCH     mutants per engine batch (default 40; the CI table
  *                      gives its own)
  *   MF_AGREE_TIMEOUT   engine timeout per solver check in ms (default the
@@ -146,6 +150,7 @@ typedef struct {
 
 typedef struct {
     int bound, batch, verbose, per_model;
+    int shard_k, shard_n; /* MF_AGREE_SHARD; shard_n 0: all */
     long states, explicit_max;
     unsigned timeout_ms;
     const char *models;
@@ -562,7 +567,11 @@ static int count_ok(const mf_mutant *mu, void *ctx)
 static int collect(const mf_mutant *mu, void *ctx)
 {
     walk *w = ctx;
-    if (mu->status != MF_MUT_OK || w->seen++ % w->stride != 0)
+    if (mu->status != MF_MUT_OK)
+        return 0;
+    int i = w->seen++;
+    if (i % w->stride != 0 ||
+        (w->cfg->shard_n && (i / w->stride) % w->cfg->shard_n != w->cfg->shard_k))
         return 0;
     pending p = {0};
     memcpy(p.id, mu->id, sizeof p.id);
@@ -691,6 +700,11 @@ test_agree__engine_matches_the_explorer_on_every_mutant(void **state)
     cfg.verbose = env_int("MF_AGREE_VERBOSE", 0);
     cfg.explicit_max = env_int("MF_AGREE_EXPLICIT", 0);
     cfg.models = getenv("MF_AGREE_MODELS");
+    const char *shard = getenv("MF_AGREE_SHARD");
+    if (shard && *shard &&
+        (sscanf(shard, "%d/%d", &cfg.shard_k, &cfg.shard_n) != 2 ||
+         cfg.shard_n < 1 || cfg.shard_k < 0 || cfg.shard_k >= cfg.shard_n))
+        fail_msg("MF_AGREE_SHARD=%s: want K/N with 0 <= K < N", shard);
     if (cfg.batch < 1)
         cfg.batch = 1;
 
@@ -709,6 +723,10 @@ test_agree__engine_matches_the_explorer_on_every_mutant(void **state)
         cfg.per_model == 0  ? "every mutant"
         : cfg.per_model > 0 ? "sampled (MF_AGREE_PER_MODEL)"
                             : "CI sample (MF_AGREE_FULL=1: all)");
+    if (cfg.shard_n)
+        say("# shard %d of %d (MF_AGREE_SHARD): the chosen mutants of rank "
+            "%d modulo %d\n", cfg.shard_k, cfg.shard_n, cfg.shard_k,
+            cfg.shard_n);
     MF_VEC(model_stats) stats = {0};
     mf_buf report = {0};
     double t_all = now();
