@@ -425,15 +425,21 @@ static void collect_free(collect *c)
     c->cap = 0;
 }
 
-/* Slot of row st in c's table: where it is, or the empty slot for it. */
+/* Slot of `row` in an open-addressed table of row + 1 (0 empty) over rows
+ * of `width` values in pool: where it is, or the empty slot for it. */
+static size_t row_slot(const int *tab, size_t cap, const mf_val *pool,
+                       int width, const mf_val *row)
+{
+    size_t i = row_hash(row, width) & (cap - 1);
+    while (tab[i] && memcmp(pool + (size_t)(tab[i] - 1) * width, row,
+                            sizeof *row * (size_t)width))
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
 static size_t collect_slot(const collect *c, const mf_val *st)
 {
-    size_t i = row_hash(st, c->n) & (c->cap - 1);
-    while (c->tab[i] &&
-           memcmp(c->out->v + (size_t)(c->tab[i] - 1) * c->n, st,
-                  sizeof *st * (size_t)c->n))
-        i = (i + 1) & (c->cap - 1);
-    return i;
+    return row_slot(c->tab, c->cap, c->out->v, c->n, st);
 }
 
 static int collect_fn(const mf_val *st, void *ctx)
@@ -494,12 +500,7 @@ static void memo_key(const succ_memo *M, mf_val *k, const mf_val *cur,
 
 static size_t memo_slot(const succ_memo *M, const mf_val *k)
 {
-    size_t i = row_hash(k, M->width) & (M->cap - 1);
-    while (M->tab[i] &&
-           memcmp(M->keys.v + (size_t)(M->tab[i] - 1) * M->width, k,
-                  sizeof *k * (size_t)M->width))
-        i = (i + 1) & (M->cap - 1);
-    return i;
+    return row_slot(M->tab, M->cap, M->keys.v, M->width, k);
 }
 
 /* Entry of key k, or -1. */
