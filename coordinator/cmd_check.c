@@ -374,7 +374,11 @@ int mf_cmd_check(int argc, char **argv)
             }
             break;
         case MF_V_EQUIVALENT: printf(" by %s\n", vd->method); break;
-        case MF_V_SURVIVED: printf(" up to bound %d\n", vd->bound); break;
+        case MF_V_SURVIVED:
+            printf(" up to bound %d%s%s%s\n", vd->bound,
+                   vd->method[0] ? " (" : "", vd->method,
+                   vd->method[0] ? ")" : "");
+            break;
         default: printf(" %s\n", vd->reason); break;
         }
         if (vd->kind == MF_V_ERROR)

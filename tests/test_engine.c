@@ -551,6 +551,99 @@ static void test_engine__batch_refusal_kills_match_the_explorer(void **state)
     mf_model_free(m);
 }
 
+/* The engine's explicit-state proof gives the shortest kill lengths too
+ * (worker/engine.c, explicit_proof): a mutant whose shortest potential kill
+ * is past the bound survives at once, the potential searches skip the
+ * lengths below the explorer's, and a potential kill with no definite kill
+ * up to the bound gets no definite search. Each verdict of a batch (every
+ * mutant of `path`, at most 128) must be what the explorer says, run on
+ * its own here: equivalent where it exhausts the product; survived, with
+ * the length in the method, past the bound; else killed at the shortest
+ * potential length, definite at the shortest definite length when that
+ * is within the bound (and potential otherwise, the reason in the
+ * method), the test replayed. Returns how many survived by the explorer's
+ * length and how many kills were left potential by it. */
+static void explorer_lengths(const char *path, int bound, int *surv,
+                             int *nodef)
+{
+    mf_model *m = load(path, NULL);
+    idlist ids = {.max = 128};
+    mf_mutants_each(m, 0, first_ok, &ids);
+    assert_true(ids.n > 20);
+    mf_engine_mutant *em = calloc((size_t)ids.n, sizeof *em);
+    mf_mutant **mu = calloc((size_t)ids.n, sizeof *mu);
+    mf_model **mm = calloc((size_t)ids.n, sizeof *mm);
+    mf_verdict *v = calloc((size_t)ids.n, sizeof *v);
+    apply_ids(m, &ids, mu, mm, em);
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.bound = bound;
+    assert_int_equal(mf_engine_check(m, em, ids.n, &o, v), 0);
+    *surv = *nodef = 0;
+    for (int j = 0; j < ids.n; j++) {
+        mf_explore_result r;
+        assert_int_equal(mf_explore(&r, m, mm[j], MF_EXPLORE_AUTO, 0, 0), 0);
+        int pl = r.potential.verdict == MF_XV_KILLED ? r.potential.length
+                                                      : -1;
+        int dl = r.definite.verdict == MF_XV_KILLED ? r.definite.length : -1;
+        mf_verdict *w = &v[j];
+        int len = w->test ? w->test->length : -1;
+        int ok;
+        if (pl < 0)
+            ok = w->kind == MF_V_EQUIVALENT;
+        else if (pl > bound)
+            ok = w->kind == MF_V_SURVIVED && w->bound == bound;
+        else if (dl >= 0 && dl <= bound)
+            ok = w->kind == MF_V_KILLED && w->notion == MF_N_DEFINITE &&
+                 len == dl;
+        else
+            ok = w->kind == MF_V_KILLED && w->notion == MF_N_POTENTIAL &&
+                 len == pl;
+        if (!ok)
+            fail_msg("%s mutant %s: engine %s %s length %d (%s), explorer "
+                     "potential %d, definite %d", path, ids.ids[j],
+                     mf_verdict_name(w->kind), mf_notion_name(w->notion), len,
+                     w->method, pl, dl);
+        if (w->kind == MF_V_SURVIVED && strstr(w->method, "shortest kill")) {
+            char want[64];
+            snprintf(want, sizeof want, "shortest kill %d", pl);
+            assert_non_null(strstr(w->method, want));
+            ++*surv;
+        }
+        if (w->kind == MF_V_KILLED) {
+            assert_int_equal(mf_engine_replay(m, mm[j], w->test, w->notion),
+                             0);
+            if (w->notion == MF_N_POTENTIAL &&
+                strstr(w->method, "explicit-state"))
+                ++*nodef;
+        }
+        mf_explore_result_free(&r);
+        mf_verdict_clear(w);
+        mf_model_free(mm[j]);
+        mf_mutant_free(mu[j]);
+    }
+    free(em);
+    free(mu);
+    free(mm);
+    free(v);
+    mf_model_free(m);
+}
+
+static void test_engine__explorer_lengths_decide_and_steer_the_searches(
+    void **state)
+{
+    (void)state;
+    int surv, nodef;
+    /* Non-deterministic, the joint potential search (learnt steps). */
+    explorer_lengths("tests/models/refuse.smv", 2, &surv, &nodef);
+    assert_true(surv >= 1 && nodef >= 1);
+    explorer_lengths("tests/models/collision_rfid.smv", 3, &surv, &nodef);
+    assert_true(surv >= 1 && nodef >= 1);
+    /* Hidden state: each mutant's own potential search. */
+    explorer_lengths("tests/models/beverage.smv", 2, &surv, &nodef);
+    assert_true(surv >= 1);
+}
+
 /* A wide free choice (30 values, 5 bits) with the explorer off: lock-step
  * must generalise. Blocking one (state, input) point or one fixed choice
  * at a time needs some 1800 points and 900 successors, past the iteration
@@ -612,6 +705,8 @@ int main(void)
             test_engine__batch_definite_lookahead_keeps_the_late_kill),
         cmocka_unit_test(test_engine__batch_refusal_kills_match_the_explorer),
         cmocka_unit_test(test_engine__lock_step_generalises_over_wide_choices),
+        cmocka_unit_test(
+            test_engine__explorer_lengths_decide_and_steer_the_searches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

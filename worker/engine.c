@@ -53,7 +53,7 @@ void mf_engine_opts_default(mf_engine_opts *o)
     o->rlimit = 0;
     o->prove = 1;
     o->cegis_max = 400;
-    o->explicit_max = 20000;
+    o->explicit_max = 100000;
 }
 
 const char *mf_verdict_name(mf_verdict_kind k)
@@ -865,6 +865,11 @@ typedef struct {
     int *potdone; /* the joint potential search decided it (pot_joint) */
     int *xdone;   /* its explicit-state proof was tried (XKILL: it found
                    * a kill, so no proof can succeed) */
+    int *xlen;    /* XKILL: the explorer's shortest potential kill length
+                   * (no potential kill is shorter: the searches skip the
+                   * lengths below it); -1 not known */
+    int *xdlen;   /* its shortest definite kill length, INT_MAX none at
+                   * all, -1 not explored, -2 past the explorer's limit */
     int *lsdone;  /* lock-step was tried (joint_proofs) */
     int *refcap;  /* refusal_capable's finding: 0 not tried, REF_MAY,
                    * REF_NEVER (it steps from every reachable state and
@@ -1863,6 +1868,15 @@ static int picked(batch *B, Z3_model mdl, const int *live)
     return -1;
 }
 
+/* 1 if a mutant after j is marked. */
+static int marked_after(const batch *B, const int *live, int j)
+{
+    for (int q = j + 1; q < B->nmut; q++)
+        if (live[q])
+            return 1;
+    return 0;
+}
+
 static int nmarked(const batch *B, const int *live)
 {
     int n = 0;
@@ -2091,6 +2105,8 @@ static void pot_search(batch *B, int j, reach *rs, int *rs_done)
         mayref = live[j];
     }
     for (int d = 0; d <= o->bound && B->todo[j] && !giveup; d++) {
+        if (d < B->xlen[j])
+            continue; /* the explorer: no potential kill shorter */
         mf_unroll_extend(O, d);
         mf_unroll_extend(M, d);
         mf_unroll_extend(P, d);
@@ -2258,6 +2274,29 @@ static Z3_lbool joint_query(batch *B, Z3_solver syn, Z3_ast pick, Z3_ast g,
     return check(B->c, syn, 2, as, why, sizeof why);
 }
 
+/* At length d, the marks of live (and rf, whether it may refuse) of the
+ * mutants whose shortest potential kill the explorer found longer than d
+ * move to held (bit 1 live, bit 2 rf), and those held for a shorter
+ * length come back (all of them for d < 0). Not where some product of the
+ * batch was past the explorer's limit: the mutants it knows are then few,
+ * and holding them back cost more than it saved (gigamax, 40 sampled, with
+ * the limit at 20000: 38 -> 56 s, twice the memory; the queries of the
+ * lengths before theirs learn original steps the later lengths need).
+ * dme1, 40 sampled: 9.9 -> 7.9 s. */
+static void hold_back(const batch *B, int *live, int *rf, int *held, int d)
+{
+    for (int j = 0; j < B->nmut; j++) {
+        if (held[j] && (d < 0 || B->xlen[j] <= d)) {
+            live[j] = 1;
+            rf[j] = (held[j] & 2) != 0;
+            held[j] = 0;
+        } else if (live[j] && d >= 0 && B->xlen[j] > d && !B->xbig) {
+            held[j] = 1 | (rf[j] ? 2 : 0);
+            live[j] = rf[j] = 0;
+        }
+    }
+}
+
 /* --- potential killing, the batch's mutants together --- */
 /* With learnt steps, everything the potential refinement learns is the
  * original's (its steps), valid for every mutant: so the undecided mutants
@@ -2301,8 +2340,16 @@ static void pot_joint(batch *B, const int *det, reach *rs, int *rs_done)
     int *rf = mf_xmalloc(sizeof *rf * (size_t)n); /* may refuse */
     memcpy(rf, live, sizeof *rf * (size_t)n);
     refusal_capable(B, rf, rs, rs_done);
-    for (int d = 0; d <= o->bound && nmarked(B, live) && !giveup; d++) {
+    int *held = mf_xcalloc((size_t)n, sizeof *held);
+    for (int d = 0; d <= o->bound && nmarked(B, live) + nmarked(B, held) &&
+                    !giveup;
+         d++) {
+        /* Mutants the explorer showed killable only from a longer length
+         * on sit out the lengths before it. */
+        hold_back(B, live, rf, held, d);
         int n0 = nmarked(B, live);
+        if (!n0)
+            continue;
         mf_unroll_extend(O, d);
         mf_unroll_extend(M, d);
         mf_unroll_extend(P, d);
@@ -2322,7 +2369,7 @@ static void pot_joint(batch *B, const int *det, reach *rs, int *rs_done)
         if (pr == -2 && undecided < 0)
             undecided = d; /* refusals at d undecided: look on */
         if (!nmarked(B, live))
-            break;
+            continue;
         Z3_ast g = mk_lit(E, "jg");
         Z3_ast parts[2] = {mf_enc_all_ok(EM, M, 0, d),
                            mf_enc_not(E, mf_enc_all_obs_eq(E, O, M, d))};
@@ -2389,6 +2436,8 @@ static void pot_joint(batch *B, const int *det, reach *rs, int *rs_done)
             free(mark);
         }
     }
+    hold_back(B, live, rf, held, -1);
+    free(held);
     /* Decided here: the kills, and, unless it gave up, the rest (no kill up
      * to the bound). A mutant it gave up on searches again on its own. */
     for (int j = 0; j < n; j++) {
@@ -3242,7 +3291,11 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
 /* Lock-step (rev or not) for the mutants marked in `live`, initial states
  * then a step, in solvers they share, each check within the solver
  * timeout and the mutant's wall budget; those not proved are cleared.
- * Returns how many are left (proved). */
+ * After a check that gave up, the shared solvers are built again for the
+ * mutants after it: a Z3 4.8 solver that hit its timeout answers the
+ * checks after it with "timeout" at once (dme1, 20 sampled: after one
+ * mutant's reversed lock-step ran out, three more gave up in 0.04 s
+ * each). Returns how many are left (proved). */
 static int lockstep_all(batch *B, int *live, int rev, reach *rs,
                         int *rs_done)
 {
@@ -3257,15 +3310,21 @@ static int lockstep_all(batch *B, int *live, int rev, reach *rs,
         }
         if (step && !rev)
             refusal_tried(B, live, rs, rs_done);
+        const reach *from = step && rs->ok ? rs : NULL;
         lockq L;
-        lockq_open(B, &L, step, rev, step && rs->ok ? rs : NULL);
+        lockq_open(B, &L, step, rev, from);
         for (int j = 0; j < B->nmut; j++) {
             if (!live[j])
                 continue;
             wall_deadline = now() + B->o->timeout_ms / 1000.0;
             if (saved_wall > 0 && wall_deadline > saved_wall)
                 wall_deadline = saved_wall;
-            live[j] = lockq_decide(B, &L, j, why, sizeof why) == 1;
+            int r = lockq_decide(B, &L, j, why, sizeof why);
+            live[j] = r == 1;
+            if (r < 0 && marked_after(B, live, j)) {
+                lockq_close(B, &L);
+                lockq_open(B, &L, step, rev, from);
+            }
         }
         lockq_close(B, &L);
     }
@@ -3404,8 +3463,11 @@ static int kinduction(batch *B, int j, int *kout, char *why, size_t whyn)
 
 /* Proof method 4: explicit-state exploration of the product, exact when
  * it is small (model/explore.h, subset construction for non-determinism).
- * 1: not potentially killable (equivalent, recorded); 0: killable (the
- * solver finds the test; marked XKILL, so that no proof is tried); -1: too
+ * 1: decided: not potentially killable (equivalent), or its shortest
+ * potential kill is longer than the bound (survived: no kill of either
+ * notion up to the bound, as definite kills are potential ones); 0:
+ * killable within the bound (the solver finds the test, from the
+ * explorer's length on; marked XKILL, so that no proof is tried); -1: too
  * large or failed. */
 static int explicit_proof(batch *B, int j)
 {
@@ -3415,10 +3477,10 @@ static int explicit_proof(batch *B, int j)
         return -1;
     B->xdone[j] = 1;
     mf_explore_result r;
-    int rc = mf_explore_with(B->xctx, &r, B->mmodels[j], MF_EXPLORE_POTENTIAL,
-                             B->o->explicit_max, 0);
+    mf_explore_with(B->xctx, &r, B->mmodels[j], MF_EXPLORE_POTENTIAL,
+                    B->o->explicit_max, 0);
     int res = -1;
-    if (rc == 0 && r.potential.verdict == MF_XV_NOT_KILLABLE) {
+    if (r.potential.verdict == MF_XV_NOT_KILLABLE) {
         mf_verdict *v = &B->out[j];
         v->kind = MF_V_EQUIVALENT;
         snprintf(v->method, sizeof v->method,
@@ -3426,9 +3488,22 @@ static int explicit_proof(batch *B, int j)
                  r.potential.nodes);
         B->todo[j] = 0;
         res = 1;
-    } else if (rc == 0 && r.potential.verdict == MF_XV_KILLED) {
+    } else if (r.potential.verdict == MF_XV_KILLED) {
         B->xdone[j] = XKILL;
+        B->xlen[j] = r.potential.length;
         res = 0;
+        if (r.potential.length > B->o->bound) {
+            /* dme1, 20 sampled at bound 20: 4 such survivors, each
+             * refuted length by length to the bound in a few seconds. */
+            mf_verdict *v = &B->out[j];
+            v->kind = MF_V_SURVIVED;
+            v->bound = B->o->bound;
+            snprintf(v->method, sizeof v->method,
+                     "explicit-state exploration: shortest kill %d",
+                     r.potential.length);
+            B->todo[j] = 0;
+            res = 1;
+        }
     }
     else if (r.potential.verdict == MF_XV_LIMIT)
         B->xbig = 1;
@@ -3496,6 +3571,46 @@ static int upgrade_replay(batch *B, int j, const mf_test *t)
     return 1;
 }
 
+/* The shortest length a definite kill of j may have: its shortest
+ * potential kill's, or the explorer's shortest definite kill's. */
+static int def_from(const batch *B, int j)
+{
+    return B->xdlen[j] > B->killed_at[j] ? B->xdlen[j] : B->killed_at[j];
+}
+
+/* 1 if the explorer shows that j, a potential kill its test does not
+ * upgrade, has no definite kill up to the bound (noted in its method): no
+ * definite search for it. Explored here, when the definite search is
+ * next, only where the potential product was within the limit (xlen
+ * known): most definite kills are the potential test's (upgrade_replay),
+ * and exploring them all cost yyaan, 40 sampled, 45% more CPU. dme1 and
+ * gigamax have a handful of definite kills among thousands; searching for
+ * the rest ran to the bound or the budget (gigamax, 60 sampled at bound
+ * 20: 80% of the CPU, no upgrade). */
+static int xno_definite(batch *B, int j)
+{
+    mf_verdict *v = &B->out[j];
+    if (B->xdlen[j] == -1 && B->xlen[j] >= 0 && B->xctx && !B->xbig) {
+        mf_explore_result r;
+        mf_explore_with(B->xctx, &r, B->mmodels[j], MF_EXPLORE_DEFINITE,
+                        B->o->explicit_max, 0);
+        B->xdlen[j] = r.definite.verdict == MF_XV_KILLED ? r.definite.length
+                      : r.definite.verdict == MF_XV_NOT_KILLABLE ? INT_MAX
+                                                                 : -2;
+        mf_explore_result_free(&r);
+    }
+    int L = B->xdlen[j];
+    if (L <= B->o->bound)
+        return 0;
+    if (L == INT_MAX)
+        snprintf(v->method, sizeof v->method,
+                 "no definite kill: explicit-state exploration");
+    else
+        snprintf(v->method, sizeof v->method,
+                 "shortest definite kill %d: explicit-state exploration", L);
+    return 1;
+}
+
 /* The definite upgrade of the potential kills of pot_joint, for all of
  * them together, as def_search does it for one: the synthesis solver
  * proposes inputs and one of the mutants (the assumption: one of their
@@ -3518,13 +3633,17 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
         if (B->potdone[j] != 1 || v->kind != MF_V_KILLED ||
             v->notion != MF_N_POTENTIAL || upgrade_replay(B, j, v->test))
             continue;
+        if (xno_definite(B, j)) {
+            B->potdone[j] = 2;
+            continue;
+        }
         live[j] = 1;
     }
     if (nmarked(B, live) >= 2 && B->o->prove)
         no_definite(B, live, rs, rs_done);
     for (int j = 0; j < n; j++)
-        if (live[j] && B->killed_at[j] < lo)
-            lo = B->killed_at[j];
+        if (live[j] && def_from(B, j) < lo)
+            lo = def_from(B, j);
     if (nmarked(B, live) < 2 || lo < 0) {
         free(live);
         return;
@@ -3535,9 +3654,16 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
         for (int j = 0; j < n; j++) {
             char why[256];
             mf_test *t = NULL;
-            if (live[j] && agreeq_kill(B, &A, j, B->killed_at[j], &t, why,
-                                       sizeof why) >= 0)
+            int r = live[j] ? agreeq_kill(B, &A, j, def_from(B, j), &t, why,
+                                          sizeof why)
+                            : 0;
+            if (live[j] && r >= 0)
                 B->potdone[j] = 2; /* the upgrade or none up to the bound */
+            if (r < 0 && marked_after(B, live, j)) {
+                /* A solver past its limit gives up at once after. */
+                agreeq_close(B, &A);
+                agreeq_open(B, &A);
+            }
             if (t)
                 upgrade_replay(B, j, t);
             mf_test_free(t);
@@ -3570,7 +3696,7 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
         mf_unroll_extend(Q, d);
         int *now_live = mf_xcalloc((size_t)n, sizeof *now_live);
         for (int j = 0; j < n; j++)
-            now_live[j] = live[j] && B->killed_at[j] <= d && upto[j] < d;
+            now_live[j] = live[j] && def_from(B, j) <= d && upto[j] < d;
         Z3_ast g = mk_lit(E, "ug");
         Z3_ast pick = pick_live(B, syn, now_live);
         while (nmarked(B, now_live)) {
@@ -3731,7 +3857,7 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
              * (then it is a shortest definite kill: none is shorter than
              * the shortest potential one). yyaan, 20 sampled mutants: 17
              * of 18 upgrades, 15 s -> 11.5 s. */
-            if (upgrade_replay(B, j, v->test))
+            if (upgrade_replay(B, j, v->test) || xno_definite(B, j))
                 return;
         }
         if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO &&
@@ -3746,7 +3872,7 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
         }
         if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO) {
             mf_verdict tmp = {0};
-            if (def_search(B, j, B->killed_at[j], B->o->cegis_max / 10,
+            if (def_search(B, j, def_from(B, j), B->o->cegis_max / 10,
                            &tmp)) {
                 /* Upgrade only if the replay confirms it. */
                 if (mf_engine_replay(B->m, B->mmodels[j], tmp.test,
@@ -3793,6 +3919,8 @@ static void decide_alone(batch *B, int j, int det, reach *rs, int *rs_done)
     S.killed_at = &B->killed_at[j];
     S.potdone = &B->potdone[j];
     S.xdone = &B->xdone[j];
+    S.xlen = &B->xlen[j];
+    S.xdlen = &B->xdlen[j];
     S.lsdone = &B->lsdone[j];
     S.refcap = &B->refcap[j];
     decide_one(&S, 0, det, rs, rs_done);
@@ -3846,6 +3974,8 @@ static void each_group(batch *B, const int *det, group_fn *fn, void *ctx)
         S.killed_at = B->killed_at + start;
         S.potdone = B->potdone + start;
         S.xdone = B->xdone + start;
+    S.xlen = B->xlen + start;
+    S.xdlen = B->xdlen + start;
         S.lsdone = B->lsdone + start;
         S.refcap = B->refcap + start;
         fn(&S, det + start, ctx, "");
@@ -3998,11 +4128,13 @@ static int check_batch(const mf_model *m, const mf_model *other,
     B.killed_at = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.killed_at);
     B.potdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.potdone);
     B.xdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.xdone);
+    B.xlen = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.xlen);
+    B.xdlen = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.xdlen);
     B.lsdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.lsdone);
     B.refcap = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.refcap);
     for (int j = 0; j < nmut; j++) {
         B.todo[j] = 1;
-        B.killed_at[j] = -1;
+        B.killed_at[j] = B.xlen[j] = B.xdlen[j] = -1;
         memset(&out[j], 0, sizeof out[j]);
     }
     steplib lib = {{-1, -1}, {{0}, {0}}};
@@ -4026,6 +4158,8 @@ static int check_batch(const mf_model *m, const mf_model *other,
     free(B.killed_at);
     free(B.potdone);
     free(B.xdone);
+    free(B.xlen);
+    free(B.xdlen);
     free(B.lsdone);
     free(B.refcap);
     free(vs);
