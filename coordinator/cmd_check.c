@@ -21,7 +21,10 @@ static void usage(FILE *f)
           "                     [--encoding auto|int|bv]\n"
           "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
           "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
-          "                     [--no-proof] [--sample N] [--control]\n"
+          "                     [--no-proof] [--explicit-max N] [--sample N]\n"
+          "                     [--control]\n"
+          "  --explicit-max N: product states of the explicit-state proof\n"
+          "    (default 20000; 0: off)\n"
           "  --sample N: with --all, N evenly spaced mutants only\n"
           "  --control: the choices of assignments' values become inputs\n"
           "    (nd_VAR_K) that the test sets, in original and mutant alike:\n"
@@ -101,6 +104,7 @@ int mf_cmd_check(int argc, char **argv)
         {"mutant-timeout", required_argument, 0, 'W'},
         {"rlimit", required_argument, 0, 'r'},
         {"no-proof", no_argument, 0, 'P'},
+        {"explicit-max", required_argument, 0, 'X'},
         {"sample", required_argument, 0, 'S'},
         {"control", no_argument, 0, 'C'},
         {"help", no_argument, 0, 'h'},
@@ -202,6 +206,14 @@ int mf_cmd_check(int argc, char **argv)
             eo.rlimit = (unsigned)v;
             break;
         case 'P': eo.prove = 0; break;
+        case 'X':
+            if (parse_uint(optarg, 100000000, &v) < 0) {
+                fprintf(stderr, "mutfarm check: --explicit-max needs a "
+                                "number of states\n");
+                return MF_EXIT_USAGE;
+            }
+            eo.explicit_max = v;
+            break;
         case 'S':
             if (parse_uint(optarg, 100000000, &v) < 0 || v == 0) {
                 fprintf(stderr, "mutfarm check: --sample needs a count > 0\n");

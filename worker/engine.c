@@ -53,7 +53,7 @@ void mf_engine_opts_default(mf_engine_opts *o)
     o->rlimit = 0;
     o->prove = 1;
     o->cegis_max = 400;
-    o->explicit_max = 100000;
+    o->explicit_max = 20000;
 }
 
 const char *mf_verdict_name(mf_verdict_kind k)
