@@ -217,6 +217,43 @@ static void apply_ids(const mf_model *m, const idlist *ids, mf_mutant **mu,
     }
 }
 
+/* A batch of the first (at most 128) mutants of a model, applied, with
+ * their verdicts. */
+typedef struct {
+    idlist ids;
+    mf_engine_mutant *em;
+    mf_mutant **mu;
+    mf_model **mm;
+    mf_verdict *v;
+} mset;
+
+/* Returns mf_mutants_each's code: 1 if the model has more than 128. */
+static int mset_open(mset *s, const mf_model *m)
+{
+    s->ids = (idlist){.max = 128};
+    int rc = mf_mutants_each(m, 0, first_ok, &s->ids);
+    int n = s->ids.n;
+    s->em = calloc((size_t)n, sizeof *s->em);
+    s->mu = calloc((size_t)n, sizeof *s->mu);
+    s->mm = calloc((size_t)n, sizeof *s->mm);
+    s->v = calloc((size_t)n, sizeof *s->v);
+    apply_ids(m, &s->ids, s->mu, s->mm, s->em);
+    return rc;
+}
+
+static void mset_close(mset *s)
+{
+    for (int j = 0; j < s->ids.n; j++) {
+        mf_verdict_clear(&s->v[j]);
+        mf_model_free(s->mm[j]);
+        mf_mutant_free(s->mu[j]);
+    }
+    free(s->em);
+    free(s->mu);
+    free(s->mm);
+    free(s->v);
+}
+
 static void test_engine__deterministic_car_alarm_batch_matches_fresh(
     void **state)
 {
@@ -506,22 +543,19 @@ static void test_engine__batch_refusal_kills_match_the_explorer(void **state)
 {
     (void)state;
     mf_model *m = load("tests/models/refuse.smv", NULL);
-    idlist ids = {.max = 128};
-    assert_int_equal(mf_mutants_each(m, 0, first_ok, &ids), 0);
-    assert_true(ids.n > 40);
-    mf_engine_mutant *em = calloc((size_t)ids.n, sizeof *em);
-    mf_mutant **mu = calloc((size_t)ids.n, sizeof *mu);
-    mf_model **mm = calloc((size_t)ids.n, sizeof *mm);
-    mf_verdict *v = calloc((size_t)ids.n, sizeof *v);
-    apply_ids(m, &ids, mu, mm, em);
+    mset b;
+    assert_int_equal(mset_open(&b, m), 0);
+    assert_true(b.ids.n > 40);
+    mf_verdict *v = b.v;
+    mf_model **mm = b.mm;
     mf_engine_opts o;
     mf_engine_opts_default(&o);
     o.bound = 6;
     o.prove = 0;
     o.notion = MF_REQ_POTENTIAL;
-    assert_int_equal(mf_engine_check(m, em, ids.n, &o, v), 0);
+    assert_int_equal(mf_engine_check(m, b.em, b.ids.n, &o, v), 0);
     int refusals = 0;
-    for (int j = 0; j < ids.n; j++) {
+    for (int j = 0; j < b.ids.n; j++) {
         mf_explore_result r;
         assert_int_equal(mf_explore(&r, m, mm[j], MF_EXPLORE_POTENTIAL, 0, 0),
                          0);
@@ -530,7 +564,7 @@ static void test_engine__batch_refusal_kills_match_the_explorer(void **state)
         if (xk != (v[j].kind == MF_V_KILLED) ||
             (xk && v[j].test->length != r.potential.length))
             fail_msg("mutant %s: engine %s length %d, explorer %s length %d",
-                     ids.ids[j], mf_verdict_name(v[j].kind),
+                     b.ids.ids[j], mf_verdict_name(v[j].kind),
                      v[j].test ? v[j].test->length : -1,
                      xk ? "killed" : "no kill", r.potential.length);
         if (xk) {
@@ -539,15 +573,9 @@ static void test_engine__batch_refusal_kills_match_the_explorer(void **state)
                 mf_engine_replay(m, mm[j], v[j].test, MF_N_POTENTIAL), 0);
         }
         mf_explore_result_free(&r);
-        mf_verdict_clear(&v[j]);
-        mf_model_free(mm[j]);
-        mf_mutant_free(mu[j]);
     }
     assert_true(refusals >= 2);
-    free(em);
-    free(mu);
-    free(mm);
-    free(v);
+    mset_close(&b);
     mf_model_free(m);
 }
 
@@ -567,26 +595,22 @@ static void explorer_lengths(const char *path, int bound, int *surv,
                              int *nodef)
 {
     mf_model *m = load(path, NULL);
-    idlist ids = {.max = 128};
-    mf_mutants_each(m, 0, first_ok, &ids);
-    assert_true(ids.n > 20);
-    mf_engine_mutant *em = calloc((size_t)ids.n, sizeof *em);
-    mf_mutant **mu = calloc((size_t)ids.n, sizeof *mu);
-    mf_model **mm = calloc((size_t)ids.n, sizeof *mm);
-    mf_verdict *v = calloc((size_t)ids.n, sizeof *v);
-    apply_ids(m, &ids, mu, mm, em);
+    mset b;
+    mset_open(&b, m);
+    assert_true(b.ids.n > 20);
     mf_engine_opts o;
     mf_engine_opts_default(&o);
     o.bound = bound;
-    assert_int_equal(mf_engine_check(m, em, ids.n, &o, v), 0);
+    assert_int_equal(mf_engine_check(m, b.em, b.ids.n, &o, b.v), 0);
     *surv = *nodef = 0;
-    for (int j = 0; j < ids.n; j++) {
+    for (int j = 0; j < b.ids.n; j++) {
         mf_explore_result r;
-        assert_int_equal(mf_explore(&r, m, mm[j], MF_EXPLORE_AUTO, 0, 0), 0);
+        assert_int_equal(mf_explore(&r, m, b.mm[j], MF_EXPLORE_AUTO, 0, 0),
+                         0);
         int pl = r.potential.verdict == MF_XV_KILLED ? r.potential.length
                                                       : -1;
         int dl = r.definite.verdict == MF_XV_KILLED ? r.definite.length : -1;
-        mf_verdict *w = &v[j];
+        mf_verdict *w = &b.v[j];
         int len = w->test ? w->test->length : -1;
         int ok;
         if (pl < 0)
@@ -601,7 +625,7 @@ static void explorer_lengths(const char *path, int bound, int *surv,
                  len == pl;
         if (!ok)
             fail_msg("%s mutant %s: engine %s %s length %d (%s), explorer "
-                     "potential %d, definite %d", path, ids.ids[j],
+                     "potential %d, definite %d", path, b.ids.ids[j],
                      mf_verdict_name(w->kind), mf_notion_name(w->notion), len,
                      w->method, pl, dl);
         if (w->kind == MF_V_SURVIVED && strstr(w->method, "shortest kill")) {
@@ -611,21 +635,15 @@ static void explorer_lengths(const char *path, int bound, int *surv,
             ++*surv;
         }
         if (w->kind == MF_V_KILLED) {
-            assert_int_equal(mf_engine_replay(m, mm[j], w->test, w->notion),
-                             0);
+            assert_int_equal(
+                mf_engine_replay(m, b.mm[j], w->test, w->notion), 0);
             if (w->notion == MF_N_POTENTIAL &&
                 strstr(w->method, "explicit-state"))
                 ++*nodef;
         }
         mf_explore_result_free(&r);
-        mf_verdict_clear(w);
-        mf_model_free(mm[j]);
-        mf_mutant_free(mu[j]);
     }
-    free(em);
-    free(mu);
-    free(mm);
-    free(v);
+    mset_close(&b);
     mf_model_free(m);
 }
 

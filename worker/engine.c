@@ -863,11 +863,11 @@ typedef struct {
     int *todo; /* per mutant: still undecided */
     int *killed_at; /* potential kill length (-1) */
     int *potdone; /* the joint potential search decided it (pot_joint) */
-    int *xdone;   /* its explicit-state proof was tried (XKILL: it found
-                   * a kill, so no proof can succeed) */
-    int *xlen;    /* XKILL: the explorer's shortest potential kill length
-                   * (no potential kill is shorter: the searches skip the
-                   * lengths below it); -1 not known */
+    int *xdone;   /* its explicit-state proof was tried */
+    int *xlen;    /* the explorer's shortest potential kill length, -1 not
+                   * known: no proof can succeed where it is known, and no
+                   * potential kill is shorter (the searches skip the
+                   * lengths below it) */
     int *xdlen;   /* its shortest definite kill length, INT_MAX none at
                    * all, -1 not explored, -2 past the explorer's limit */
     int *lsdone;  /* lock-step was tried (joint_proofs) */
@@ -880,7 +880,6 @@ typedef struct {
     double deadline; /* of the current mutant's refinement */
 } batch;
 
-#define XKILL 2
 #define REF_MAY 1
 #define REF_NEVER 2
 
@@ -890,7 +889,7 @@ typedef struct {
  * length 13). */
 static int may_be_equivalent(const batch *B, int j)
 {
-    return B->xdone[j] != XKILL;
+    return B->xlen[j] < 0;
 }
 
 static int nassume(const batch *B, int j, Z3_ast *as)
@@ -3467,11 +3466,11 @@ static int kinduction(batch *B, int j, int *kout, char *why, size_t whyn)
  * potential kill is longer than the bound (survived: no kill of either
  * notion up to the bound, as definite kills are potential ones); 0:
  * killable within the bound (the solver finds the test, from the
- * explorer's length on; marked XKILL, so that no proof is tried); -1: too
+ * explorer's length on; xlen, so that no proof is tried); -1: too
  * large or failed. */
 static int explicit_proof(batch *B, int j)
 {
-    if (B->xdone[j] == XKILL)
+    if (B->xlen[j] >= 0)
         return 0;
     if (!B->xctx || B->o->explicit_max <= 0 || B->xdone[j])
         return -1;
@@ -3489,7 +3488,6 @@ static int explicit_proof(batch *B, int j)
         B->todo[j] = 0;
         res = 1;
     } else if (r.potential.verdict == MF_XV_KILLED) {
-        B->xdone[j] = XKILL;
         B->xlen[j] = r.potential.length;
         res = 0;
         if (r.potential.length > B->o->bound) {
@@ -3654,12 +3652,12 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
         for (int j = 0; j < n; j++) {
             char why[256];
             mf_test *t = NULL;
-            int r = live[j] ? agreeq_kill(B, &A, j, def_from(B, j), &t, why,
-                                          sizeof why)
-                            : 0;
-            if (live[j] && r >= 0)
+            if (!live[j])
+                continue;
+            if (agreeq_kill(B, &A, j, def_from(B, j), &t, why, sizeof why) >=
+                0)
                 B->potdone[j] = 2; /* the upgrade or none up to the bound */
-            if (r < 0 && marked_after(B, live, j)) {
+            else if (marked_after(B, live, j)) {
                 /* A solver past its limit gives up at once after. */
                 agreeq_close(B, &A);
                 agreeq_open(B, &A);
@@ -3974,8 +3972,8 @@ static void each_group(batch *B, const int *det, group_fn *fn, void *ctx)
         S.killed_at = B->killed_at + start;
         S.potdone = B->potdone + start;
         S.xdone = B->xdone + start;
-    S.xlen = B->xlen + start;
-    S.xdlen = B->xdlen + start;
+        S.xlen = B->xlen + start;
+        S.xdlen = B->xdlen + start;
         S.lsdone = B->lsdone + start;
         S.refcap = B->refcap + start;
         fn(&S, det + start, ctx, "");
