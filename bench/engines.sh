@@ -16,7 +16,7 @@ set -u
 BIN=${1:-${MF_BIN:-build/mutfarm}}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${MF_SHARED_MODELS:-$ROOT/../shared/models}
-GEN=$SHARED/seeds/beverage_gen.sh
+GEN=$ROOT/tests/models/beverage_gen.sh
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 CAP=${CAP:-60}

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "model.h"
 #include "mutate.h"
@@ -204,6 +205,12 @@ static void test_corpus__accepted_or_unsupported_round_trip_and_mutants(
     (void)state;
     int accepted = 0, refused = 0;
     long mutants = 0, stillborn = 0;
+    struct stat sb;
+    if (stat(models_dir(), &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        print_message("# %s: not found (set MF_SHARED_MODELS); skipped\n",
+                      models_dir());
+        skip();
+    }
     check_dir("corpus", &accepted, &refused, &mutants, &stillborn);
     check_dir("seeds", &accepted, &refused, &mutants, &stillborn);
     printf("# corpus+seeds: %d accepted, %d refused as unsupported; %ld "
