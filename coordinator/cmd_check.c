@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +23,12 @@ static void usage(FILE *f)
           "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
           "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
           "                     [--no-proof] [--explicit-max N] [--sample N]\n"
-          "                     [--control]\n"
+          "                     [--control] [--threads N]\n"
           "  --explicit-max N: product states of the explicit-state proof\n"
           "    (default 20000; 0: off)\n"
           "  --sample N: with --all, N evenly spaced mutants only\n"
+          "  --threads N: decide the mutants in N threads (default 1), each\n"
+          "    taking batches of consecutive mutants in turn\n"
           "  --control: the choices of assignments' values become inputs\n"
           "    (nd_VAR_K) that the test sets, in original and mutant alike:\n"
           "    kills assume the tester controls them; equivalent holds for\n"
@@ -75,6 +78,69 @@ static int parse_list(const char ***out, int *n, char *s)
     return 0;
 }
 
+/* --threads: the mutants in consecutive slices of CHUNK_UNIT multiples (the
+ * engine's joint-search groups are 64 mutants from the start of a batch, so
+ * a slice has the groups one batch would have), about four slices a thread
+ * so that a slow one does not hold the others up; each slice one engine
+ * batch, taken by the next free thread. */
+#define CHUNK_UNIT 64
+
+typedef struct {
+    const mf_model *m;
+    const mf_engine_mutant *mu;
+    const mf_engine_opts *eo;
+    mf_verdict *out;
+    int n, chunk, next; /* next: the first mutant of the next slice */
+    pthread_mutex_t lock;
+    char err[1024];     /* the first engine error */
+} pool;
+
+static void *pool_run(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        int from = p->err[0] ? p->n : p->next;
+        p->next = from + p->chunk;
+        pthread_mutex_unlock(&p->lock);
+        if (from >= p->n)
+            return NULL;
+        int k = p->n - from < p->chunk ? p->n - from : p->chunk;
+        if (mf_engine_check(p->m, p->mu + from, k, p->eo, p->out + from) < 0) {
+            pthread_mutex_lock(&p->lock);
+            if (!p->err[0])
+                snprintf(p->err, sizeof p->err, "%s", mf_err_msg());
+            pthread_mutex_unlock(&p->lock);
+        }
+    }
+}
+
+/* mf_engine_check over n mutants in `threads` threads. */
+static int check_threads(const mf_model *m, const mf_engine_mutant *mu, int n,
+                         const mf_engine_opts *eo, mf_verdict *out,
+                         int threads)
+{
+    int per = (n + 4 * threads - 1) / (4 * threads);
+    int chunk = (per + CHUNK_UNIT - 1) / CHUNK_UNIT * CHUNK_UNIT;
+    if (threads <= 1 || n <= chunk)
+        return mf_engine_check(m, mu, n, eo, out);
+    pool p = {m, mu, eo, out, n, chunk, 0, PTHREAD_MUTEX_INITIALIZER, ""};
+    pthread_t *t = calloc((size_t)threads, sizeof *t);
+    int started = 0;
+    for (int i = 0; t && i < threads; i++, started++)
+        if (pthread_create(&t[i], NULL, pool_run, &p) != 0)
+            break;
+    if (!started) /* no thread at all: this one does the work */
+        pool_run(&p);
+    for (int i = 0; i < started; i++)
+        pthread_join(t[i], NULL);
+    free(t);
+    pthread_mutex_destroy(&p.lock);
+    if (p.err[0])
+        return mf_err_set(MF_ERROR, "%s", p.err);
+    return 0;
+}
+
 static int parse_uint(const char *s, long max, long *v)
 {
     char *end;
@@ -107,6 +173,7 @@ int mf_cmd_check(int argc, char **argv)
         {"explicit-max", required_argument, 0, 'X'},
         {"sample", required_argument, 0, 'S'},
         {"control", no_argument, 0, 'C'},
+        {"threads", required_argument, 0, 'T'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -115,6 +182,7 @@ int mf_cmd_check(int argc, char **argv)
     const char *mutant = NULL, *against = NULL, *ops = NULL;
     char *inputs = NULL, *observe = NULL;
     int all = 0, c, rc = MF_EXIT_OK, wall_set = 0, sample = 0, control = 0;
+    int threads = 1;
     long v;
     optind = 1;
     opterr = 0;
@@ -222,6 +290,14 @@ int mf_cmd_check(int argc, char **argv)
             sample = (int)v;
             break;
         case 'C': control = 1; break;
+        case 'T':
+            if (parse_uint(optarg, 1024, &v) < 0 || v == 0) {
+                fprintf(stderr, "mutfarm check: --threads needs a count "
+                                "1..1024\n");
+                return MF_EXIT_USAGE;
+            }
+            threads = (int)v;
+            break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
             fprintf(stderr, "mutfarm check: unknown option '%s'; see "
@@ -355,7 +431,7 @@ int mf_cmd_check(int argc, char **argv)
             cl.mu.v[j].mutated = mms[j];
         }
         out = calloc((size_t)(n > 0 ? n : 1), sizeof *out);
-        if (n > 0 && mf_engine_check(pm, cl.mu.v, n, &eo, out) < 0) {
+        if (n > 0 && check_threads(pm, cl.mu.v, n, &eo, out, threads) < 0) {
             fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
             rc = MF_EXIT_INTERNAL;
             goto done;

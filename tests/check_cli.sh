@@ -6,6 +6,10 @@
 # (--explicit-max 0), the search reaches the same verdict without the
 # note; within the bound, it is killed definitely at length 5. A bad
 # --explicit-max is a usage error.
+# --threads 2 on car_alarm (728 checkable mutants: slices of 128 in two
+# threads) gives the verdict of every mutant that one thread gives, in the
+# same order (the tests may differ: other solver models of the same
+# length); --threads 0 is a usage error.
 set -uo pipefail
 MF_BIN=${MF_BIN:-./build/mutfarm}
 M=tests/models/beverage.smv
@@ -29,5 +33,29 @@ out=$(run --bound 5 --explicit-max many)
 rc=$?
 expect "bad --explicit-max" "$out" "--explicit-max needs a number of states"
 [ "$rc" = 1 ] || { echo "FAIL: bad --explicit-max exits $rc, not 1"; fail=1; }
+
+verdicts() { grep -v '^ ' "$1"; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mf-check-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+for t in 1 2; do
+    "$MF_BIN" check tests/models/car_alarm.smv --all --bound 3 --threads $t \
+        > "$tmp/t$t.out" 2> "$tmp/t$t.err"
+    echo $? > "$tmp/t$t.rc"
+done
+for t in 1 2; do
+    [ "$(cat "$tmp/t$t.rc")" = 0 ] ||
+        { echo "FAIL: --threads $t exits $(cat "$tmp/t$t.rc"): $(head -c 300 "$tmp/t$t.err")"; fail=1; }
+done
+n=$(verdicts "$tmp/t1.out" | grep -c '^[0-9a-f]\{16\} ')
+[ "$n" -gt 256 ] || { echo "FAIL: car_alarm: $n verdicts, expected more than two slices"; fail=1; }
+if ! diff <(verdicts "$tmp/t1.out") <(verdicts "$tmp/t2.out") > "$tmp/diff"; then
+    echo "FAIL: --threads 2 verdicts differ from --threads 1:"
+    head -20 "$tmp/diff"
+    fail=1
+fi
+out=$("$MF_BIN" check "$M" --all --threads 0 2>&1)
+rc=$?
+expect "--threads 0" "$out" "--threads needs a count"
+[ "$rc" = 1 ] || { echo "FAIL: --threads 0 exits $rc, not 1"; fail=1; }
 [ "$fail" = 0 ] && echo "check_cli: ok"
 exit "$fail"
