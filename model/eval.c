@@ -58,7 +58,16 @@ static int vs_finish(ectx *c, mf_valset *s, int base)
     int n = s->n - base;
     if (n > 1) {
         int k = 1;
-        qsort(v, (size_t)n, sizeof(*v), cmp_val);
+        if (n <= 16) { /* most sets are a few values: no call per compare */
+            for (int i = 1; i < n; i++) {
+                mf_val x = v[i];
+                int j = i;
+                for (; j > 0 && v[j - 1] > x; j--)
+                    v[j] = v[j - 1];
+                v[j] = x;
+            }
+        } else
+            qsort(v, (size_t)n, sizeof(*v), cmp_val);
         for (int i = 1; i < n; i++)
             if (v[i] != v[k - 1])
                 v[k++] = v[i];
