@@ -29,7 +29,10 @@
 #        MF_CORPUS_CHECK_TIMEOUT  seconds per `check` run; past it the run
 #                               fails (0: none)
 #        MF_CORPUS_CHECK_ARGS   extra arguments for every `check` run
-#                               (default in CI: "--timeout 2000"; full: none)
+#                               (default in CI: "--timeout 2000"; full: none;
+#                               "--threads 2" to use two cores on the
+#                               largest models: dme1 under ASan is about
+#                               150 CPU minutes)
 #
 # Per model: refused models (`model check` exits 1 with `unsupported:`) are
 # listed and skipped. Every `check` run must exit 0, or 2 with a complete
