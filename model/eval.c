@@ -45,34 +45,14 @@ typedef struct {
 
 static int ev(ectx *c, const mf_expr *e, int in_next, mf_valset *out);
 
-static int cmp_val(const void *a, const void *b)
-{
-    mf_val x = *(const mf_val *)a, y = *(const mf_val *)b;
-    return (x > y) - (x < y);
-}
-
 /* Sort and deduplicate s->v[base..n), then check it against the limit. */
 static int vs_finish(ectx *c, mf_valset *s, int base)
 {
     mf_val *v = s->v + base;
     int n = s->n - base;
     if (n > 1) {
-        int k = 1;
-        if (n <= 16) { /* most sets are a few values: no call per compare */
-            for (int i = 1; i < n; i++) {
-                mf_val x = v[i];
-                int j = i;
-                for (; j > 0 && v[j - 1] > x; j--)
-                    v[j] = v[j - 1];
-                v[j] = x;
-            }
-        } else
-            qsort(v, (size_t)n, sizeof(*v), cmp_val);
-        for (int i = 1; i < n; i++)
-            if (v[i] != v[k - 1])
-                v[k++] = v[i];
-        s->n = base + k;
-        n = k;
+        n = mf_sort_unique_i64(v, n);
+        s->n = base + n;
     }
     if (n > c->limit)
         return mf_err_set(MF_ELIMIT, "a value set grew past %d values",

@@ -690,19 +690,9 @@ out:
     return rc;
 }
 
-typedef struct {
-    int s, t;
-} pair;
-
-typedef MF_VEC(pair) pairvec;
-
-static int cmp_pair(const void *a, const void *b)
-{
-    const pair *p = a, *q = b;
-    if (p->s != q->s)
-        return (p->s > q->s) - (p->s < q->s);
-    return (p->t > q->t) - (p->t < q->t);
-}
+/* A pair (T, T') of state ids (both >= 0) packed as T << 32 | T', so that
+ * sorting the packed values orders pairs by T, then T'. */
+typedef MF_VEC(int64_t) pairvec;
 
 /* Append to *out the pairs (T, T') of parts with a common observation. */
 static void match_parts(explorer *x, const step_rec *rm, const step_rec *rp,
@@ -716,7 +706,7 @@ static void match_parts(explorer *x, const step_rec *rm, const step_rec *rp,
         else if (pm[2 * a] > pp[2 * c])
             c++;
         else {
-            pair q = {pm[2 * a + 1], pp[2 * c + 1]};
+            int64_t q = (int64_t)pm[2 * a + 1] << 32 | (uint32_t)pp[2 * c + 1];
             MF_VEC_PUSH(*out, q);
             a++;
             c++;
@@ -727,19 +717,12 @@ static void match_parts(explorer *x, const step_rec *rm, const step_rec *rp,
 /* Node key (R, pairs sorted and deduplicated). */
 static void pair_key(explorer *x, int R, pairvec *ps)
 {
-    if (ps->n > 1) {
-        qsort(ps->v, (size_t)ps->n, sizeof(pair), cmp_pair);
-        int w = 1;
-        for (int i = 1; i < ps->n; i++)
-            if (cmp_pair(&ps->v[i], &ps->v[w - 1]) != 0)
-                ps->v[w++] = ps->v[i];
-        ps->n = w;
-    }
+    ps->n = mf_sort_unique_i64(ps->v, ps->n);
     x->key.n = 0;
     MF_VEC_PUSH(x->key, R);
     for (int i = 0; i < ps->n; i++) {
-        MF_VEC_PUSH(x->key, ps->v[i].s);
-        MF_VEC_PUSH(x->key, ps->v[i].t);
+        MF_VEC_PUSH(x->key, ps->v[i] >> 32);
+        MF_VEC_PUSH(x->key, ps->v[i] & 0xffffffff);
     }
 }
 

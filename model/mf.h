@@ -63,6 +63,9 @@ void mf_buf_vprintf(mf_buf *b, const char *fmt, va_list ap);
 void mf_buf_reset(mf_buf *b); /* len = 0, keeps the memory */
 void mf_buf_free(mf_buf *b);  /* frees and zeroes */
 
+/* Sort v[0..n) ascending and drop repeats; returns the new length. */
+int mf_sort_unique_i64(int64_t *v, int n);
+
 /* A growable array of T: `MF_VEC(int) v = {0}; MF_VEC_PUSH(v, 3);` */
 #define MF_VEC(T)                                                              \
     struct {                                                                   \

@@ -275,6 +275,102 @@ void mf_buf_free(mf_buf *b)
     b->len = b->cap = 0;
 }
 
+/* ---- sorting --------------------------------------------------------- */
+
+/* Insertion sort below this size; quicksort (median of three, recursing
+ * into the smaller side) above. No call per compare: the explorer and the
+ * evaluator sort many small arrays. */
+#define SORT_SMALL 16
+
+static void sort_i64(int64_t *v, int n)
+{
+    while (n > SORT_SMALL) {
+        int64_t a = v[0], b = v[n / 2], c = v[n - 1];
+        int64_t p = a < b ? (b < c ? b : (a < c ? c : a))
+                          : (a < c ? a : (b < c ? c : b));
+        int i = 0, j = n - 1;
+        for (;;) { /* Hoare partition: v[0..j] <= p <= v[j+1..n) */
+            while (v[i] < p)
+                i++;
+            while (v[j] > p)
+                j--;
+            if (i >= j)
+                break;
+            int64_t t = v[i];
+            v[i++] = v[j];
+            v[j--] = t;
+        }
+        if (j + 1 < n - j - 1) {
+            sort_i64(v, j + 1);
+            v += j + 1;
+            n -= j + 1;
+        } else {
+            sort_i64(v + j + 1, n - j - 1);
+            n = j + 1;
+        }
+    }
+    for (int i = 1; i < n; i++) {
+        int64_t x = v[i];
+        int j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+/* LSD radix sort by bytes, skipping the bytes that are equal in every
+ * value; tmp holds n values. The sign bit is flipped so that the unsigned
+ * order of the bytes is the signed order. */
+static void radix_i64(int64_t *v, int64_t *tmp, int n)
+{
+    const uint64_t flip = (uint64_t)1 << 63;
+    uint64_t *a = (uint64_t *)v, *b = (uint64_t *)tmp;
+    uint64_t diff = 0;
+    for (int i = 0; i < n; i++) {
+        a[i] ^= flip;
+        diff |= a[i] ^ a[0];
+    }
+    for (int shift = 0; shift < 64; shift += 8) {
+        if (!((diff >> shift) & 0xff))
+            continue;
+        int count[257] = {0};
+        for (int i = 0; i < n; i++)
+            count[((a[i] >> shift) & 0xff) + 1]++;
+        for (int d = 0; d < 256; d++)
+            count[d + 1] += count[d];
+        for (int i = 0; i < n; i++)
+            b[count[(a[i] >> shift) & 0xff]++] = a[i];
+        uint64_t *t = a;
+        a = b;
+        b = t;
+    }
+    if (a != (uint64_t *)v)
+        memcpy(v, a, (size_t)n * sizeof(*v));
+    for (int i = 0; i < n; i++)
+        v[i] = (int64_t)((uint64_t)v[i] ^ flip);
+}
+
+/* Past this many values the radix sort is cheaper than the quicksort (the
+ * explorer's definite search sorts sets of tens of thousands of pairs). */
+#define SORT_RADIX 512
+
+int mf_sort_unique_i64(int64_t *v, int n)
+{
+    if (n < 2)
+        return n;
+    if (n >= SORT_RADIX) {
+        int64_t *tmp = mf_xmalloc((size_t)n * sizeof(*tmp));
+        radix_i64(v, tmp, n);
+        free(tmp);
+    } else
+        sort_i64(v, n);
+    int k = 1;
+    for (int i = 1; i < n; i++)
+        if (v[i] != v[k - 1])
+            v[k++] = v[i];
+    return k;
+}
+
 /* ---- files ----------------------------------------------------------- */
 
 int mf_read_file(char **out, size_t *len, const char *path, size_t max)

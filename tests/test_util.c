@@ -1,4 +1,5 @@
-/* test_util.c - errors, arenas, buffers, file reads and SHA-256 (mf.h). */
+/* test_util.c - errors, arenas, buffers, file reads, sorting and SHA-256
+ * (mf.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -174,6 +175,51 @@ static void test_vec__push_grows(void **state)
     assert_null(v.v);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Both sorts (insertion/quicksort below 512 values, radix above) against
+ * qsort: random values with many repeats, negatives and the extremes,
+ * sorted and reversed input, two extremes alternating. */
+static void test_sort_unique__matches_qsort(void **state)
+{
+    static const int sizes[] = {0, 1, 2, 3, 16, 17, 100, 511, 512, 513, 5000};
+    uint64_t r = 88172645463325252ull;
+    (void)state;
+
+    for (int shape = 0; shape < 5; shape++)
+        for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+            int n = sizes[z];
+            int64_t *v = malloc((size_t)(n ? n : 1) * sizeof(*v));
+            int64_t *w = malloc((size_t)(n ? n : 1) * sizeof(*w));
+            for (int i = 0; i < n; i++) {
+                r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+                switch (shape) {
+                case 0: v[i] = (int64_t)(r % 37) - 18; break;
+                case 1: v[i] = (int64_t)r; break;
+                case 2: v[i] = i / 3; break;
+                case 3: v[i] = (int64_t)(n - i) << 32 | (i & 7); break;
+                default: v[i] = i % 2 ? INT64_MIN : INT64_MAX; break;
+                }
+            }
+            memcpy(w, v, (size_t)n * sizeof(*v));
+            qsort(w, (size_t)n, sizeof(*w), cmp_i64);
+            int k = 0;
+            for (int i = 0; i < n; i++)
+                if (k == 0 || w[i] != w[k - 1])
+                    w[k++] = w[i];
+            int got = mf_sort_unique_i64(v, n);
+            assert_int_equal(got, k);
+            for (int i = 0; i < k; i++)
+                assert_true(v[i] == w[i]);
+            free(v);
+            free(w);
+        }
+}
+
 static void test_read_file__reads_and_limits(void **state)
 {
     char path[] = "/tmp/mf_test_util_XXXXXX";
@@ -230,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_arena__zeroed_aligned_and_many),
         cmocka_unit_test(test_buf__grows_and_stays_terminated),
         cmocka_unit_test(test_vec__push_grows),
+        cmocka_unit_test(test_sort_unique__matches_qsort),
         cmocka_unit_test(test_read_file__reads_and_limits),
         cmocka_unit_test(test_read_file__empty_file),
     };
