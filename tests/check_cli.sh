@@ -10,6 +10,10 @@
 # threads) gives the verdict of every mutant that one thread gives, in the
 # same order (the tests may differ: other solver models of the same
 # length); --threads 0 is a usage error.
+# door_lock's mutant ac563612666c1d99 (potential kill at length 4, shortest
+# definite kill 13): with the explorer, the definite search starts at 13;
+# without it, the definite upgrade runs out of its iteration budget, and
+# the verdict line says so.
 set -uo pipefail
 MF_BIN=${MF_BIN:-./build/mutfarm}
 M=tests/models/beverage.smv
@@ -57,5 +61,10 @@ out=$("$MF_BIN" check "$M" --all --threads 0 2>&1)
 rc=$?
 expect "--threads 0" "$out" "--threads needs a count"
 [ "$rc" = 1 ] || { echo "FAIL: --threads 0 exits $rc, not 1"; fail=1; }
+D=tests/models/door_lock.smv
+out=$("$MF_BIN" check "$D" --mutant ac563612666c1d99 --bound 20 2>&1)
+expect "door_lock, explorer on" "$out" "^ac563612666c1d99  logic-op       killed     definite      length 13$"
+out=$("$MF_BIN" check "$D" --mutant ac563612666c1d99 --bound 6 --explicit-max 0 2>&1)
+expect "door_lock, explorer off" "$out" "^ac563612666c1d99  logic-op       killed     potential     length 4; upgrade gave up: refinement: iteration limit at length [4-6]$"
 [ "$fail" = 0 ] && echo "check_cli: ok"
 exit "$fail"

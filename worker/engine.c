@@ -3682,6 +3682,7 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
     wall_deadline = 0;
     B->deadline = joint_deadline(B, nmarked(B, live), 1.0 / 3);
     int iters = 0, cap = (o->cegis_max / 10) * nmarked(B, live), giveup = 0;
+    int gave_at = -1; /* the length at which the search gave up */
     /* Per mutant: the copy last found for it, and the lengths its
      * lookahead refuted (it sits out the search up to there). */
     int *own = mf_xmalloc(sizeof *own * (size_t)n);
@@ -3702,6 +3703,7 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
             Z3_lbool r = joint_query(B, syn, pick, g, &iters, cap);
             if (r == Z3_L_UNDEF) {
                 giveup = 1;
+                gave_at = d;
                 break;
             }
             if (r == Z3_L_FALSE) {
@@ -3730,6 +3732,7 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
             if (q < 0) {
                 del_model(c, mdl);
                 giveup = 1;
+                gave_at = d;
                 break;
             }
             Z3_ast vs[1] = {mf_enc_sel(EM, q)};
@@ -3739,6 +3742,7 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
                 Z3_solver_pop(c, ver, 1);
                 del_model(c, mdl);
                 giveup = 1;
+                gave_at = d;
                 break;
             }
             if (r2 == Z3_L_FALSE) {
@@ -3767,10 +3771,15 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
         free(now_live);
     }
     /* The rest: no definite kill up to the bound, or none within the sum
-     * of their budgets (their own searches would not do better). */
+     * of their budgets (their own searches would not do better; the
+     * method says where it gave up). */
     for (int j = 0; j < n; j++)
-        if (live[j])
+        if (live[j]) {
             B->potdone[j] = 2;
+            if (gave_at >= 0)
+                snprintf(B->out[j].method, sizeof B->out[j].method,
+                         "upgrade gave up at length %d", gave_at);
+        }
     free(own);
     free(upto);
     wall_deadline = saved_wall;
@@ -3880,6 +3889,12 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
                     v->notion = MF_N_DEFINITE;
                 } else
                     mf_test_free(tmp.test);
+            } else if (tmp.reason[0]) {
+                const char *why = tmp.reason; /* "definite refinement: ..." */
+                if (strncmp(why, "definite ", 9) == 0)
+                    why += 9;
+                snprintf(v->method, sizeof v->method, "upgrade gave up: %.46s",
+                         why);
             }
         }
     } else {
