@@ -847,16 +847,41 @@ static pthread_key_t bufs_key;
 static int bufs_ok; /* the key was created */
 static pthread_once_t bufs_once = PTHREAD_ONCE_INIT;
 
-static void bufs_free(void *arg)
+/* Frees what b holds (not b itself). */
+static void bufs_clear(run_bufs *b)
 {
-    run_bufs *b = arg;
     free(b->st);
     for (int k = 0; k < b->ncand; k++)
         MF_VEC_FREE(b->cand[k]);
     free(b->cand);
     MF_VEC_FREE(b->chk);
     MF_VEC_FREE(b->coll);
-    free(b);
+}
+
+static void bufs_free(void *arg)
+{
+    bufs_clear(arg);
+    free(arg);
+}
+
+/* Room for nst values and ncand candidate vectors (empty), busy. */
+static void bufs_fit(run_bufs *b, size_t nst, int ncand)
+{
+    if (b->nst < nst) {
+        free(b->st);
+        b->st = mf_xmalloc(nst * sizeof *b->st);
+        b->nst = nst;
+    }
+    if (b->ncand < ncand) {
+        b->cand = mf_xrealloc(b->cand, (size_t)ncand * sizeof *b->cand);
+        memset(b->cand + b->ncand, 0,
+               (size_t)(ncand - b->ncand) * sizeof *b->cand);
+        b->ncand = ncand;
+    }
+    for (int k = 0; k < ncand; k++)
+        b->cand[k].n = 0;
+    b->chk.n = b->coll.n = 0;
+    b->busy = 1;
 }
 
 static void bufs_init(void)
@@ -881,21 +906,7 @@ static run_bufs *bufs_take(size_t nst, int ncand)
     }
     if (b->busy)
         return NULL;
-    if (b->nst < nst) {
-        free(b->st);
-        b->st = mf_xmalloc(nst * sizeof *b->st);
-        b->nst = nst;
-    }
-    if (b->ncand < ncand) {
-        b->cand = mf_xrealloc(b->cand, (size_t)ncand * sizeof *b->cand);
-        memset(b->cand + b->ncand, 0,
-               (size_t)(ncand - b->ncand) * sizeof *b->cand);
-        b->ncand = ncand;
-    }
-    for (int k = 0; k < ncand; k++)
-        b->cand[k].n = 0;
-    b->chk.n = b->coll.n = 0;
-    b->busy = 1;
+    bufs_fit(b, nst, ncand);
     return b;
 }
 
@@ -905,7 +916,7 @@ static int enumerate(const mf_model *m, int init, const mf_val *cur,
     plan *own = NULL;
     const plan *p = plan_get(&own, m, init, cur, inp);
     run r = {0};
-    run_bufs *b = NULL;
+    run_bufs *b = NULL, local = {0};
     int n = m->nslots, rc;
     r.p = p;
     r.m = m;
@@ -920,15 +931,14 @@ static int enumerate(const mf_model *m, int init, const mf_val *cur,
     /* This call's values: the input's IVARs, the pinned slots. */
     size_t nst = 2 * (size_t)(n ? n : 1);
     int ncand = p->norder ? p->norder : 1;
-    if ((b = bufs_take(nst, ncand))) {
-        r.st = b->st;
-        r.cand = b->cand;
-        r.chk = b->chk;
-        r.coll = b->coll;
-    } else {
-        r.st = mf_xmalloc(nst * sizeof(*r.st));
-        r.cand = mf_xcalloc((size_t)ncand, sizeof(*r.cand));
+    if (!(b = bufs_take(nst, ncand))) {
+        b = &local; /* a nested call: buffers of its own, freed at the end */
+        bufs_fit(b, nst, ncand);
     }
+    r.st = b->st;
+    r.cand = b->cand;
+    r.chk = b->chk;
+    r.coll = b->coll;
     r.fixval = r.st + (n ? n : 1);
     for (int s = 0; s < n; s++) {
         r.st[s] = p->st0[s];
@@ -960,14 +970,8 @@ cleanup:
         b->chk = r.chk;
         b->coll = r.coll;
         b->busy = 0;
-    } else {
-        free(r.st);
-        if (r.cand)
-            for (int k = 0; k < p->norder; k++)
-                MF_VEC_FREE(r.cand[k]);
-        free(r.cand);
-        MF_VEC_FREE(r.chk);
-        MF_VEC_FREE(r.coll);
+        if (b == &local)
+            bufs_clear(b);
     }
     plan_free(own);
     return rc;

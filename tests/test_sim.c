@@ -350,6 +350,60 @@ static void test_sim__trans_and_invar_constrain_successors(void **state)
     mf_model_free(m);
 }
 
+/* A callback that enumerates again (the simulator keeps its buffers per
+ * thread; a nested call gets buffers of its own): for each successor of
+ * the initial state, its own successors, listed from inside the outer
+ * enumeration, are those listed from outside it; the outer one goes on. */
+typedef struct {
+    const mf_model *m;
+    const mf_val *inp;
+    int outer;
+    collect inner[4];
+} nested;
+
+static int nested_fn(const mf_val *s, void *ctx)
+{
+    nested *k = ctx;
+    if (k->outer < 4) {
+        collect *c = &k->inner[k->outer];
+        c->m = k->m;
+        assert_true(mf_sim_next_each(k->m, s, k->inp, collect_fn, c, 1000) >=
+                    0);
+    }
+    k->outer++;
+    return 0;
+}
+
+static void test_sim__enumeration_from_inside_a_callback(void **state)
+{
+    (void)state;
+    static const char text[] = "MODULE main\n"
+                               "VAR x : 0..3; y : 0..3;\n"
+                               "ASSIGN init(x) := 0; init(y) := 0;\n"
+                               "TRANS next(x) + next(y) = 3 & next(x) > x\n";
+    mf_model *m = load_text(text, NULL, 0);
+    mf_val *s = vec(m), *i = vec(m);
+    nested k = {.m = m, .inp = i};
+    collect c = {m, 0, {{0}}};
+    assert_int_equal(mf_sim_initial(s, m, i, 0), 0);
+    assert_int_equal(mf_sim_next_each(m, s, i, nested_fn, &k, 1000), 3);
+    assert_int_equal(mf_sim_next_each(m, s, i, collect_fn, &c, 1000), 3);
+    assert_int_equal(k.outer, 3);
+    for (int t = 0; t < 3; t++) {
+        collect d = {m, 0, {{0}}};
+        int got = mf_sim_next_each(m, c.states[t], i, collect_fn, &d, 1000);
+        assert_int_equal(got, d.n);
+        assert_int_equal(k.inner[t].n, d.n);
+        assert_int_equal(k.inner[t].n, 2 - t); /* x = 1, 2, 3: x' > x */
+        for (int q = 0; q < d.n; q++)
+            assert_memory_equal(k.inner[t].states[q], d.states[q],
+                                (size_t)m->nslots * sizeof(mf_val));
+    }
+    free(s);
+    free(i);
+    mf_model_free(m);
+}
+
 /* INIT constrains the initial states of free variables the same way. */
 static void test_sim__init_constraint_limits_initial_states(void **state)
 {
@@ -1035,6 +1089,7 @@ int main(void)
         cmocka_unit_test(test_sim__eval_nondeterministic_case_condition),
         cmocka_unit_test(test_sim__input_vars_take_their_values_from_the_steps),
         cmocka_unit_test(test_sim__input_file_errors_name_line_and_column),
+        cmocka_unit_test(test_sim__enumeration_from_inside_a_callback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
