@@ -682,8 +682,10 @@ static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
             }
         }
     }
-    if (cut)
+    if (cut) {
         rc = fail(x, MF_ELIMIT, "depth limit reached");
+        nt->cut = 1;
+    }
 out:
     set_verdict(x, nt, rc, &b);
     bfs_free(&b);
@@ -798,8 +800,10 @@ static int run_definite(explorer *x, mf_explore_notion *nt, long max_states,
                 goto out;
         }
     }
-    if (cut)
+    if (cut) {
         rc = fail(x, MF_ELIMIT, "depth limit reached");
+        nt->cut = 1;
+    }
 out:
     set_verdict(x, nt, rc, &b);
     MF_VEC_FREE(ps);

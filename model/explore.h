@@ -73,6 +73,8 @@ typedef struct {
     mf_input_seq *test;  /* MF_XV_KILLED: inputs (choices all 0), owned */
     long nodes;          /* product nodes explored */
     int depth;           /* deepest level fully explored */
+    int cut;             /* MF_XV_LIMIT by max_depth alone: no kill of
+                            length max_depth or less */
 } mf_explore_notion;
 
 typedef struct {

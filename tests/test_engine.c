@@ -590,9 +590,11 @@ static void test_engine__batch_refusal_kills_match_the_explorer(void **state)
  * potential length, definite at the shortest definite length when that
  * is within the bound (and potential otherwise, the reason in the
  * method), the test replayed. Returns how many survived by the explorer's
- * length and how many kills were left potential by it. */
+ * length, how many kills were left potential by it, and how many of those
+ * by a definite exploration that stopped at the bound ("no definite kill
+ * up to"). */
 static void explorer_lengths(const char *path, int bound, int *surv,
-                             int *nodef)
+                             int *nodef, int *upto)
 {
     mf_model *m = load(path, NULL);
     mset b;
@@ -602,7 +604,7 @@ static void explorer_lengths(const char *path, int bound, int *surv,
     mf_engine_opts_default(&o);
     o.bound = bound;
     assert_int_equal(mf_engine_check(m, b.em, b.ids.n, &o, b.v), 0);
-    *surv = *nodef = 0;
+    *surv = *nodef = *upto = 0;
     for (int j = 0; j < b.ids.n; j++) {
         mf_explore_result r;
         assert_int_equal(mf_explore(&r, m, b.mm[j], MF_EXPLORE_AUTO, 0, 0),
@@ -640,6 +642,9 @@ static void explorer_lengths(const char *path, int bound, int *surv,
             if (w->notion == MF_N_POTENTIAL &&
                 strstr(w->method, "explicit-state"))
                 ++*nodef;
+            /* The definite exploration stopped at the bound. */
+            if (strstr(w->method, "no definite kill up to"))
+                ++*upto;
         }
         mf_explore_result_free(&r);
     }
@@ -651,14 +656,15 @@ static void test_engine__explorer_lengths_decide_and_steer_the_searches(
     void **state)
 {
     (void)state;
-    int surv, nodef;
+    int surv, nodef, upto;
     /* Non-deterministic, the joint potential search (learnt steps). */
-    explorer_lengths("tests/models/refuse.smv", 2, &surv, &nodef);
-    assert_true(surv >= 1 && nodef >= 1);
-    explorer_lengths("tests/models/collision_rfid.smv", 3, &surv, &nodef);
-    assert_true(surv >= 1 && nodef >= 1);
+    explorer_lengths("tests/models/refuse.smv", 2, &surv, &nodef, &upto);
+    assert_true(surv >= 1 && nodef >= 1 && upto >= 1);
+    explorer_lengths("tests/models/collision_rfid.smv", 3, &surv, &nodef,
+                     &upto);
+    assert_true(surv >= 1 && nodef > upto && upto >= 1);
     /* Hidden state: each mutant's own potential search. */
-    explorer_lengths("tests/models/beverage.smv", 2, &surv, &nodef);
+    explorer_lengths("tests/models/beverage.smv", 2, &surv, &nodef, &upto);
     assert_true(surv >= 1);
 }
 
