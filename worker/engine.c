@@ -3703,16 +3703,16 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
                 .tag = {"ub", "uc"}};
     double saved_wall = wall_deadline;
     wall_deadline = 0;
-    B->deadline = joint_deadline(B, nmarked(B, live), 1.0 / 3);
-    int iters = 0, cap = (o->cegis_max / 10) * nmarked(B, live), giveup = 0;
-    int gave_at = -1; /* the length at which the search gave up */
+    B->deadline = joint_deadline(B, left, 1.0 / 3);
+    int iters = 0, cap = (o->cegis_max / 10) * left;
+    int gave_at = -1; /* the length at which the search gave up, -1 none */
     /* Per mutant: the copy last found for it, and the lengths its
      * lookahead refuted (it sits out the search up to there). */
     int *own = mf_xmalloc(sizeof *own * (size_t)n);
     int *upto = mf_xmalloc(sizeof *upto * (size_t)n);
     for (int j = 0; j < n; j++)
         own[j] = upto[j] = -1;
-    for (int d = lo; d <= o->bound && nmarked(B, live) && !giveup; d++) {
+    for (int d = lo; d <= o->bound && nmarked(B, live) && gave_at < 0; d++) {
         mf_unroll_extend(O, d);
         mf_unroll_extend(P, d);
         mf_unroll_extend(Q, d);
@@ -3725,7 +3725,6 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
             char why[256];
             Z3_lbool r = joint_query(B, syn, pick, g, &iters, cap);
             if (r == Z3_L_UNDEF) {
-                giveup = 1;
                 gave_at = d;
                 break;
             }
@@ -3754,7 +3753,6 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
             int q = picked(B, mdl, now_live);
             if (q < 0) {
                 del_model(c, mdl);
-                giveup = 1;
                 gave_at = d;
                 break;
             }
@@ -3764,7 +3762,6 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
             if (r2 == Z3_L_UNDEF) {
                 Z3_solver_pop(c, ver, 1);
                 del_model(c, mdl);
-                giveup = 1;
                 gave_at = d;
                 break;
             }
