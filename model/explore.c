@@ -631,6 +631,7 @@ static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
         if (killed) {
             nt->verdict = MF_XV_KILLED;
             nt->length = 0;
+            nt->refusal = rp->anyref;
             nt->test = make_test(x, &b, -1, i0);
             goto out;
         }
@@ -677,6 +678,7 @@ static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
             if (killed) {
                 nt->verdict = MF_XV_KILLED;
                 nt->length = dep + 1;
+                nt->refusal = rp->anyref;
                 nt->test = make_test(x, &b, node, i);
                 goto out;
             }

@@ -75,6 +75,10 @@ typedef struct {
     int depth;           /* deepest level fully explored */
     int cut;             /* MF_XV_LIMIT by max_depth alone: no kill of
                             length max_depth or less */
+    int refusal;         /* MF_XV_KILLED, potential: the kill found is the
+                            mutant refusing (some state of S' has no
+                            successor); 0: an observation no original
+                            behaviour shows */
 } mf_explore_notion;
 
 typedef struct {

@@ -283,6 +283,7 @@ static void test_deterministic__off_by_one_guard_is_killed_at_the_first_differen
     assert_int_equal(mf_explore(&r, m, mu, MF_EXPLORE_AUTO, 0, 0), 0);
     assert_int_equal(r.potential.verdict, MF_XV_KILLED);
     assert_int_equal(r.potential.length, 3); /* go, go, go: 3 vs 2 */
+    assert_int_equal(r.potential.refusal, 0); /* the outputs differ */
     assert_int_equal(r.definite.verdict, MF_XV_KILLED);
     assert_int_equal(r.definite.length, 3);
     assert_true(r.det_shortcut);
@@ -310,6 +311,7 @@ static void test_deterministic__mutant_refusing_an_accepted_input_is_killed(
     assert_int_equal(mf_explore(&r, m, mu, MF_EXPLORE_AUTO, 0, 0), 0);
     assert_int_equal(r.potential.verdict, MF_XV_KILLED);
     assert_int_equal(r.potential.length, 1);
+    assert_int_equal(r.potential.refusal, 1);
     assert_true(step_input(m, r.potential.test, 0, "go") == 0);
     mf_explore_result_free(&r);
     /* The other way round: the "original" refuses !go, which is then never
