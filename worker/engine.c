@@ -869,8 +869,7 @@ typedef struct {
                    * potential kill is shorter (the searches skip the
                    * lengths below it) */
     int *xref;    /* the kill the explorer found at xlen is a refusal (0:
-                   * a difference of observables, which the search for
-                   * differences finds at xlen: no refusal search) */
+                   * a difference of observables; xno_refusal) */
     int *xdlen;   /* its shortest definite kill length, XD_NONE none at
                    * all, XD_NONE_UPTO none up to the bound, -1 not
                    * explored, -2 past the explorer's limit */
