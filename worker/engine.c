@@ -2965,7 +2965,7 @@ static int has_successor(const mf_model *m, const mf_val *cur,
  * A mutant the explorer showed killed first by a difference (xno_refusal)
  * is not stepped but cleared (its refcap stays untried): dme1, 40 sampled
  * at bound 10, where the stepping found none of them able to refuse and
- * was 13% of the batch's CPU, 3.07 -> 2.58 s, output byte-identical. Only
+ * was 13% of the batch's CPU, 3.07 -> 2.72 s, output byte-identical. Only
  * where the stepping is within the tries: past them every mutant keeps
  * its refusal search, which on gigamax finds many kills of the explorer's
  * length sooner than the search for differences does (clearing them there
