@@ -21,6 +21,8 @@
 #define SIM_LIMIT 2000000L
 /* Work units (set steps, simulator calls weigh more) per product node. */
 #define WORK_PER_NODE 60L
+/* Values of one expression (as the simulator's). */
+#define EVAL_LIMIT (1 << 20)
 
 /* ------------------------------------------------------------------ */
 /* Interning tables of int64 arrays                                     */
@@ -188,6 +190,15 @@ struct explorer {
     char init_msg[256];
     int err;       /* first error code */
     char msg[256];
+    /* The mutant's steps through the original's (delta_succ): */
+    int delta_off; /* mf_explore_ctx_set_delta(ctx, 0) */
+    long nsim, ndelta; /* the mutant's steps: by the simulator, by delta */
+    int dmode;     /* DELTA_NONE, DELTA_NEXT or DELTA_INIT */
+    int ditem;     /* DELTA_NEXT: the item that differs */
+    intvec m2o;    /* per mutant state id: the original's id of the same
+                      vector, -1 none, -2 not looked up */
+    intvec o2m;    /* per original state id: the mutant's id, -1 none */
+    mf_valset ev[2]; /* the item's values in the original and the mutant */
     /* scratch */
     i64vec key;
     MF_VEC(mf_val) coll;
@@ -226,7 +237,169 @@ static int intern_state(explorer *x, side *d, const mf_val *st)
     }
     int o = ktab_intern(&x->obs, x->obsbuf, n, NULL);
     MF_VEC_PUSH(d->obs, o);
-    return ktab_intern(&d->states, st, x->nslots, NULL);
+    id = ktab_intern(&d->states, st, x->nslots, NULL);
+    if (d == &x->s[1])
+        MF_VEC_PUSH(x->m2o, -2);
+    return id;
+}
+
+static int state_succ(explorer *x, side *d, int st, int inp, const int **ids,
+                      int *n);
+
+/* --- The mutant's steps through the original's ---
+ * A mutant of a next() assignment whose right-hand side reads only the
+ * current state and the input (no next()) has the original's successors
+ * from every state where the two right-hand sides have the same values:
+ * the enumeration (sim.c) differs in nothing else. A mutant of an init()
+ * assignment or an INIT constraint has them from every state. Where they
+ * apply, the mutant's step is the original's, computed once per context
+ * for every mutant (dme1, 40 sampled: most of the explorer's time was the
+ * simulator's steps of the mutants), and its states take the original's
+ * observations (the same DEFINEs and variables are observed). */
+enum { DELTA_NONE, DELTA_NEXT, DELTA_INIT };
+
+static int reads_next(const mf_model *m, const mf_expr *e, int depth)
+{
+    if (!e || depth > 64)
+        return 1;
+    if (e->kind == MF_E_NEXT)
+        return 1;
+    if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE)
+        return reads_next(m, m->items[e->ref].e, depth + 1);
+    for (int i = 0; i < e->nkids; i++)
+        if (reads_next(m, e->kids[i], depth))
+            return 1;
+    return 0;
+}
+
+static int same_expr(const mf_expr *a, const mf_expr *b)
+{
+    if (!a || !b)
+        return a == b;
+    return mf_expr_equal(a, b);
+}
+
+/* How the mutant's steps relate to the original's (DELTA_*), and the item
+ * that differs; DELTA_NONE unless the models differ in one item at most,
+ * with the same variables, types and observables. */
+static int delta_mode(const mf_model *o, const mf_model *m, int *item)
+{
+    *item = -1;
+    if (o->nitems != m->nitems || o->nvars != m->nvars ||
+        o->nslots != m->nslots || o->nobs_defines != m->nobs_defines)
+        return DELTA_NONE;
+    for (int i = 0; i < o->nvars; i++) {
+        const mf_var *a = &o->vars[i], *b = &m->vars[i];
+        if (a->decl != b->decl || a->slot != b->slot ||
+            a->nslots != b->nslots || a->is_input != b->is_input ||
+            a->is_observable != b->is_observable ||
+            !mf_type_equal(a->type, b->type))
+            return DELTA_NONE;
+    }
+    for (int i = 0; i < o->nobs_defines; i++)
+        if (o->obs_defines[i] != m->obs_defines[i])
+            return DELTA_NONE;
+    for (int i = 0; i < o->nitems; i++) {
+        const mf_item *a = &o->items[i], *b = &m->items[i];
+        if (a->kind != b->kind || a->var != b->var ||
+            (a->name && b->name ? strcmp(a->name, b->name) != 0
+                                : a->name != b->name) ||
+            !same_expr(a->lhs, b->lhs))
+            return DELTA_NONE;
+        if (same_expr(a->e, b->e))
+            continue;
+        if (*item >= 0)
+            return DELTA_NONE;
+        *item = i;
+    }
+    if (*item < 0)
+        return DELTA_INIT; /* the same items: every step is the original's */
+    switch (o->items[*item].kind) {
+    case MF_IT_INIT:
+    case MF_IT_INIT_C:
+        return DELTA_INIT;
+    case MF_IT_NEXT:
+        return reads_next(o, o->items[*item].e, 0) ||
+                       reads_next(m, m->items[*item].e, 0)
+                   ? DELTA_NONE
+                   : DELTA_NEXT;
+    default:
+        return DELTA_NONE;
+    }
+}
+
+/* 1 if the differing next() right-hand side has the same values in the
+ * original and the mutant from state cur under input inp; 0 if not, or if
+ * either cannot be evaluated (the simulator then steps the mutant). */
+static int delta_agrees(explorer *x, const mf_val *cur, const mf_val *inp)
+{
+    for (int w = 0; w < 2; w++) {
+        x->ev[w].n = 0;
+        if (mf_eval(&x->ev[w], x->s[w].m, x->s[w].m->items[x->ditem].e, cur,
+                    NULL, inp, EVAL_LIMIT) < 0)
+            return 0;
+    }
+    return x->ev[0].n == x->ev[1].n &&
+           !memcmp(x->ev[0].v, x->ev[1].v,
+                   (size_t)x->ev[0].n * sizeof(*x->ev[0].v));
+}
+
+/* The mutant's successors of its state st (-1: initial) under input inp
+ * into x->tmp as mutant state ids, taken from the original's step where
+ * the delta applies: 1 then, 0 if it does not apply, < 0 on error. */
+static int delta_succ(explorer *x, int st, int inp)
+{
+    side *O = &x->s[0], *P = &x->s[1];
+    int o = -1;
+    if (x->dmode == DELTA_NONE || (st < 0 && x->dmode != DELTA_NEXT))
+        return 0;
+    if (st >= 0) {
+        const mf_val *inrow = x->inps + (size_t)inp * x->nslots;
+        if (x->m2o.v[st] == -2)
+            x->m2o.v[st] = ktab_find(&O->states, ktab_get(&P->states, st, NULL),
+                                     x->nslots);
+        if ((o = x->m2o.v[st]) < 0)
+            return 0;
+        if (x->dmode == DELTA_NEXT &&
+            !delta_agrees(x, ktab_get(&P->states, st, NULL), inrow))
+            return 0;
+    }
+    /* The original's step, as if the mutant had made it: the same work,
+     * and an error of the original's (a limit) leaves the mutant to the
+     * simulator. */
+    long work = x->work;
+    int err = x->err;
+    char msg[sizeof x->msg];
+    memcpy(msg, x->msg, sizeof msg);
+    const int *ids;
+    int n;
+    if (state_succ(x, O, o, inp, &ids, &n) < 0) {
+        x->work = work;
+        x->err = err;
+        memcpy(x->msg, msg, sizeof msg);
+        return 0;
+    }
+    x->work = work + 10;
+    x->tmp.n = 0;
+    for (int i = 0; i < n; i++)
+        MF_VEC_PUSH(x->tmp, ids[i]);
+    for (int i = 0; i < x->tmp.n; i++) {
+        int q = x->tmp.v[i];
+        while (x->o2m.n <= q)
+            MF_VEC_PUSH(x->o2m, -1);
+        if (x->o2m.v[q] < 0) {
+            const mf_val *vec = ktab_get(&O->states, q, NULL);
+            int is_new, id = ktab_intern(&P->states, vec, x->nslots, &is_new);
+            if (is_new) {
+                MF_VEC_PUSH(P->obs, O->obs.v[q]);
+                MF_VEC_PUSH(x->m2o, q);
+            } else
+                x->m2o.v[id] = q;
+            x->o2m.v[q] = id;
+        }
+        x->tmp.v[i] = x->o2m.v[q];
+    }
+    return 1;
 }
 
 /* The successors of state `st` (-1: the initial states) of side d under
@@ -236,8 +409,22 @@ static int state_succ(explorer *x, side *d, int st, int inp, const int **ids,
 {
     int64_t key[2] = {st, inp};
     int k = ktab_find(&d->succ_keys, key, 2);
-    if (k < 0) {
+    int dl = 0;
+    if (k < 0 && d == &x->s[1] && (dl = delta_succ(x, st, inp)) < 0)
+        return dl;
+    if (k < 0 && dl) {
+        x->ndelta++;
+        succ_rec r = {d->succ_pool.n, x->tmp.n};
+        if (x->tmp.n > 1)
+            d->nondet = 1;
+        for (int i = 0; i < x->tmp.n; i++)
+            MF_VEC_PUSH(d->succ_pool, x->tmp.v[i]);
+        MF_VEC_PUSH(d->succ, r);
+        k = ktab_intern(&d->succ_keys, key, 2, NULL);
+    } else if (k < 0) {
         x->work += 10;
+        if (d == &x->s[1])
+            x->nsim++;
         x->coll.n = 0;
         int rc;
         if (st < 0)
@@ -524,6 +711,31 @@ static mf_input_seq *make_test(explorer *x, const bfs *b, int node, int input)
     return s;
 }
 
+/* The mutant's observations along the potential kill of make_test: those
+ * of the nodes on the path (all states of a node's mutant set show one),
+ * then `kobs` (an observation id; -1: the mutant refuses the last input,
+ * and the last vector is left zero). (length + 1) * nobs values. */
+static mf_val *make_word(explorer *x, const bfs *b, int node, int kobs)
+{
+    int len = node < 0 ? 0 : b->depth.v[node] + 1, no = x->nobs;
+    mf_val *w = mf_xcalloc((size_t)(len + 1) * (size_t)(no ? no : 1),
+                           sizeof *w);
+    const side *P = &x->s[1];
+    for (int v = node; v >= 0; v = b->parent.v[v]) {
+        int set = (int)ktab_get(&b->nodes, v, NULL)[2];
+        int member = (int)ktab_get(&P->sets, set, NULL)[0];
+        int n;
+        const int64_t *o = ktab_get(&x->obs, P->obs.v[member], &n);
+        memcpy(w + (size_t)b->depth.v[v] * no, o, (size_t)n * sizeof *w);
+    }
+    if (kobs >= 0) {
+        int n;
+        const int64_t *o = ktab_get(&x->obs, kobs, &n);
+        memcpy(w + (size_t)len * no, o, (size_t)n * sizeof *w);
+    }
+    return w;
+}
+
 #define REC(d, k) (&(d)->steps.v[(k)])
 #define PARTS(d, r) ((d)->part_pool.v + (r)->poff)
 
@@ -612,7 +824,7 @@ static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
         int kp = set_step(x, P, -1, i0);
         if (kp < 0) { rc = kp; goto out; }
         step_rec *rm = REC(M, km), *rp = REC(P, kp);
-        int killed = rp->anyref;
+        int killed = rp->anyref, kobs = -1;
         int a = 0;
         for (int j = 0; j < rp->np && !killed; j++) {
             int o = PARTS(P, rp)[2 * j];
@@ -620,6 +832,7 @@ static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
                 a++;
             if (a == rm->np || PARTS(M, rm)[2 * a] != o) {
                 killed = 1;
+                kobs = o;
                 break;
             }
             key[0] = x->enabled ? ALL_R : rm->rset;
@@ -633,6 +846,7 @@ static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
             nt->length = 0;
             nt->refusal = rp->anyref;
             nt->test = make_test(x, &b, -1, i0);
+            nt->mobs = make_word(x, &b, -1, kobs);
             goto out;
         }
     }
@@ -660,13 +874,14 @@ static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
             int kp = set_step(x, P, S2, i);
             if (kp < 0) { rc = kp; goto out; }
             step_rec *rm = REC(M, km), *rp = REC(P, kp);
-            int killed = rp->anyref, a = 0;
+            int killed = rp->anyref, a = 0, kobs = -1;
             for (int j = 0; j < rp->np && !killed; j++) {
                 int o = PARTS(P, rp)[2 * j];
                 while (a < rm->np && PARTS(M, rm)[2 * a] < o)
                     a++;
                 if (a == rm->np || PARTS(M, rm)[2 * a] != o) {
                     killed = 1;
+                    kobs = o;
                     break;
                 }
                 key[0] = R2;
@@ -680,6 +895,7 @@ static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
                 nt->length = dep + 1;
                 nt->refusal = rp->anyref;
                 nt->test = make_test(x, &b, node, i);
+                nt->mobs = make_word(x, &b, node, kobs);
                 goto out;
             }
         }
@@ -865,6 +1081,11 @@ mf_explore_ctx *mf_explore_ctx_new(const mf_model *orig)
     return x;
 }
 
+void mf_explore_ctx_set_delta(mf_explore_ctx *x, int on)
+{
+    x->delta_off = !on;
+}
+
 void mf_explore_ctx_free(mf_explore_ctx *x)
 {
     if (!x)
@@ -878,6 +1099,10 @@ void mf_explore_ctx_free(mf_explore_ctx *x)
     MF_VEC_FREE(x->key);
     MF_VEC_FREE(x->coll);
     MF_VEC_FREE(x->tmp);
+    MF_VEC_FREE(x->m2o);
+    MF_VEC_FREE(x->o2m);
+    MF_VEC_FREE(x->ev[0]);
+    MF_VEC_FREE(x->ev[1]);
     free(x);
 }
 
@@ -898,6 +1123,10 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
     side_free(&x->s[1]);
     memset(&x->s[1], 0, sizeof(x->s[1]));
     x->s[1].m = mut;
+    x->dmode = x->delta_off ? DELTA_NONE
+                            : delta_mode(x->s[0].m, mut, &x->ditem);
+    x->nsim = x->ndelta = 0;
+    x->m2o.n = x->o2m.n = 0;
     x->err = 0;
     x->msg[0] = 0;
     x->work = 0;
@@ -931,6 +1160,7 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
             out->det_shortcut = 1;
             out->definite = out->potential;
             out->definite.test = seq_copy(out->potential.test, x->nslots);
+            out->definite.mobs = NULL;
         } else {
             x->work = 0;
             rc = run_definite(x, &out->definite, max_states, max_depth);
@@ -952,6 +1182,8 @@ done:
         rc = 0; /* a kill found right after a node was added (bfs_add: 1) */
     out->orig_det = !x->s[0].nondet;
     out->mut_det = !x->s[1].nondet;
+    out->mut_sim_steps = x->nsim;
+    out->mut_delta_steps = x->ndelta;
     if (x->err) {
         snprintf(out->err, sizeof(out->err), "%s", x->msg);
         rc = mf_err_set(x->err, "%s", x->msg);
@@ -977,7 +1209,10 @@ void mf_explore_result_free(mf_explore_result *r)
         return;
     mf_input_seq_free(r->potential.test);
     mf_input_seq_free(r->definite.test);
+    free(r->potential.mobs);
+    free(r->definite.mobs);
     r->potential.test = r->definite.test = NULL;
+    r->potential.mobs = r->definite.mobs = NULL;
 }
 
 const char *mf_explore_verdict_name(mf_explore_verdict v)

@@ -79,6 +79,10 @@ typedef struct {
                             mutant refusing (some state of S' has no
                             successor); 0: an observation no original
                             behaviour shows */
+    mf_val *mobs;        /* MF_XV_KILLED, potential: the mutant's
+                            behaviour along test, (length + 1) vectors of
+                            the observables (mf_sim_observe's order); with
+                            refusal the last is zero. Owned */
 } mf_explore_notion;
 
 typedef struct {
@@ -90,6 +94,9 @@ typedef struct {
     /* In MF_EXPLORE_AUTO: 1 when both were deterministic on the explored
      * part and definite was copied from potential (notions coincide). */
     int det_shortcut;
+    /* The mutant's successor computations: by the simulator, and taken
+     * from the original's (see mf_explore_ctx_set_delta). */
+    long mut_sim_steps, mut_delta_steps;
     char err[256]; /* MF_XV_ERROR / limit reason */
 } mf_explore_result;
 
@@ -119,6 +126,16 @@ int mf_explore_with(mf_explore_ctx *ctx, mf_explore_result *out,
                     const mf_model *mut, int notion, long max_states,
                     int max_depth);
 void mf_explore_ctx_free(mf_explore_ctx *ctx); /* NULL-safe */
+
+/* The mutant's steps through the original's (on by default): where the
+ * mutant differs from the original in one next() assignment whose
+ * right-hand sides read no next() value, its successors from a state the
+ * original has reached, under an input where the two right-hand sides
+ * have the same values, are the original's, memoised once in the context
+ * for every mutant; likewise every step of a mutant of an init()
+ * assignment or an INIT constraint. Verdicts, lengths and node counts are
+ * those of the simulator's steps (off: for tests and measurements). */
+void mf_explore_ctx_set_delta(mf_explore_ctx *ctx, int on);
 
 /* "killed", "not-killable", "limit", "error", "-". */
 const char *mf_explore_verdict_name(mf_explore_verdict v);

@@ -611,6 +611,31 @@ int mf_type_contains(const mf_type *t, mf_val v)
     return 0;
 }
 
+int mf_type_equal(const mf_type *a, const mf_type *b)
+{
+    if (a == b)
+        return 1;
+    if (!a || !b || a->kind != b->kind)
+        return 0;
+    switch (a->kind) {
+    case MF_TY_BOOL:
+        return 1;
+    case MF_TY_RANGE:
+        return a->lo == b->lo && a->hi == b->hi;
+    case MF_TY_ENUM:
+        if (a->nvals != b->nvals)
+            return 0;
+        for (int i = 0; i < a->nvals; i++)
+            if (a->vals[i] != b->vals[i])
+                return 0;
+        return 1;
+    case MF_TY_ARRAY:
+        return a->lo == b->lo && a->hi == b->hi &&
+               mf_type_equal(a->elem, b->elem);
+    }
+    return 0;
+}
+
 static int val_cmp(const void *a, const void *b)
 {
     mf_val x = *(const mf_val *)a, y = *(const mf_val *)b;

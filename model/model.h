@@ -172,5 +172,7 @@ const mf_type *mf_type_scalar(const mf_type *t);
 int mf_type_domain(const mf_type *t, mf_val **vals, int *nvals);
 /* 1 if v is in the domain of scalar type t. */
 int mf_type_contains(const mf_type *t, mf_val v);
+/* 1 if a and b are the same type (bounds, values, element types). */
+int mf_type_equal(const mf_type *a, const mf_type *b);
 
 #endif

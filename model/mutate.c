@@ -261,30 +261,6 @@ static tkind infer(const mf_model *m, const mf_expr *e, int depth)
     return T_UNK;
 }
 
-static int type_equal(const mf_type *a, const mf_type *b)
-{
-    if (a == b)
-        return 1;
-    if (!a || !b || a->kind != b->kind)
-        return 0;
-    switch (a->kind) {
-    case MF_TY_BOOL:
-        return 1;
-    case MF_TY_RANGE:
-        return a->lo == b->lo && a->hi == b->hi;
-    case MF_TY_ENUM:
-        if (a->nvals != b->nvals)
-            return 0;
-        for (int i = 0; i < a->nvals; i++)
-            if (a->vals[i] != b->vals[i])
-                return 0;
-        return 1;
-    case MF_TY_ARRAY:
-        return a->lo == b->lo && a->hi == b->hi && type_equal(a->elem, b->elem);
-    }
-    return 0;
-}
-
 /* ---- the enumerator */
 
 typedef struct {
@@ -675,7 +651,7 @@ static void value_ops(enumst *st, const mf_expr *e, ctx c)
         want(st, MF_MOP_VAR_REPLACE)) {
         const mf_type *t = m->vars[e->ref].type;
         for (int v = 0; v < m->nvars && st->rc == 0; v++) {
-            if (v == e->ref || !type_equal(t, m->vars[v].type))
+            if (v == e->ref || !mf_type_equal(t, m->vars[v].type))
                 continue;
             mf_arena *a = mf_arena_new();
             mf_expr *r = shallow(a, e);

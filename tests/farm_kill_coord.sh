@@ -8,6 +8,9 @@
 # Part 2: the same for `mutfarm run` (SIGKILL of the whole command: its
 # local workers go with it; the next run resumes).
 . "$(dirname "$0")/farm_common.sh"
+# Each mutant 30 ms longer in the workers (test hook, docs/running.md):
+# however fast the engine, the kills land mid-campaign.
+export MF_TEST_MUTANT_MS=30
 
 ARGS=(--bound 3 --operators "$OPS_MEDIUM" --config "$CONF")
 port=$(free_port)

@@ -6,6 +6,9 @@
 #     waits (does not exit, hands nothing out) while it has no worker, and
 #     resumes when a new worker comes.
 . "$(dirname "$0")/farm_common.sh"
+# Each mutant 30 ms longer in the workers (test hook, docs/running.md):
+# however fast the engine, the kill of the only worker lands mid-campaign.
+export MF_TEST_MUTANT_MS=30
 
 ARGS=(--bound 3 --operators "$OPS_MEDIUM" --config "$CONF")
 

@@ -657,12 +657,21 @@ static void test_engine__explorer_lengths_decide_and_steer_the_searches(
 {
     (void)state;
     int surv, nodef, upto;
+    long xp = mf_engine_explorer_tests(MF_N_POTENTIAL),
+         xd = mf_engine_explorer_tests(MF_N_DEFINITE);
     /* Non-deterministic, the joint potential search (learnt steps). */
     explorer_lengths("tests/models/refuse.smv", 2, &surv, &nodef, &upto);
     assert_true(surv >= 1 && nodef >= 1 && upto >= 1);
     explorer_lengths("tests/models/collision_rfid.smv", 3, &surv, &nodef,
                      &upto);
     assert_true(surv >= 1 && nodef > upto && upto >= 1);
+    /* Kills within the bound took the explorer's tests, both notions
+     * (explorer_test), each replayed above. */
+    print_message("# explorer tests: %ld potential, %ld definite\n",
+                  mf_engine_explorer_tests(MF_N_POTENTIAL) - xp,
+                  mf_engine_explorer_tests(MF_N_DEFINITE) - xd);
+    assert_true(mf_engine_explorer_tests(MF_N_POTENTIAL) - xp >= 10);
+    assert_true(mf_engine_explorer_tests(MF_N_DEFINITE) - xd >= 1);
     /* Hidden state: each mutant's own potential search. */
     explorer_lengths("tests/models/beverage.smv", 2, &surv, &nodef, &upto);
     assert_true(surv >= 1);

@@ -412,6 +412,150 @@ static void test_car_alarm__swapping_disjoint_branches_is_equivalent(
     mf_model_free(m);
 }
 
+/* ---- the mutant's steps through the original's (delta) ------------------- */
+
+static int count_fn(const mf_mutant *mu, void *ctx);
+
+static int nobs_of(const mf_model *m)
+{
+    int n = m->nobs_defines;
+    for (int i = 0; i < m->nvars; i++)
+        if (m->vars[i].is_observable)
+            n += m->vars[i].nslots;
+    return n;
+}
+
+/* The same verdict, length, node count, test and mutant behaviour. */
+static void assert_same_notion(const mf_model *m, const char *id,
+                               const mf_explore_notion *a,
+                               const mf_explore_notion *b)
+{
+    if (a->verdict != b->verdict || a->nodes != b->nodes ||
+        a->depth != b->depth || a->cut != b->cut)
+        fail_msg("%s: delta %s (%ld nodes, depth %d), simulator %s (%ld "
+                 "nodes, depth %d)", id, mf_explore_verdict_name(a->verdict),
+                 a->nodes, a->depth, mf_explore_verdict_name(b->verdict),
+                 b->nodes, b->depth);
+    if (a->verdict != MF_XV_KILLED)
+        return;
+    assert_int_equal(a->length, b->length);
+    assert_int_equal(a->refusal, b->refusal);
+    size_t row = sizeof(mf_val) * (size_t)m->nslots;
+    assert_int_equal(a->test->nsteps, b->test->nsteps);
+    assert_memory_equal(a->test->init, b->test->init, row);
+    if (a->length > 0)
+        assert_memory_equal(a->test->steps, b->test->steps,
+                            row * (size_t)a->length);
+    assert_int_equal(!a->mobs, !b->mobs);
+    if (a->mobs && nobs_of(m) > 0)
+        assert_memory_equal(a->mobs, b->mobs,
+                            sizeof(mf_val) * (size_t)nobs_of(m) *
+                                (size_t)(a->length + 1));
+}
+
+typedef struct {
+    const mf_model *m;
+    mf_explore_ctx *on, *off;
+    int seen, stride, compared;
+    long delta_steps, sim_steps; /* the mutants' with delta on */
+    int with_delta, without;     /* mutants whose steps were / were not */
+} delta_ctx;
+
+static int delta_fn(const mf_mutant *mu, void *ctx)
+{
+    delta_ctx *d = ctx;
+    if (mu->status != MF_MUT_OK || d->seen++ % d->stride != 0)
+        return 0;
+    mf_model *mm = NULL;
+    if (mf_mutant_apply(&mm, d->m, mu) != 0)
+        return 0;
+    mf_explore_result a, b;
+    mf_explore_with(d->on, &a, mm, MF_EXPLORE_AUTO, 3000, 0);
+    mf_explore_with(d->off, &b, mm, MF_EXPLORE_AUTO, 3000, 0);
+    assert_same_notion(d->m, mu->id, &a.potential, &b.potential);
+    assert_same_notion(d->m, mu->id, &a.definite, &b.definite);
+    assert_int_equal(a.mut_det, b.mut_det);
+    assert_int_equal(b.mut_delta_steps, 0);
+    /* Each step is the simulator's or the original's, never both. */
+    assert_int_equal(a.mut_sim_steps + a.mut_delta_steps, b.mut_sim_steps);
+    d->delta_steps += a.mut_delta_steps;
+    d->sim_steps += a.mut_sim_steps;
+    if (a.mut_delta_steps)
+        d->with_delta++;
+    else if (a.mut_sim_steps)
+        d->without++;
+    d->compared++;
+    mf_explore_result_free(&a);
+    mf_explore_result_free(&b);
+    mf_model_free(mm);
+    return 0;
+}
+
+static delta_ctx compare_delta(const mf_model *m, int per_model)
+{
+    delta_ctx d = {0};
+    d.m = m;
+    int nok = 0;
+    mf_mutants_each(m, 0, count_fn, &nok);
+    d.stride = nok > per_model ? (nok + per_model - 1) / per_model : 1;
+    d.on = mf_explore_ctx_new(m);
+    d.off = mf_explore_ctx_new(m);
+    mf_explore_ctx_set_delta(d.off, 0);
+    mf_mutants_each(m, 0, delta_fn, &d);
+    mf_explore_ctx_free(d.on);
+    mf_explore_ctx_free(d.off);
+    return d;
+}
+
+/* Inputs (an IVAR read by next(x), an input VAR), a FROZENVAR, a choice,
+ * a TRANS, and next(y) reading next(x): the mutants of next(y) step by
+ * the simulator alone. */
+static const char *delta_model =
+    "MODULE main\n"
+    "IVAR go : boolean;\n"
+    "VAR d : 0..2; x : 0..3; y : 0..3;\n"
+    "FROZENVAR k : 0..1;\n"
+    "ASSIGN\n"
+    "  init(x) := 0;\n"
+    "  next(x) := case go : (x + d) mod 4; TRUE : {x, 0}; esac;\n"
+    "  init(y) := k;\n"
+    "  next(y) := next(x) = k ? y : x;\n"
+    "TRANS next(x) != 3 | y != 2\n";
+
+static void test_delta__steps_through_the_original_change_no_result(
+    void **state)
+{
+    (void)state;
+    static const char *inputs[] = {"go", "d"};
+    mf_model_opts opts = {0};
+    opts.inputs = inputs;
+    opts.ninputs = 2;
+    mf_model *m = load_text("delta.smv", delta_model, &opts);
+    delta_ctx d = compare_delta(m, 1000);
+    print_message("# delta.smv: %d mutants, %d with steps through the "
+                  "original (%ld of %ld steps)\n", d.compared, d.with_delta,
+                  d.delta_steps, d.delta_steps + d.sim_steps);
+    assert_true(d.compared >= 20);
+    assert_true(d.with_delta > 0); /* next(x), init() mutants */
+    assert_true(d.without > 0);    /* next(y), TRANS mutants */
+    mf_model_free(m);
+
+    const char *files[] = {"tests/models/beverage.smv",
+                           "tests/models/car_alarm.smv",
+                           "tests/models/collision_rfid.smv",
+                           "tests/models/door_lock.smv",
+                           "tests/models/refuse.smv",
+                           "tests/models/late_definite.smv"};
+    long steps = 0;
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        assert_int_equal(mf_model_load_file(&m, files[i], NULL), 0);
+        d = compare_delta(m, 30);
+        steps += d.delta_steps;
+        mf_model_free(m);
+    }
+    assert_true(steps > 0);
+}
+
 /* ---- every mutant of every accepted model -------------------------------- */
 
 /* Under the sanitizers every mutant of the corpus takes tens of minutes, so
@@ -605,6 +749,8 @@ int main(void)
             test_car_alarm__sound_on_flash_only_is_killed_by_opening_when_armed),
         cmocka_unit_test(
             test_car_alarm__swapping_disjoint_branches_is_equivalent),
+        cmocka_unit_test(
+            test_delta__steps_through_the_original_change_no_result),
         cmocka_unit_test(
             test_corpus__every_mutant_gets_an_exact_verdict_or_a_limit),
     };

@@ -104,6 +104,11 @@ int mf_engine_check_against(const mf_model *m, const mf_model *other,
 int mf_engine_replay(const mf_model *m, const mf_model *mutant, mf_test *t,
                      mf_notion notion);
 
+/* How many kills of this process took the explicit-state explorer's test
+ * (no solver search): notion MF_N_POTENTIAL, or the others (definite and
+ * deterministic). For tests and measurements. */
+long mf_engine_explorer_tests(mf_notion notion);
+
 void mf_test_free(mf_test *t);
 /* The test as text: "init: x=1" / one line per step "inp=req" with the
  * expected observables as comments. */

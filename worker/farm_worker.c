@@ -152,6 +152,17 @@ static int poison_armed(void)
     return p && !strcmp(p, "1");
 }
 
+/* MF_TEST_MUTANT_MS=N (tests only): N ms more per mutant of a job, at most
+ * 1000, so that a campaign on a small model lasts long enough for a test
+ * to kill a process in its middle, or to see two workers share it, however
+ * fast the engine decides; 0 when unset. */
+static int test_mutant_ms(void)
+{
+    const char *p = getenv("MF_TEST_MUTANT_MS");
+    int ms = p ? atoi(p) : 0;
+    return ms < 0 ? 0 : ms > 1000 ? 1000 : ms;
+}
+
 int mf_worker_do_job(mf_wire_result **out, const mf_wire_job *job,
                      const char *worker_id)
 {
@@ -240,6 +251,12 @@ int mf_worker_do_job(mf_wire_result **out, const mf_wire_job *job,
     if (ne > 0)
         mf_engine_check(m, em, ne, &eo, v); /* failures are in the verdicts */
     int64_t t2 = now_ms();
+    int64_t delay = (int64_t)test_mutant_ms() * n;
+    if (delay > 0) {
+        struct timespec ts = {(time_t)(delay / 1000),
+                              (long)(delay % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
 
     mf_wire_result *r = mf_wire_result_new(job->job_id, job->attempt,
                                            job->campaign_id, worker_id);
