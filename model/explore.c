@@ -256,7 +256,11 @@ static int state_succ(explorer *x, side *d, int st, int inp, const int **ids,
  * for every mutant (dme1, 40 sampled: most of the explorer's time was the
  * simulator's steps of the mutants), and its states take the original's
  * observations (the same DEFINEs and variables are observed). */
-enum { DELTA_NONE, DELTA_NEXT, DELTA_INIT };
+enum {
+    DELTA_NONE = MF_STEP_DIFFERS,
+    DELTA_NEXT = MF_STEP_NEXT,
+    DELTA_INIT = MF_STEP_SAME
+};
 
 static int reads_next(const mf_model *m, const mf_expr *e, int depth)
 {
@@ -326,6 +330,12 @@ static int delta_mode(const mf_model *o, const mf_model *m, int *item)
     default:
         return DELTA_NONE;
     }
+}
+
+int mf_explore_step_delta(const mf_model *orig, const mf_model *mut,
+                          int *item)
+{
+    return delta_mode(orig, mut, item);
 }
 
 /* 1 if the differing next() right-hand side has the same values in the

@@ -137,6 +137,16 @@ void mf_explore_ctx_free(mf_explore_ctx *ctx); /* NULL-safe */
  * those of the simulator's steps (off: for tests and measurements). */
 void mf_explore_ctx_set_delta(mf_explore_ctx *ctx, int on);
 
+/* How the steps (successors, not initial states) of mut relate to those of
+ * orig: MF_STEP_SAME, the same (they differ in init() assignments or INIT
+ * constraints only, or not at all); MF_STEP_NEXT, they differ in one next()
+ * assignment whose right-hand sides read no next() value, *item its index
+ * (the same where the two have the same values); MF_STEP_DIFFERS, anything
+ * else (other items, variables, types or observables). */
+enum { MF_STEP_DIFFERS = 0, MF_STEP_NEXT = 1, MF_STEP_SAME = 2 };
+int mf_explore_step_delta(const mf_model *orig, const mf_model *mut,
+                          int *item);
+
 /* "killed", "not-killable", "limit", "error", "-". */
 const char *mf_explore_verdict_name(mf_explore_verdict v);
 
