@@ -56,6 +56,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,9 +348,13 @@ static cls classify(const config *cfg, const mf_model *m, const mf_model *mm,
                       S->length, L);
         return C_DISAGREE;
     }
-    /* "No definite kill" is a proof: the explorer must have none. */
+    /* "No definite kill" is a proof: the explorer must have none ("no
+     * definite kill up to K": none of length K or less). */
+    int upto = INT_MAX;
+    if (sscanf(v->method, "no definite kill up to %d", &upto) != 1)
+        upto = INT_MAX;
     if (v->notion == MF_N_POTENTIAL && D->verdict == MF_XV_KILLED &&
-        !strncmp(v->method, "no definite kill", 16)) {
+        !strncmp(v->method, "no definite kill", 16) && D->length <= upto) {
         *kind = D_FALSE_NODEF;
         mf_buf_printf(why, "no definite kill claimed, the explorer's has "
                            "length %d", D->length);
