@@ -3144,6 +3144,82 @@ typedef struct {
     Z3_ast en, g; /* enabledness and successor candidates */
 } lockq;
 
+/* A set of states as a formula over S, for lock-step's step from the
+ * reachable states: a trie over the cells in `cells`, the states sorted
+ * on them, each cell's values a disjunction conjoined with the trie of
+ * the states that have the value. States that share a prefix share its
+ * equalities, where a disjunction of one conjunction per state repeated
+ * them (yyaan: 3626 states, 29 cells). 40 sampled at bound 10, batch:
+ * yyaan 7.6 -> 3.6 s, gigamax 13.2 -> 8.5 s, the same verdicts. */
+typedef struct {
+    const mf_val *rows; /* n values a state */
+    int n;
+    const int *cells;
+    int ncells;
+} trie_ctx;
+
+static _Thread_local const trie_ctx *trie_sorting;
+
+static int cmp_trie(const void *pa, const void *pb)
+{
+    const trie_ctx *T = trie_sorting;
+    const mf_val *a = T->rows + (size_t)*(const int *)pa * T->n;
+    const mf_val *b = T->rows + (size_t)*(const int *)pb * T->n;
+    for (int k = 0; k < T->ncells; k++) {
+        int s = T->cells[k];
+        if (a[s] != b[s])
+            return a[s] < b[s] ? -1 : 1;
+    }
+    return 0;
+}
+
+/* The trie of the states idx[lo..hi), equal on cells[0..k). */
+static Z3_ast trie(mf_enc *E, Z3_ast *S, const trie_ctx *T, const int *idx,
+                   int lo, int hi, int k)
+{
+    if (k == T->ncells)
+        return mf_enc_keep(E, Z3_mk_true(mf_enc_ctx(E)));
+    int s = T->cells[k];
+    MF_VEC(Z3_ast) alt = {0};
+    for (int a = lo; a < hi;) {
+        mf_val v = T->rows[(size_t)idx[a] * T->n + s];
+        int b = a;
+        while (b < hi && T->rows[(size_t)idx[b] * T->n + s] == v)
+            b++;
+        Z3_ast both[2] = {mf_enc_eq(E, S[s], mf_enc_val(E, v)),
+                          trie(E, S, T, idx, a, b, k + 1)};
+        MF_VEC_PUSH(alt, mf_enc_and(E, 2, both));
+        a = b;
+    }
+    Z3_ast r = alt.n == 1 ? alt.v[0]
+                          : mf_enc_keep(E, Z3_mk_or(mf_enc_ctx(E),
+                                                    (unsigned)alt.n, alt.v));
+    MF_VEC_FREE(alt);
+    return r;
+}
+
+/* S is one of the states of rs (cnt of them, cnt > 0). */
+static Z3_ast in_states(batch *B, Z3_ast *S, const reach *rs, int cnt)
+{
+    const mf_model *m = B->m;
+    int n = m->nslots, nc = 0;
+    int *cells = mf_xcalloc((size_t)(n + 1), sizeof *cells);
+    for (int s = 0; s < n; s++)
+        if (!is_input_slot(m, s) || m->vars[0].decl != MF_DECL_IVAR)
+            cells[nc++] = s;
+    int *idx = mf_xcalloc((size_t)cnt, sizeof *idx);
+    for (int i = 0; i < cnt; i++)
+        idx[i] = i;
+    trie_ctx T = {rs->st.v, n, cells, nc};
+    trie_sorting = &T;
+    qsort(idx, (size_t)cnt, sizeof *idx, cmp_trie);
+    trie_sorting = NULL;
+    Z3_ast r = trie(B->E, S, &T, idx, 0, cnt, 0);
+    free(idx);
+    free(cells);
+    return r;
+}
+
 static void lockq_open(batch *B, lockq *L, int step, int rev,
                        const reach *rs)
 {
@@ -3187,21 +3263,8 @@ static void lockq_open(batch *B, lockq *L, int step, int rev,
         if (rs && rs->ok) {
             L->onrs = 1;
             int n = m->nslots, cnt = rs->st.n / (n ? n : 1);
-            Z3_ast *dis = mf_xcalloc((size_t)(cnt + 1), sizeof *dis);
-            Z3_ast *eqs = mf_xcalloc((size_t)(n + 1), sizeof *eqs);
-            for (int i = 0; i < cnt; i++) {
-                int ne = 0;
-                for (int s = 0; s < n; s++)
-                    if (!is_input_slot(m, s) ||
-                        m->vars[0].decl != MF_DECL_IVAR)
-                        eqs[ne++] = mf_enc_eq(E, L->S[s], mf_enc_val(
-                                                  E, rs->st.v[(size_t)i * n + s]));
-                dis[i] = mf_enc_and(E, ne, eqs);
-            }
-            Z3_solver_assert(c, L->A, cnt ? mf_enc_keep(E, Z3_mk_or(c, (unsigned)cnt, dis))
+            Z3_solver_assert(c, L->A, cnt ? in_states(B, L->S, rs, cnt)
                                           : mf_enc_keep(E, Z3_mk_false(c)));
-            free(dis);
-            free(eqs);
         }
     }
     /* Enabledness candidates: the original accepts, some mutant choice
