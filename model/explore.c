@@ -262,20 +262,6 @@ enum {
     DELTA_INIT = MF_STEP_SAME
 };
 
-static int reads_next(const mf_model *m, const mf_expr *e, int depth)
-{
-    if (!e || depth > 64)
-        return 1;
-    if (e->kind == MF_E_NEXT)
-        return 1;
-    if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE)
-        return reads_next(m, m->items[e->ref].e, depth + 1);
-    for (int i = 0; i < e->nkids; i++)
-        if (reads_next(m, e->kids[i], depth))
-            return 1;
-    return 0;
-}
-
 static int same_expr(const mf_expr *a, const mf_expr *b)
 {
     if (!a || !b)
@@ -323,8 +309,8 @@ static int delta_mode(const mf_model *o, const mf_model *m, int *item)
     case MF_IT_INIT_C:
         return DELTA_INIT;
     case MF_IT_NEXT:
-        return reads_next(o, o->items[*item].e, 0) ||
-                       reads_next(m, m->items[*item].e, 0)
+        return mf_expr_reads_next(o, o->items[*item].e) ||
+                       mf_expr_reads_next(m, m->items[*item].e)
                    ? DELTA_NONE
                    : DELTA_NEXT;
     default:
@@ -338,20 +324,19 @@ int mf_explore_step_delta(const mf_model *orig, const mf_model *mut,
     return delta_mode(orig, mut, item);
 }
 
-/* 1 if the differing next() right-hand side has the same values in the
- * original and the mutant from state cur under input inp; 0 if not, or if
- * either cannot be evaluated (the simulator then steps the mutant). */
-static int delta_agrees(explorer *x, const mf_val *cur, const mf_val *inp)
+int mf_explore_step_agrees(const mf_model *orig, const mf_model *mut,
+                           int item, const mf_val *cur, const mf_val *inp,
+                           mf_valset vals[2])
 {
+    const mf_model *ms[2] = {orig, mut};
     for (int w = 0; w < 2; w++) {
-        x->ev[w].n = 0;
-        if (mf_eval(&x->ev[w], x->s[w].m, x->s[w].m->items[x->ditem].e, cur,
-                    NULL, inp, EVAL_LIMIT) < 0)
+        vals[w].n = 0;
+        if (mf_eval(&vals[w], ms[w], ms[w]->items[item].e, cur, NULL, inp,
+                    EVAL_LIMIT) < 0)
             return 0;
     }
-    return x->ev[0].n == x->ev[1].n &&
-           !memcmp(x->ev[0].v, x->ev[1].v,
-                   (size_t)x->ev[0].n * sizeof(*x->ev[0].v));
+    return vals[0].n == vals[1].n &&
+           !memcmp(vals[0].v, vals[1].v, (size_t)vals[0].n * sizeof(*vals[0].v));
 }
 
 /* The mutant's successors of its state st (-1: initial) under input inp
@@ -371,7 +356,9 @@ static int delta_succ(explorer *x, int st, int inp)
         if ((o = x->m2o.v[st]) < 0)
             return 0;
         if (x->dmode == DELTA_NEXT &&
-            !delta_agrees(x, ktab_get(&P->states, st, NULL), inrow))
+            !mf_explore_step_agrees(O->m, P->m, x->ditem,
+                                    ktab_get(&P->states, st, NULL), inrow,
+                                    x->ev))
             return 0;
     }
     /* The original's step, as if the mutant had made it: the same work,

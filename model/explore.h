@@ -146,6 +146,13 @@ void mf_explore_ctx_set_delta(mf_explore_ctx *ctx, int on);
 enum { MF_STEP_DIFFERS = 0, MF_STEP_NEXT = 1, MF_STEP_SAME = 2 };
 int mf_explore_step_delta(const mf_model *orig, const mf_model *mut,
                           int *item);
+/* For MF_STEP_NEXT: 1 if the right-hand sides of `item` have the same
+ * values in orig and mut from state cur under input inp (then the step
+ * is the same), 0 if not or if either cannot be evaluated. vals: two
+ * scratch buffers, the caller's to free. */
+int mf_explore_step_agrees(const mf_model *orig, const mf_model *mut,
+                           int item, const mf_val *cur, const mf_val *inp,
+                           mf_valset vals[2]);
 
 /* "killed", "not-killable", "limit", "error", "-". */
 const char *mf_explore_verdict_name(mf_explore_verdict v);

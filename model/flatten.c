@@ -826,6 +826,11 @@ static int uses_next(const mf_model *m, const mf_expr *e, int depth)
     return 0;
 }
 
+int mf_expr_reads_next(const mf_model *m, const mf_expr *e)
+{
+    return uses_next(m, e, 0);
+}
+
 static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
 {
     int a, b, rc;

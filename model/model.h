@@ -174,5 +174,7 @@ int mf_type_domain(const mf_type *t, mf_val **vals, int *nvals);
 int mf_type_contains(const mf_type *t, mf_val v);
 /* 1 if a and b are the same type (bounds, values, element types). */
 int mf_type_equal(const mf_type *a, const mf_type *b);
+/* 1 if e reads a next() value, directly or through DEFINEs. */
+int mf_expr_reads_next(const mf_model *m, const mf_expr *e);
 
 #endif

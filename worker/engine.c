@@ -3091,21 +3091,16 @@ static int steps_as_original(batch *B, int j, const reach *rs)
     indoms_open(&D, m, 1);
     int same = D.combos <= INPUT_COMBOS && cnt * D.combos <= STEP_SAME_EVALS;
     mf_val *inp = mf_xcalloc((size_t)(m->nslots ? m->nslots : 1), sizeof *inp);
-    mf_valset a = {0}, b = {0};
+    mf_valset vals[2] = {{0}, {0}};
     for (long i = 0; i < cnt && same; i++) {
         const mf_val *cur = rs->st.v + (size_t)i * m->nslots;
         for (long cb = 0; cb < D.combos && same; cb++) {
             indoms_set(&D, cb, inp);
-            a.n = b.n = 0;
-            same = mf_eval(&a, m, m->items[item].e, cur, NULL, inp,
-                           1 << 20) == 0 &&
-                   mf_eval(&b, mm, mm->items[item].e, cur, NULL, inp,
-                           1 << 20) == 0 &&
-                   a.n == b.n && !memcmp(a.v, b.v, sizeof *a.v * (size_t)a.n);
+            same = mf_explore_step_agrees(m, mm, item, cur, inp, vals);
         }
     }
-    MF_VEC_FREE(a);
-    MF_VEC_FREE(b);
+    MF_VEC_FREE(vals[0]);
+    MF_VEC_FREE(vals[1]);
     free(inp);
     indoms_free(&D);
     return same;
