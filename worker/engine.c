@@ -854,7 +854,7 @@ static int fill_expect(const mf_model *m, mf_test *t)
     valvec *cand = mf_xcalloc((size_t)len + 1, sizeof *cand);
     int *at = mf_xcalloc((size_t)len + 1, sizeof *at);
     rc = states(&cand[0], m, NULL, t->inputs);
-    while (rc == 0 && k < len) {
+    while (rc == 0) {
         if (at[k] >= cand[k].n / nn) { /* none of state k's goes on */
             if (k == 0) {
                 rc = mf_err_set(MF_ERROR, "the original has no run over "
@@ -864,6 +864,8 @@ static int fill_expect(const mf_model *m, mf_test *t)
             at[--k]++;
             continue;
         }
+        if (k == len)
+            break; /* a state at every step */
         if (++tried > REPLAY_LIMIT) {
             rc = mf_err_set(MF_ELIMIT, "no original run within %d steps "
                             "tried", REPLAY_LIMIT);
@@ -874,9 +876,6 @@ static int fill_expect(const mf_model *m, mf_test *t)
                     t->inputs + (size_t)(k + 1) * n);
         at[++k] = 0;
     }
-    if (rc == 0 && at[len] >= cand[len].n / nn)
-        rc = mf_err_set(MF_ERROR, "the original has no run over the "
-                        "explorer's inputs");
     for (int q = 0; q <= len && rc == 0; q++)
         rc = obs_of(t->expect + (size_t)q * t->nobs, t->nobs, m,
                     cand[q].v + (size_t)at[q] * n);
