@@ -28,7 +28,6 @@
 
 #include <zmq.h>
 
-#include "cmd.h"
 #include "mf.h"
 #include "model.h"
 #include "mutate.h"
@@ -471,6 +470,23 @@ static int bind_socket(mf_coord *c)
     return 0;
 }
 
+/* Resume the campaign of this model and these options, or create it. */
+static int open_campaign(mf_coord *c, int64_t model_id)
+{
+    mf_buf ops = {0}, options = {0};
+    int rc = mf_config_campaign_key(&c->cfg, &ops, &options);
+    if (rc == 0) {
+        mf_store_campaign_key key = {c->cfg.bound,
+                                     mf_config_notion_name(c->cfg.notion),
+                                     ops.data, options.data};
+        rc = mf_store_campaign_open(c->st, &c->camp, model_id, &key,
+                                    MF_VERSION, NULL);
+    }
+    mf_buf_free(&ops);
+    mf_buf_free(&options);
+    return rc;
+}
+
 int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
 {
     *out = NULL;
@@ -505,8 +521,7 @@ int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
                             c->model_text, c->model_len);
     if (rc < 0)
         goto fail;
-    rc = mf_store_campaign_open(c->st, &c->camp, model_id, &c->cfg,
-                                MF_VERSION, NULL);
+    rc = open_campaign(c, model_id);
     if (rc < 0)
         goto fail;
     /* Bind before planning: workers that come up meanwhile queue their
@@ -1282,12 +1297,6 @@ void mf_coord_summary(FILE *f, const mf_coord_progress *p, const char *db)
     fprintf(f, "  store: %s (sqlite3 %s 'SELECT * FROM survivors')\n", db, db);
 }
 
-int mf_coord_exit_code(const mf_coord_progress *p, double fail_under)
-{
-    if (fail_under < 0 || p->score < 0)
-        return MF_EXIT_OK;
-    return 100.0 * p->score < fail_under ? MF_EXIT_BELOW : MF_EXIT_OK;
-}
 
 /* ---- the loop ------------------------------------------------------------- */
 

@@ -101,31 +101,4 @@ void mf_coord_summary(FILE *f, const mf_coord_progress *p, const char *db);
 /* Close the socket and the store; NULL-safe. */
 void mf_coord_free(mf_coord *c);
 
-/* ---- the options `run` and `coordinator` share ---------------------------- */
-
-typedef struct {
-    mf_config cfg;           /* defaults < --config file < flags */
-    const char *model;       /* MODEL.smv */
-    double fail_under;       /* --fail-under PCT, < 0: none */
-    int workers;             /* --workers N (run), 0: one per core */
-    int verbose;             /* --verbose */
-    int db_given;            /* --db or [coordinator] db in the file */
-    int bind_given;          /* --bind or [coordinator] bind in the file */
-} mf_coord_cli;
-
-/* Parse argv (argv[0] is the command name) for `run` (run = 1: takes
- * --workers) or `coordinator` (takes --bind). Prints --help to stdout
- * (returns 1 with *exit_code MF_EXIT_OK) or an error to stderr (returns 1
- * with MF_EXIT_USAGE). Returns 0 when the command should go on. `usage`
- * prints the command's help. */
-int mf_coord_cli_parse(mf_coord_cli *out, int *exit_code, int run, int argc,
-                       char **argv, void (*usage)(FILE *));
-
-/* The default store of a model: "NAME.mutfarm.db" in the current directory
- * for MODEL ".../NAME.smv". */
-void mf_coord_default_db(char *out, size_t n, const char *model);
-
-/* The exit code of a finished campaign under --fail-under. */
-int mf_coord_exit_code(const mf_coord_progress *p, double fail_under);
-
 #endif

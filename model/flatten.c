@@ -1743,6 +1743,15 @@ int mf_model_find_define(const mf_model *m, const char *name)
     return -1;
 }
 
+int mf_model_nobs(const mf_model *m)
+{
+    int n = m->nobs_defines;
+    for (int i = 0; i < m->nvars; i++)
+        if (m->vars[i].is_observable)
+            n += m->vars[i].nslots;
+    return n;
+}
+
 int mf_model_find_sym(const mf_model *m, const char *name)
 {
     for (int i = 0; i < m->nsyms; i++)

@@ -122,6 +122,9 @@ void mf_sim_plans_free(mf_model *m);
 /* Index of the variable or DEFINE item named `name`, or -1. */
 int mf_model_find_var(const mf_model *m, const char *name);
 int mf_model_find_define(const mf_model *m, const char *name);
+/* How many observable values a state has: the cells of the observed VARs,
+ * then the observed DEFINEs. */
+int mf_model_nobs(const mf_model *m);
 /* Index of symbolic constant `name` in m->syms, or -1. */
 int mf_model_find_sym(const mf_model *m, const char *name);
 
@@ -165,6 +168,10 @@ void mf_print_cell_name(mf_buf *out, const mf_var *v, int k);
 
 void mf_print_value(mf_buf *out, const mf_model *m, const mf_type *t,
                     mf_val v);
+/* The observables' values obs (mf_model_nobs of them, in the order of
+ * mf_sim_observe) as "out=coff, wtr=1"; a DEFINE's value as a symbol where
+ * it is one. Prints nothing for a model without observables. */
+void mf_print_obs(mf_buf *out, const mf_model *m, const mf_val *obs);
 
 /* The scalar type of a slot (element type for array cells), and the domain
  * of a scalar type as values in ascending order (caller frees *vals). */

@@ -320,3 +320,28 @@ void mf_print_cell_name(mf_buf *out, const mf_var *v, int k)
         t = t->elem;
     }
 }
+
+void mf_print_obs(mf_buf *b, const mf_model *m, const mf_val *obs)
+{
+    int k = 0;
+    for (int i = 0; i < m->nvars; i++) {
+        const mf_var *v = &m->vars[i];
+        if (!v->is_observable)
+            continue;
+        for (int c = 0; c < v->nslots; c++, k++) {
+            mf_buf_puts(b, k ? ", " : "");
+            mf_print_cell_name(b, v, c);
+            mf_buf_puts(b, "=");
+            mf_print_value(b, m, mf_type_scalar(v->type), obs[k]);
+        }
+    }
+    for (int i = 0; i < m->nobs_defines; i++, k++) {
+        const mf_item *it = &m->items[m->obs_defines[i]];
+        mf_buf_printf(b, "%s%s=", k ? ", " : "", it->name);
+        /* A DEFINE has no declared type: print what the value looks like. */
+        if (MF_IS_SYM(obs[k]) && obs[k] - MF_SYM_BASE < m->nsyms)
+            mf_buf_puts(b, m->syms[obs[k] - MF_SYM_BASE]);
+        else
+            mf_buf_printf(b, "%lld", (long long)obs[k]);
+    }
+}

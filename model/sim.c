@@ -1387,39 +1387,15 @@ cleanup:
 /* "out=coff, wtr=1": the observables of a state. */
 static int print_obs(mf_buf *b, const mf_model *m, const mf_val *state)
 {
-    int nobs = 0;
-    for (int i = 0; i < m->nvars; i++)
-        if (m->vars[i].is_observable)
-            nobs += m->vars[i].nslots;
-    nobs += m->nobs_defines;
+    int nobs = mf_model_nobs(m);
     mf_val *obs = mf_xmalloc((size_t)(nobs ? nobs : 1) * sizeof(*obs));
-    int rc = mf_sim_observe(obs, nobs, m, state), k = 0;
-    if (rc < 0)
-        goto cleanup;
-    for (int i = 0; i < m->nvars; i++) {
-        const mf_var *v = &m->vars[i];
-        if (!v->is_observable)
-            continue;
-        for (int c = 0; c < v->nslots; c++, k++) {
-            mf_buf_puts(b, k ? ", " : "");
-            mf_print_cell_name(b, v, c);
-            mf_buf_puts(b, "=");
-            mf_print_value(b, m, mf_type_scalar(v->type), obs[k]);
-        }
+    int rc = mf_sim_observe(obs, nobs, m, state);
+    if (rc >= 0) {
+        mf_print_obs(b, m, obs);
+        if (nobs == 0)
+            mf_buf_puts(b, "(no observables)");
+        rc = 0;
     }
-    for (int i = 0; i < m->nobs_defines; i++, k++) {
-        const mf_item *it = &m->items[m->obs_defines[i]];
-        mf_buf_printf(b, "%s%s=", k ? ", " : "", it->name);
-        /* A DEFINE has no declared type: print what the value looks like. */
-        if (MF_IS_SYM(obs[k]) && obs[k] - MF_SYM_BASE < m->nsyms)
-            mf_buf_puts(b, m->syms[obs[k] - MF_SYM_BASE]);
-        else
-            mf_buf_printf(b, "%lld", (long long)obs[k]);
-    }
-    if (k == 0)
-        mf_buf_puts(b, "(no observables)");
-    rc = 0;
-cleanup:
     free(obs);
     return rc;
 }

@@ -24,6 +24,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "mf.h"
+#include "farm_cli.h"
 #include "server.h"
 #include "wire.h"
 
@@ -40,9 +41,9 @@ static void test_farm__default_db_is_in_cwd(void **state)
 {
     char b[256];
     (void)state;
-    mf_coord_default_db(b, sizeof b, "a/b/ctrl.smv");
+    mf_cli_default_db(b, sizeof b, "a/b/ctrl.smv");
     assert_string_equal(b, "ctrl.mutfarm.db");
-    mf_coord_default_db(b, sizeof b, "model");
+    mf_cli_default_db(b, sizeof b, "model");
     assert_string_equal(b, "model.mutfarm.db");
 }
 
@@ -59,9 +60,9 @@ static void test_farm__flags_override_config(void **state)
     fclose(f);
 
     char *argv1[] = {"run", MODEL, "--bound", "3", "--config", conf, NULL};
-    mf_coord_cli cl;
+    mf_cli_farm cl;
     int code = -1;
-    assert_int_equal(mf_coord_cli_parse(&cl, &code, 1, 6, argv1, no_usage),
+    assert_int_equal(mf_cli_farm_parse(&cl, &code, 1, 6, argv1, no_usage),
                      0);
     assert_int_equal(cl.cfg.bound, 3); /* a flag wins wherever it stands */
     assert_string_equal(cl.cfg.db, "x.db");
@@ -69,23 +70,23 @@ static void test_farm__flags_override_config(void **state)
     assert_true(cl.fail_under < 0);
 
     char *argv2[] = {"run", "--config", conf, MODEL, NULL};
-    assert_int_equal(mf_coord_cli_parse(&cl, &code, 1, 4, argv2, no_usage),
+    assert_int_equal(mf_cli_farm_parse(&cl, &code, 1, 4, argv2, no_usage),
                      0);
     assert_int_equal(cl.cfg.bound, 7);
 
     char *argv3[] = {"coordinator", MODEL, NULL};
-    assert_int_equal(mf_coord_cli_parse(&cl, &code, 0, 2, argv3, no_usage),
+    assert_int_equal(mf_cli_farm_parse(&cl, &code, 0, 2, argv3, no_usage),
                      0);
     assert_string_equal(cl.cfg.db, "beverage.mutfarm.db");
     assert_false(cl.db_given);
     assert_string_equal(cl.cfg.bind, "tcp://*:5555");
 
     char *argv4[] = {"run", MODEL, "--bind", "tcp://*:1", NULL};
-    assert_int_equal(mf_coord_cli_parse(&cl, &code, 1, 4, argv4, no_usage),
+    assert_int_equal(mf_cli_farm_parse(&cl, &code, 1, 4, argv4, no_usage),
                      1);
     assert_int_equal(code, MF_EXIT_USAGE);
     char *argv5[] = {"run", "--help", NULL};
-    assert_int_equal(mf_coord_cli_parse(&cl, &code, 1, 2, argv5, no_usage),
+    assert_int_equal(mf_cli_farm_parse(&cl, &code, 1, 2, argv5, no_usage),
                      1);
     assert_int_equal(code, MF_EXIT_OK);
     unlink(conf);
@@ -97,11 +98,11 @@ static void test_farm__fail_under(void **state)
     (void)state;
     mf_coord_progress p = {0};
     p.score = 0.8;
-    assert_int_equal(mf_coord_exit_code(&p, -1), MF_EXIT_OK);
-    assert_int_equal(mf_coord_exit_code(&p, 80), MF_EXIT_OK);
-    assert_int_equal(mf_coord_exit_code(&p, 80.5), MF_EXIT_BELOW);
+    assert_int_equal(mf_cli_exit_code(&p, -1), MF_EXIT_OK);
+    assert_int_equal(mf_cli_exit_code(&p, 80), MF_EXIT_OK);
+    assert_int_equal(mf_cli_exit_code(&p, 80.5), MF_EXIT_BELOW);
     p.score = -1; /* nothing to score */
-    assert_int_equal(mf_coord_exit_code(&p, 100), MF_EXIT_OK);
+    assert_int_equal(mf_cli_exit_code(&p, 100), MF_EXIT_OK);
 }
 
 /* ---- the coordinator against a scripted worker ------------------------------ */

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "model/sim.h"
+#include "sim.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

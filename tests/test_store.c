@@ -69,6 +69,23 @@ static void ok(int rc)
         fail_msg("store: %d %s", rc, mf_err_msg());
 }
 
+/* Open the campaign of f->cfg's options, keyed as the coordinator keys it. */
+static int camp_open(fx *f, mf_store_campaign *out, const char *mfv,
+                     const char *z3v)
+{
+    mf_buf ops = {0}, options = {0};
+    int rc = mf_config_campaign_key(&f->cfg, &ops, &options);
+    if (rc == 0) {
+        mf_store_campaign_key key = {f->cfg.bound,
+                                     mf_config_notion_name(f->cfg.notion),
+                                     ops.data, options.data};
+        rc = mf_store_campaign_open(f->s, out, f->model, &key, mfv, z3v);
+    }
+    mf_buf_free(&ops);
+    mf_buf_free(&options);
+    return rc;
+}
+
 static void open_store(fx *f)
 {
     mf_store_close(f->s);
@@ -111,7 +128,7 @@ static void plan(fx *f, int n, int items, int dups, int still)
 {
     mf_store_campaign c;
     put_model(f);
-    ok(mf_store_campaign_open(f->s, &c, f->model, &f->cfg, "0.1.0", NULL));
+    ok(camp_open(f, &c, "0.1.0", NULL));
     f->campaign = c.id;
     ok(mf_store_plan_begin(f->s, c.id));
     int k = 0;
@@ -305,16 +322,16 @@ static void test_store__campaign_resumes_with_same_options_only(void **state)
     open_store(f);
     put_model(f);
     snprintf(f->cfg.operators, sizeof f->cfg.operators, "negate,rel-op");
-    ok(mf_store_campaign_open(f->s, &a, f->model, &f->cfg, "0.1.0", NULL));
+    ok(camp_open(f, &a, "0.1.0", NULL));
     assert_int_equal(a.resumed, 0);
     assert_int_equal(a.state, MF_CAMPAIGN_PLANNING);
     /* Same operators in another order and spacing: the same campaign. */
     snprintf(f->cfg.operators, sizeof f->cfg.operators, "rel-op, negate");
-    ok(mf_store_campaign_open(f->s, &b, f->model, &f->cfg, "0.1.0", NULL));
+    ok(camp_open(f, &b, "0.1.0", NULL));
     assert_int_equal(b.resumed, 1);
     assert_int_equal(b.id, a.id);
     f->cfg.bound = 5;
-    ok(mf_store_campaign_open(f->s, &c, f->model, &f->cfg, "0.1.0", NULL));
+    ok(camp_open(f, &c, "0.1.0", NULL));
     assert_int_equal(c.resumed, 0);
     assert_true(c.id != a.id);
 
@@ -337,7 +354,7 @@ static void test_store__plan_rollback_leaves_nothing(void **state)
     mf_store_campaign c;
     open_store(f);
     put_model(f);
-    ok(mf_store_campaign_open(f->s, &c, f->model, &f->cfg, NULL, NULL));
+    ok(camp_open(f, &c, NULL, NULL));
     ok(mf_store_plan_begin(f->s, c.id));
     for (int i = 0; i < 10; i++) {
         mf_mutant mu = synth(i, i, MF_MUT_OK);
@@ -352,7 +369,7 @@ static void test_store__plan_rollback_leaves_nothing(void **state)
     ok(mf_store_plan_end(f->s, 0));
     assert_int_equal(query_int(f, "SELECT count(*) FROM mutants"), 0);
     mf_store_campaign again;
-    ok(mf_store_campaign_open(f->s, &again, f->model, &f->cfg, NULL, NULL));
+    ok(camp_open(f, &again, NULL, NULL));
     assert_int_equal(again.id, c.id);
     assert_int_equal(again.state, MF_CAMPAIGN_PLANNING); /* plan it again */
 }
@@ -432,7 +449,7 @@ static void test_store__resume_returns_leased_jobs_to_pending(void **state)
     decide_next(f, 5, MF_V_SURVIVED);
 
     open_store(f); /* the coordinator died and restarts */
-    ok(mf_store_campaign_open(f->s, &c, f->model, &f->cfg, "0.1.0", NULL));
+    ok(camp_open(f, &c, "0.1.0", NULL));
     assert_int_equal(c.resumed, 1);
     assert_int_equal(c.id, f->campaign);
     assert_int_equal(c.state, MF_CAMPAIGN_RUNNING);
@@ -776,7 +793,7 @@ static void test_store__tests_are_json_named_by_the_model(void **state)
     open_store(f);
     ok(mf_store_model_put(f->s, &f->model, m->hash, "gate.smv", text,
                           sizeof text - 1));
-    ok(mf_store_campaign_open(f->s, &c, f->model, &f->cfg, NULL, NULL));
+    ok(camp_open(f, &c, NULL, NULL));
     f->campaign = c.id;
     ok(mf_store_plan_begin(f->s, c.id));
     assert_int_equal(mf_mutants_each(m, 0, plan_fn, f->s), 0);

@@ -755,34 +755,6 @@ static int64_t *copy_vals(const mf_val *v, size_t n)
     return c;
 }
 
-static void put_obs(mf_buf *b, const mf_model *m, const mf_val *o)
-{
-    int n = 0;
-    for (int i = 0; i < m->nvars; i++) {
-        const mf_var *v = &m->vars[i];
-        if (!v->is_observable)
-            continue;
-        for (int q = 0; q < v->nslots; q++, n++) {
-            mf_buf_puts(b, n ? ", " : "");
-            mf_print_cell_name(b, v, q);
-            mf_buf_puts(b, "=");
-            mf_print_value(b, m, mf_type_scalar(v->type), o[n]);
-        }
-    }
-    for (int i = 0; i < m->nobs_defines; i++, n++)
-        mf_buf_printf(b, "%s%s=%lld", n ? ", " : "",
-                      m->items[m->obs_defines[i]].name, (long long)o[n]);
-}
-
-static int model_nobs(const mf_model *m)
-{
-    int n = m->nobs_defines;
-    for (int i = 0; i < m->nvars; i++)
-        if (m->vars[i].is_observable)
-            n += m->vars[i].nslots;
-    return n;
-}
-
 static char *buf_take(mf_buf *b)
 {
     char *s = b->data ? b->data : mf_xstrdup("");
@@ -802,33 +774,17 @@ static void test_steps(Mutfarm__V1__Test *pt, const mf_model *m,
         Mutfarm__V1__Step *s = mf_xmalloc(sizeof *s);
         mutfarm__v1__step__init(s);
         pt->steps[k] = s;
-        const mf_val *in = t->inputs + (size_t)k * (size_t)t->nslots;
         mf_buf b = {0};
-        int first = 1;
-        for (int i = 0; i < m->nvars; i++) {
-            const mf_var *v = &m->vars[i];
-            int takes = k == 0 ? v->is_input && v->decl == MF_DECL_VAR
-                               : v->is_input || v->decl == MF_DECL_IVAR;
-            if (!takes)
-                continue;
-            for (int q = 0; q < v->nslots; q++) {
-                mf_buf_puts(&b, first ? "" : ", ");
-                first = 0;
-                mf_print_cell_name(&b, v, q);
-                mf_buf_puts(&b, "=");
-                mf_print_value(&b, m, mf_type_scalar(v->type),
-                               in[v->slot + q]);
-            }
-        }
+        mf_test_print_inputs(&b, m, t, k);
         s->inputs = buf_take(&b);
-        put_obs(&b, m, t->expect + (size_t)k * (size_t)t->nobs);
+        mf_print_obs(&b, m, t->expect + (size_t)k * (size_t)t->nobs);
         s->expect = buf_take(&b);
         int na = t->nallowed ? t->nallowed[k] : 0;
         if (na > 1) {
             s->allowed = mf_xcalloc((size_t)na, sizeof *s->allowed);
             s->n_allowed = (size_t)na;
             for (int a = 0; a < na; a++) {
-                put_obs(&b, m, t->allowed[k] + (size_t)a * (size_t)t->nobs);
+                mf_print_obs(&b, m, t->allowed[k] + (size_t)a * (size_t)t->nobs);
                 s->allowed[a] = buf_take(&b);
             }
         }
@@ -880,7 +836,7 @@ static Mutfarm__V1__Test *test_to_pb(const mf_test *t, const mf_model *m)
             pt->n_allowed = at;
         }
     }
-    if (m && m->nslots == t->nslots && model_nobs(m) == t->nobs &&
+    if (m && m->nslots == t->nslots && mf_model_nobs(m) == t->nobs &&
         t->inputs && t->expect) {
         test_steps(pt, m, t);
         mf_buf b = {0};

@@ -91,6 +91,13 @@ int mf_config_load_string(mf_config *c, const char *name, const char *text);
 /* The engine options the config describes (for a job or a local check). */
 void mf_config_engine_opts(const mf_config *c, mf_engine_opts *out);
 
+/* What makes two campaigns of one model the same (the store's campaign
+ * key): the operators in canonical form into *ops (catalogue order, "" for
+ * all) and every option that changes verdicts as canonical JSON into
+ * *options (docs/schema.md, campaigns.options). Both are appended to and
+ * the caller's to free. 0, or MF_EPARSE for a bad operator list. */
+int mf_config_campaign_key(const mf_config *c, mf_buf *ops, mf_buf *options);
+
 /* Names of enum values as written in the config ("auto", "cegis", ...). */
 const char *mf_config_notion_name(mf_notion_req n);
 

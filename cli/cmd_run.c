@@ -28,8 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "server.h"
+#include "farm_cli.h"
 
 /* A worker that exits (not killed by a signal: that is a crash in a job,
  * whose job the quarantine rule takes care of) this soon after its start
@@ -82,15 +81,8 @@ typedef struct {
     char heartbeat[16], liveness[16];
     int verbose;
     int alive;       /* slots not given up */
+    volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM */
 } farm;
-
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_flag = 1;
-}
 
 static int64_t mono_ms(void)
 {
@@ -215,7 +207,7 @@ static int tick(mf_coord *c, const mf_coord_progress *p, void *ctx)
 {
     (void)c;
     farm *f = ctx;
-    if (stop_flag) /* Ctrl-C reached the workers too: no restarts */
+    if (*f->stop) /* Ctrl-C reached the workers too: no restarts */
         return 1;
     supervise(f, !p->complete);
     if (f->alive == 0) {
@@ -269,9 +261,9 @@ static void remove_dir(const char *dir, const farm *f)
 
 int mf_cmd_run(int argc, char **argv)
 {
-    mf_coord_cli cl;
+    mf_cli_farm cl;
     int code;
-    if (mf_coord_cli_parse(&cl, &code, 1, argc, argv, usage))
+    if (mf_cli_farm_parse(&cl, &code, 1, argc, argv, usage))
         return code;
 
     farm f = {0};
@@ -308,23 +300,13 @@ int mf_cmd_run(int argc, char **argv)
                  dir, i + 1);
     f.alive = f.n;
 
-    struct sigaction sa = {0}, old_int, old_term;
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    stop_flag = 0;
-
-    mf_coord_opts o = {0};
-    o.model_path = cl.model;
-    o.cfg = &cl.cfg;
-    o.cmd = "mutfarm run";
-    o.progress_tty = isatty(STDERR_FILENO);
-    o.verbose = cl.verbose;
+    mf_cli_signals sig;
+    mf_coord_opts o;
+    mf_cli_coord_opts(&o, &cl, "mutfarm run", &sig);
     o.quiet = !cl.verbose;
     o.tick = tick;
     o.tick_ctx = &f;
-    o.stop = &stop_flag;
+    f.stop = o.stop;
     mf_coord *c = NULL;
     int rc = mf_coord_open(&c, &o);
     if (rc < 0) {
@@ -357,7 +339,7 @@ int mf_cmd_run(int argc, char **argv)
         mf_coord_progress_get(c, &p);
         p.complete = 1;
         mf_coord_summary(stdout, &p, mf_coord_db(c));
-        code = mf_coord_exit_code(&p, cl.fail_under);
+        code = mf_cli_exit_code(&p, cl.fail_under);
         if (code == MF_EXIT_BELOW)
             fprintf(stderr, "mutfarm run: mutation score %.1f%% is below "
                             "--fail-under %g\n",
@@ -368,7 +350,6 @@ done:
     mf_coord_free(c);
     remove_dir(dir, &f);
     free(f.slots);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    mf_cli_restore_signals(&sig);
     return code;
 }

@@ -6,20 +6,7 @@
 
 #include "model.h"
 #include "mutate.h"
-
-typedef enum {
-    MF_V_KILLED,
-    MF_V_EQUIVALENT,
-    MF_V_SURVIVED,
-    MF_V_UNKNOWN,
-    MF_V_ERROR,
-} mf_verdict_kind;
-
-typedef enum {
-    MF_N_DETERMINISTIC, /* model and mutant deterministic: a test kills */
-    MF_N_POTENTIAL,
-    MF_N_DEFINITE,
-} mf_notion;
+#include "verdict.h"
 
 typedef enum { MF_REQ_AUTO, MF_REQ_POTENTIAL, MF_REQ_DEFINITE } mf_notion_req;
 typedef enum { MF_ENGINE_CEGIS, MF_ENGINE_QUANTIFIED } mf_engine_kind;
@@ -46,39 +33,6 @@ typedef struct {
 } mf_engine_opts;
 
 void mf_engine_opts_default(mf_engine_opts *o);
-
-/* A test: per state the input cells (state 0: the initial input VARs;
- * state k: the input of step k-1), the original's expected observables,
- * and per state the observables the original allows there (locally
- * adaptive tests: nallowed[k] vectors of nobs values). */
-typedef struct {
-    int length;      /* steps */
-    int nslots, nobs;
-    mf_val *inputs;  /* (length + 1) * nslots, only input cells meaningful */
-    mf_val *expect;  /* (length + 1) * nobs */
-    mf_val *mobs;    /* (length + 1) * nobs: the mutant's deviating
-                        behaviour (potential kills), else NULL */
-    int *nallowed;   /* length + 1 */
-    mf_val **allowed;
-    int mrefuses;    /* step at which the mutant refuses, -1 none */
-} mf_test;
-
-typedef struct {
-    mf_verdict_kind kind;
-    mf_notion notion;     /* killed */
-    int orig_det, mut_det; /* structural determinism */
-    int bound;            /* survived: searched up to this length */
-    char method[64];      /* equivalent: the proof method */
-    char reason[512];     /* unknown / error */
-    mf_test *test;        /* killed: owned */
-    int not_shortest;     /* killed, but the test is not claimed to be
-                             the shortest: a test found for another mutant
-                             and replayed, or found past a length where the
-                             search could not decide the mutant's refusals */
-    double secs;
-} mf_verdict;
-
-void mf_verdict_clear(mf_verdict *v);
 
 /* A mutant to decide: a variant of the original (item replaced by repl,
  * removed when repl is NULL) with the mutated model (for the replay). */
@@ -108,13 +62,5 @@ int mf_engine_replay(const mf_model *m, const mf_model *mutant, mf_test *t,
  * (no solver search): notion MF_N_POTENTIAL, or the others (definite and
  * deterministic). For tests and measurements. */
 long mf_engine_explorer_tests(mf_notion notion);
-
-void mf_test_free(mf_test *t);
-/* The test as text: "init: x=1" / one line per step "inp=req" with the
- * expected observables as comments. */
-void mf_test_print(mf_buf *out, const mf_model *m, const mf_test *t);
-
-const char *mf_verdict_name(mf_verdict_kind k);
-const char *mf_notion_name(mf_notion n);
 
 #endif

@@ -727,52 +727,6 @@ static void json_str(mf_buf *b, const char *s)
     mf_buf_puts(b, "\"");
 }
 
-static const char *engine_name(mf_engine_kind e)
-{
-    return e == MF_ENGINE_QUANTIFIED ? "quantified" : "cegis";
-}
-
-/* The operator list in canonical form: names in catalogue order, "" for
- * all, so "a,b" and "b, a" name the same campaign. */
-static int canonical_ops(mf_buf *out, mf_store *s, const char *list)
-{
-    unsigned mask = 0;
-    if (strspn(list, ", \t") == strlen(list))
-        return 0; /* an empty list means all operators */
-    if (mf_mop_parse_list(&mask, list) < 0) {
-        char why[512];
-        snprintf(why, sizeof why, "%s", mf_err_msg());
-        return mf_err_set(MF_EPARSE, "store %s: %s", s->path, why);
-    }
-    unsigned all = (1u << MF_MOP__COUNT) - 1;
-    if (mask == 0 || (mask & all) == all)
-        return 0;
-    for (int op = 0; op < MF_MOP__COUNT; op++)
-        if (mask & (1u << op))
-            mf_buf_printf(out, "%s%s", out->len ? "," : "",
-                          mf_mop_name((mf_mop)op));
-    return 0;
-}
-
-/* Everything of the config that changes verdicts, as canonical JSON. */
-static void options_json(mf_buf *b, const mf_config *c, const char *ops)
-{
-    mf_buf_printf(b, "{\"bound\":%d,\"notion\":", c->bound);
-    json_str(b, mf_config_notion_name(c->notion));
-    mf_buf_puts(b, ",\"operators\":");
-    json_str(b, ops);
-    mf_buf_puts(b, ",\"inputs\":");
-    json_str(b, c->inputs);
-    mf_buf_puts(b, ",\"observe\":");
-    json_str(b, c->observe);
-    mf_buf_printf(b, ",\"timeout_ms\":%u,\"rlimit\":%u,\"prove\":%s",
-                  c->timeout_ms, c->rlimit, c->prove ? "true" : "false");
-    mf_buf_puts(b, ",\"engine\":");
-    json_str(b, engine_name(c->engine));
-    mf_buf_printf(b, ",\"mode\":\"%s\",\"cegis_max\":%d}",
-                  c->mode == MF_MODE_FRESH ? "fresh" : "batch", c->cegis_max);
-}
-
 static mf_campaign_state state_of(const unsigned char *t)
 {
     if (t && !strcmp((const char *)t, "done"))
@@ -811,18 +765,18 @@ static int campaign_find(mf_store *s, mf_store_campaign *out, int64_t model,
 }
 
 static int campaign_create(mf_store *s, mf_store_campaign *out, int64_t model,
-                           const mf_config *cfg, const char *options,
-                           const char *ops, const char *mfv, const char *z3v)
+                           const mf_store_campaign_key *key, const char *mfv,
+                           const char *z3v)
 {
     sqlite3_stmt *st;
     int rc = stmt(s, Q_CAMP_INS, &st);
     if (rc < 0)
         return rc;
     sqlite3_bind_int64(st, 1, model);
-    bind_text(st, 2, options);
-    sqlite3_bind_int(st, 3, cfg->bound);
-    bind_text(st, 4, mf_config_notion_name(cfg->notion));
-    bind_text(st, 5, ops);
+    bind_text(st, 2, key->options);
+    sqlite3_bind_int(st, 3, key->bound);
+    bind_text(st, 4, key->notion);
+    bind_text(st, 5, key->operators);
     bind_text(st, 6, mfv);
     bind_text(st, 7, z3v);
     sqlite3_bind_int64(st, 8, mf_store_now_ms());
@@ -849,37 +803,28 @@ static int set_versions(mf_store *s, int64_t campaign, const char *mfv,
 }
 
 int mf_store_campaign_open(mf_store *s, mf_store_campaign *out,
-                           int64_t model_id, const mf_config *cfg,
+                           int64_t model_id, const mf_store_campaign_key *key,
                            const char *mutfarm_version, const char *z3_version)
 {
-    mf_buf ops = {0}, options = {0};
     memset(out, 0, sizeof *out);
     out->model_id = model_id;
-    mf_buf_puts(&ops, "");
-    int rc = canonical_ops(&ops, s, cfg->operators);
+    int rc = tx_begin(s, 1);
     if (rc < 0)
-        goto cleanup;
-    options_json(&options, cfg, ops.data);
-    rc = tx_begin(s, 1);
-    if (rc < 0)
-        goto cleanup;
-    rc = campaign_find(s, out, model_id, options.data);
+        return rc;
+    rc = campaign_find(s, out, model_id, key->options);
     if (rc == 1) {
         rc = requeue_locked(s, out->id, &out->requeued);
         if (rc == 0)
             rc = set_versions(s, out->id, mutfarm_version, z3_version);
     } else if (rc == 0) {
-        rc = campaign_create(s, out, model_id, cfg, options.data, ops.data,
-                             mutfarm_version, z3_version);
+        rc = campaign_create(s, out, model_id, key, mutfarm_version,
+                             z3_version);
     }
     rc = tx_end(s, rc);
     if (rc < 0) {
         memset(out, 0, sizeof *out);
         out->model_id = model_id;
     }
-cleanup:
-    mf_buf_free(&ops);
-    mf_buf_free(&options);
     return rc;
 }
 
@@ -1585,14 +1530,6 @@ static int json_val(mf_buf *b, mf_buf *tmp, const mf_model *m, const mf_type *t,
     return 0;
 }
 
-static int obs_count(const mf_model *m)
-{
-    int n = m->nobs_defines;
-    for (int i = 0; i < m->nvars; i++)
-        if (m->vars[i].is_observable)
-            n += m->vars[i].nslots;
-    return n;
-}
 
 /* One object {name: value} of observables, or a raw array without model. */
 static int obs_json(mf_buf *b, mf_buf *tmp, const mf_model *m, const mf_val *o,
@@ -1682,7 +1619,7 @@ static const char *test_shape_error(const mf_model *m, const mf_test *t)
         return "negative test width";
     if ((t->nslots && !t->inputs) || (t->nobs && !t->expect))
         return "test without its values";
-    if (m && (t->nslots != m->nslots || t->nobs != obs_count(m)))
+    if (m && (t->nslots != m->nslots || t->nobs != mf_model_nobs(m)))
         return "test does not match the model's variables";
     if (t->nallowed)
         for (int k = 0; k <= t->length; k++)

@@ -460,3 +460,62 @@ void mf_config_print(mf_buf *out, const mf_config *c)
         }
     }
 }
+
+/* A JSON string; SMV names and option values need no more than this. */
+static void json_str(mf_buf *b, const char *s)
+{
+    mf_buf_puts(b, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            mf_buf_printf(b, "\\%c", c);
+        else if (c < 0x20)
+            mf_buf_printf(b, "\\u%04x", c);
+        else
+            mf_buf_put(b, s, 1);
+    }
+    mf_buf_puts(b, "\"");
+}
+
+/* The operator list in canonical form: names in catalogue order, "" for
+ * all, so "a,b" and "b, a" name the same campaign. */
+static int canonical_ops(mf_buf *out, const char *list)
+{
+    unsigned mask = 0;
+    mf_buf_puts(out, "");
+    if (strspn(list, ", \t") == strlen(list))
+        return 0; /* an empty list means all operators */
+    int rc = mf_mop_parse_list(&mask, list);
+    if (rc < 0)
+        return rc;
+    unsigned all = (1u << MF_MOP__COUNT) - 1;
+    if (mask == 0 || (mask & all) == all)
+        return 0;
+    for (int op = 0; op < MF_MOP__COUNT; op++)
+        if (mask & (1u << op))
+            mf_buf_printf(out, "%s%s", out->len ? "," : "",
+                          mf_mop_name((mf_mop)op));
+    return 0;
+}
+
+int mf_config_campaign_key(const mf_config *c, mf_buf *ops, mf_buf *options)
+{
+    int rc = canonical_ops(ops, c->operators);
+    if (rc < 0)
+        return rc;
+    mf_buf_printf(options, "{\"bound\":%d,\"notion\":", c->bound);
+    json_str(options, mf_config_notion_name(c->notion));
+    mf_buf_puts(options, ",\"operators\":");
+    json_str(options, ops->data);
+    mf_buf_puts(options, ",\"inputs\":");
+    json_str(options, c->inputs);
+    mf_buf_puts(options, ",\"observe\":");
+    json_str(options, c->observe);
+    mf_buf_printf(options, ",\"timeout_ms\":%u,\"rlimit\":%u,\"prove\":%s",
+                  c->timeout_ms, c->rlimit, c->prove ? "true" : "false");
+    mf_buf_puts(options, ",\"engine\":");
+    json_str(options, enum_name(engine_names, 2, (int)c->engine));
+    mf_buf_printf(options, ",\"mode\":\"%s\",\"cegis_max\":%d}",
+                  enum_name(mode_names, 2, (int)c->mode), c->cegis_max);
+    return 0;
+}

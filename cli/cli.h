@@ -6,7 +6,7 @@
 #ifndef MF_CLI_H
 #define MF_CLI_H
 
-#include "../model/model.h"
+#include "model.h"
 
 /* Options common to the commands that read a model. */
 typedef struct {

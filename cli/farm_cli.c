@@ -1,11 +1,7 @@
-/* cmd_coordinator.c - `mutfarm coordinator MODEL.smv --db F --bind EP`:
- * serve one campaign to remote workers until it is complete
- * (coordinator/server.h, docs/running.md); and the options it shares with
- * `mutfarm run` (mf_coord_cli_parse).
- *
- * The serving itself is server.c; this file parses flags, installs the
- * signal handlers and turns the outcome into an exit code. */
-#include "cmd.h"
+/* farm_cli.c - what `mutfarm run` and `mutfarm coordinator` share: their
+ * options over the config file, the coordinator's options from them, the
+ * stop signals and the exit code of a finished campaign (farm_cli.h). */
+#include "farm_cli.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -15,13 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "config.h"
-#include "server.h"
+#include "cmd.h"
 
-/* ---- options shared with `run` -------------------------------------------- */
-
-void mf_coord_default_db(char *out, size_t n, const char *model)
+void mf_cli_default_db(char *out, size_t n, const char *model)
 {
     const char *base = strrchr(model, '/');
     base = base ? base + 1 : model;
@@ -40,7 +32,7 @@ static int set_key(mf_config *cfg, const char *cmd, const char *flag,
     return -1;
 }
 
-int mf_coord_cli_parse(mf_coord_cli *out, int *exit_code, int run, int argc,
+int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
                        char **argv, void (*usage)(FILE *))
 {
     static const struct option lo[] = {
@@ -174,7 +166,7 @@ int mf_coord_cli_parse(mf_coord_cli *out, int *exit_code, int run, int argc,
     out->db_given = out->cfg.db[0] != 0;
     out->bind_given = out->cfg.bind[0] != 0;
     if (!out->db_given)
-        mf_coord_default_db(out->cfg.db, sizeof out->cfg.db, out->model);
+        mf_cli_default_db(out->cfg.db, sizeof out->cfg.db, out->model);
     if (!out->bind_given)
         snprintf(out->cfg.bind, sizeof out->cfg.bind, "%s", bind_default);
     if (out->cfg.curve) {
@@ -187,33 +179,6 @@ int mf_coord_cli_parse(mf_coord_cli *out, int *exit_code, int run, int argc,
     return 0;
 }
 
-/* ---- mutfarm coordinator -------------------------------------------------- */
-
-static void usage(FILE *f)
-{
-    fputs("usage: mutfarm coordinator MODEL.smv --db F --bind ENDPOINT\n"
-          "                 [--bound K] [--notion auto|potential|definite]\n"
-          "                 [--operators LIST] [--observe VARS] [--inputs VARS]\n"
-          "                 [--config F] [--fail-under PCT] [--verbose]\n"
-          "  serve one campaign to workers ('mutfarm worker --connect\n"
-          "  tcp://HOST:PORT' on any machine) until every mutant has its\n"
-          "  verdict, then tell them bye and exit. Plans the campaign into\n"
-          "  the SQLite file F, or resumes the unfinished campaign of the\n"
-          "  same model and options in F. Waits while no worker is connected.\n"
-          "  --db F        the store (default: NAME.mutfarm.db in the current\n"
-          "                directory for MODEL NAME.smv, or [coordinator] db)\n"
-          "  --bind EP     ZeroMQ endpoint (default: [coordinator] bind,\n"
-          "                tcp://*:5555); tcp://*:* picks a free port\n"
-          "  --config F    INI file (config/mutfarm.conf, docs/config.md);\n"
-          "                flags override it\n"
-          "  --fail-under PCT  exit 3 if the mutation score is below PCT\n"
-          "  --verbose     log every message\n"
-          "  exit: 0 complete, 1 usage or input error, 2 internal error or\n"
-          "  interrupted (the campaign resumes with the same command),\n"
-          "  3 score below --fail-under\n",
-          f);
-}
-
 static volatile sig_atomic_t stop_flag;
 
 static void on_signal(int sig)
@@ -222,52 +187,34 @@ static void on_signal(int sig)
     stop_flag = 1;
 }
 
-int mf_cmd_coordinator(int argc, char **argv)
+void mf_cli_coord_opts(mf_coord_opts *o, mf_cli_farm *cl, const char *cmd,
+                       mf_cli_signals *saved)
 {
-    mf_coord_cli cl;
-    int code;
-    if (mf_coord_cli_parse(&cl, &code, 0, argc, argv, usage))
-        return code;
-
-    struct sigaction sa = {0}, old_int, old_term;
+    struct sigaction sa = {0};
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGINT, &sa, &saved->old_int);
+    sigaction(SIGTERM, &sa, &saved->old_term);
     stop_flag = 0;
 
-    mf_coord_opts o = {0};
-    o.model_path = cl.model;
-    o.cfg = &cl.cfg;
-    o.cmd = "mutfarm coordinator";
-    o.progress_tty = isatty(STDERR_FILENO);
-    o.verbose = cl.verbose;
-    o.stop = &stop_flag;
-    mf_coord *c = NULL;
-    int rc = mf_coord_open(&c, &o);
-    if (rc < 0) {
-        fprintf(stderr, "mutfarm coordinator: %s\n", mf_err_msg());
-        code = rc == MF_ERROR ? MF_EXIT_INTERNAL : MF_EXIT_USAGE;
-        goto done;
-    }
-    fprintf(stderr, "mutfarm coordinator: listening on %s, store %s\n",
-            mf_coord_endpoint(c), mf_coord_db(c));
-    rc = mf_coord_serve(c);
-    if (rc < 0) {
-        fprintf(stderr, "mutfarm coordinator: %s\n", mf_err_msg());
-        code = MF_EXIT_INTERNAL;
-    } else if (rc > 0) {
-        code = MF_EXIT_INTERNAL;
-    } else {
-        mf_coord_progress p;
-        mf_coord_progress_get(c, &p);
-        p.complete = 1;
-        mf_coord_summary(stdout, &p, mf_coord_db(c));
-        code = mf_coord_exit_code(&p, cl.fail_under);
-    }
-done:
-    mf_coord_free(c);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    return code;
+    memset(o, 0, sizeof *o);
+    o->model_path = cl->model;
+    o->cfg = &cl->cfg;
+    o->cmd = cmd;
+    o->progress_tty = isatty(STDERR_FILENO);
+    o->verbose = cl->verbose;
+    o->stop = &stop_flag;
+}
+
+void mf_cli_restore_signals(const mf_cli_signals *saved)
+{
+    sigaction(SIGINT, &saved->old_int, NULL);
+    sigaction(SIGTERM, &saved->old_term, NULL);
+}
+
+int mf_cli_exit_code(const mf_coord_progress *p, double fail_under)
+{
+    if (fail_under < 0 || p->score < 0)
+        return MF_EXIT_OK;
+    return 100.0 * p->score < fail_under ? MF_EXIT_BELOW : MF_EXIT_OK;
 }

@@ -5,8 +5,8 @@
 #include "cli.h"
 #include "cmd.h"
 
-#include "../model/mutate.h"
-#include "../model/sim.h"
+#include "mutate.h"
+#include "sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>

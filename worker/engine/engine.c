@@ -56,40 +56,6 @@ void mf_engine_opts_default(mf_engine_opts *o)
     o->explicit_max = 20000;
 }
 
-const char *mf_verdict_name(mf_verdict_kind k)
-{
-    static const char *n[] = {"killed", "equivalent", "survived", "unknown",
-                              "error"};
-    return (unsigned)k < 5 ? n[k] : "?";
-}
-
-const char *mf_notion_name(mf_notion n)
-{
-    static const char *s[] = {"deterministic", "potential", "definite"};
-    return (unsigned)n < 3 ? s[n] : "?";
-}
-
-void mf_test_free(mf_test *t)
-{
-    if (!t)
-        return;
-    free(t->inputs);
-    free(t->expect);
-    free(t->mobs);
-    if (t->allowed)
-        for (int k = 0; k <= t->length; k++)
-            free(t->allowed[k]);
-    free(t->allowed);
-    free(t->nallowed);
-    free(t);
-}
-
-void mf_verdict_clear(mf_verdict *v)
-{
-    mf_test_free(v->test);
-    memset(v, 0, sizeof *v);
-}
-
 /* ------------------------------------------------------------------ */
 /* Z3 plumbing                                                          */
 
@@ -258,42 +224,12 @@ static int is_input_slot(const mf_model *m, int slot)
 /* ------------------------------------------------------------------ */
 /* Tests                                                                */
 
-/* An empty test: inputs and expected observables zero, no allowed outputs
- * yet (the replay fills them), no refusal. */
-static mf_test *test_new(int nslots, int nobs, int len)
-{
-    mf_test *t = mf_xcalloc(1, sizeof *t);
-    t->length = len;
-    t->nslots = nslots;
-    t->nobs = nobs;
-    t->inputs = mf_xcalloc((size_t)(len + 1) * (size_t)(nslots + 1),
-                           sizeof *t->inputs);
-    t->expect = mf_xcalloc((size_t)(len + 1) * (size_t)(nobs + 1),
-                           sizeof *t->expect);
-    t->nallowed = mf_xcalloc((size_t)(len + 1), sizeof *t->nallowed);
-    t->allowed = mf_xcalloc((size_t)(len + 1), sizeof *t->allowed);
-    t->mrefuses = -1;
-    return t;
-}
-
-/* The inputs and expected observables of t, for a replay on another
- * mutant (the replay fills the allowed outputs again). */
-static mf_test *test_copy(const mf_test *t)
-{
-    mf_test *c = test_new(t->nslots, t->nobs, t->length);
-    memcpy(c->inputs, t->inputs,
-           sizeof *c->inputs * (size_t)(t->length + 1) * (size_t)t->nslots);
-    memcpy(c->expect, t->expect,
-           sizeof *c->expect * (size_t)(t->length + 1) * (size_t)t->nobs);
-    return c;
-}
-
 mf_test *mf_engine_test_from_model(mf_enc *E, Z3_model mdl, mf_inputs *in,
                                    mf_unroll *o, mf_unroll *mu, int len)
 {
     const mf_model *m = mf_enc_model(E);
     int n = m->nslots, nobs = mf_enc_nobs(E);
-    mf_test *t = test_new(n, nobs, len);
+    mf_test *t = mf_test_new(n, nobs, len);
     for (int k = 0; k <= len; k++) {
         Z3_ast *ic = mf_inputs_state(in, k);
         for (int s = 0; s < n; s++)
@@ -313,80 +249,6 @@ mf_test *mf_engine_test_from_model(mf_enc *E, Z3_model mdl, mf_inputs *in,
         }
     }
     return t;
-}
-
-static void print_obs(mf_buf *b, const mf_model *m, const mf_val *o)
-{
-    int n = 0, first = 1;
-    for (int i = 0; i < m->nvars; i++) {
-        const mf_var *v = &m->vars[i];
-        if (!v->is_observable)
-            continue;
-        for (int q = 0; q < v->nslots; q++, n++) {
-            mf_buf_puts(b, first ? "" : ", ");
-            first = 0;
-            mf_print_cell_name(b, v, q);
-            mf_buf_puts(b, "=");
-            mf_print_value(b, m, mf_type_scalar(v->type), o[n]);
-        }
-    }
-    for (int i = 0; i < m->nobs_defines; i++, n++) {
-        mf_buf_printf(b, "%s%s=", first ? "" : ", ",
-                      m->items[m->obs_defines[i]].name);
-        first = 0;
-        mf_buf_printf(b, "%lld", (long long)o[n]);
-    }
-}
-
-void mf_test_print(mf_buf *b, const mf_model *m, const mf_test *t)
-{
-    for (int k = 0; k <= t->length; k++) {
-        const mf_val *in = t->inputs + (size_t)k * t->nslots;
-        int first = 1;
-        if (k == 0) {
-            for (int i = 0; i < m->nvars; i++) {
-                const mf_var *v = &m->vars[i];
-                if (!(v->is_input && v->decl == MF_DECL_VAR))
-                    continue;
-                for (int q = 0; q < v->nslots; q++) {
-                    mf_buf_puts(b, first ? "init: " : ", ");
-                    first = 0;
-                    mf_print_cell_name(b, v, q);
-                    mf_buf_puts(b, "=");
-                    mf_print_value(b, m, mf_type_scalar(v->type),
-                                   in[v->slot + q]);
-                }
-            }
-            if (first)
-                mf_buf_puts(b, "# initial state");
-        } else {
-            for (int i = 0; i < m->nvars; i++) {
-                const mf_var *v = &m->vars[i];
-                if (!(v->is_input || v->decl == MF_DECL_IVAR))
-                    continue;
-                for (int q = 0; q < v->nslots; q++) {
-                    mf_buf_puts(b, first ? "" : ", ");
-                    first = 0;
-                    mf_print_cell_name(b, v, q);
-                    mf_buf_puts(b, "=");
-                    mf_print_value(b, m, mf_type_scalar(v->type),
-                                   in[v->slot + q]);
-                }
-            }
-            if (first)
-                mf_buf_puts(b, "-");
-        }
-        mf_buf_puts(b, "    # expect ");
-        print_obs(b, m, t->expect + (size_t)k * t->nobs);
-        if (t->nallowed && t->nallowed[k] > 1) {
-            mf_buf_puts(b, "; allowed");
-            for (int a = 0; a < t->nallowed[k]; a++) {
-                mf_buf_puts(b, a ? " | " : " ");
-                print_obs(b, m, t->allowed[k] + (size_t)a * t->nobs);
-            }
-        }
-        mf_buf_puts(b, "\n");
-    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -1003,7 +865,7 @@ static void record_kill(batch *B, int j, mf_test *t, mf_notion notion)
 static int replay_kill(batch *B, int j, const mf_test *t, mf_notion notion,
                        int shortest)
 {
-    mf_test *c = test_copy(t);
+    mf_test *c = mf_test_copy(t);
     if (mf_engine_replay(B->m, B->mmodels[j], c, notion) != 0) {
         mf_test_free(c);
         return 0;
@@ -3659,7 +3521,7 @@ static mf_test *explorer_test(batch *B, int j, const mf_explore_notion *nt,
     if (!s || s->nsteps != len || (notion == MF_N_POTENTIAL && !nt->mobs) ||
         B->o->engine != MF_ENGINE_CEGIS)
         return NULL;
-    mf_test *t = test_new(n, nobs, len);
+    mf_test *t = mf_test_new(n, nobs, len);
     memcpy(t->inputs, s->init, sizeof *t->inputs * (size_t)n);
     memcpy(t->inputs + n, s->steps, sizeof *t->inputs * (size_t)n * len);
     if (notion == MF_N_POTENTIAL) {
@@ -3796,7 +3658,7 @@ static void prove(batch *B, int j, int det, reach *rs, int *rs_done)
 static int upgrade_replay(batch *B, int j, const mf_test *t)
 {
     mf_verdict *v = &B->out[j];
-    mf_test *c = test_copy(t);
+    mf_test *c = mf_test_copy(t);
     if (mf_engine_replay(B->m, B->mmodels[j], c, MF_N_DEFINITE) != 0) {
         mf_test_free(c);
         return 0;

@@ -19,11 +19,10 @@
 
 #include <stdint.h>
 
-#include "config.h"
-#include "engine.h"
 #include "mf.h"
 #include "model.h"
 #include "mutate.h"
+#include "verdict.h"
 
 typedef struct mf_store mf_store;
 struct sqlite3;
@@ -92,15 +91,24 @@ typedef struct {
     int requeued; /* leased jobs put back to pending while resuming */
 } mf_store_campaign;
 
+/* What makes two campaigns of one model the same campaign (the caller
+ * makes it; mf_config_campaign_key does for a farm configuration). */
+typedef struct {
+    int bound;             /* deepest test length searched */
+    const char *notion;    /* "auto", "potential" or "definite" */
+    const char *operators; /* canonical list, "" for all */
+    const char *options;   /* canonical JSON of every option that changes
+                              verdicts: campaigns are matched on it */
+} mf_store_campaign_key;
+
 /* Resume the newest unfinished campaign of the model with the same
- * options (bound, notion, operators, inputs, observe, timeout, rlimit,
- * prove, engine, mode, cegis_max of *cfg, stored as canonical JSON), or
- * create one in state PLANNING. When resuming, every leased job returns to
- * pending (mf_store_campaign_requeue). A resumed campaign still in
- * PLANNING has no mutants (planning is one transaction): plan it again.
- * `mutfarm_version` and `z3_version` may be NULL (unknown yet). */
+ * key->options, or create one in state PLANNING. When resuming, every
+ * leased job returns to pending (mf_store_campaign_requeue). A resumed
+ * campaign still in PLANNING has no mutants (planning is one transaction):
+ * plan it again. `mutfarm_version` and `z3_version` may be NULL (unknown
+ * yet). */
 int mf_store_campaign_open(mf_store *s, mf_store_campaign *out,
-                           int64_t model_id, const mf_config *cfg,
+                           int64_t model_id, const mf_store_campaign_key *key,
                            const char *mutfarm_version, const char *z3_version);
 
 /* Record versions not known at creation (e.g. Z3's, from the first

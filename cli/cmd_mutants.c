@@ -4,7 +4,7 @@
 #include "cli.h"
 #include "cmd.h"
 
-#include "../model/mutate.h"
+#include "mutate.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,0 +1,83 @@
+/* cmd_coordinator.c - `mutfarm coordinator MODEL.smv --db F --bind EP`:
+ * serve one campaign to remote workers until it is complete
+ * (coordinator/server.h, docs/running.md).
+ *
+ * The serving itself is coordinator/server.c and the options it shares
+ * with `mutfarm run` are cli/farm_cli.c; this file prints its help and
+ * turns the outcome into an exit code. */
+#include "cmd.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "farm_cli.h"
+
+/* ---- mutfarm coordinator -------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+    fputs("usage: mutfarm coordinator MODEL.smv --db F --bind ENDPOINT\n"
+          "                 [--bound K] [--notion auto|potential|definite]\n"
+          "                 [--operators LIST] [--observe VARS] [--inputs VARS]\n"
+          "                 [--config F] [--fail-under PCT] [--verbose]\n"
+          "  serve one campaign to workers ('mutfarm worker --connect\n"
+          "  tcp://HOST:PORT' on any machine) until every mutant has its\n"
+          "  verdict, then tell them bye and exit. Plans the campaign into\n"
+          "  the SQLite file F, or resumes the unfinished campaign of the\n"
+          "  same model and options in F. Waits while no worker is connected.\n"
+          "  --db F        the store (default: NAME.mutfarm.db in the current\n"
+          "                directory for MODEL NAME.smv, or [coordinator] db)\n"
+          "  --bind EP     ZeroMQ endpoint (default: [coordinator] bind,\n"
+          "                tcp://*:5555); tcp://*:* picks a free port\n"
+          "  --config F    INI file (config/mutfarm.conf, docs/config.md);\n"
+          "                flags override it\n"
+          "  --fail-under PCT  exit 3 if the mutation score is below PCT\n"
+          "  --verbose     log every message\n"
+          "  exit: 0 complete, 1 usage or input error, 2 internal error or\n"
+          "  interrupted (the campaign resumes with the same command),\n"
+          "  3 score below --fail-under\n",
+          f);
+}
+
+int mf_cmd_coordinator(int argc, char **argv)
+{
+    mf_cli_farm cl;
+    int code;
+    if (mf_cli_farm_parse(&cl, &code, 0, argc, argv, usage))
+        return code;
+
+    mf_cli_signals sig;
+    mf_coord_opts o;
+    mf_cli_coord_opts(&o, &cl, "mutfarm coordinator", &sig);
+    mf_coord *c = NULL;
+    int rc = mf_coord_open(&c, &o);
+    if (rc < 0) {
+        fprintf(stderr, "mutfarm coordinator: %s\n", mf_err_msg());
+        code = rc == MF_ERROR ? MF_EXIT_INTERNAL : MF_EXIT_USAGE;
+        goto done;
+    }
+    fprintf(stderr, "mutfarm coordinator: listening on %s, store %s\n",
+            mf_coord_endpoint(c), mf_coord_db(c));
+    rc = mf_coord_serve(c);
+    if (rc < 0) {
+        fprintf(stderr, "mutfarm coordinator: %s\n", mf_err_msg());
+        code = MF_EXIT_INTERNAL;
+    } else if (rc > 0) {
+        code = MF_EXIT_INTERNAL;
+    } else {
+        mf_coord_progress p;
+        mf_coord_progress_get(c, &p);
+        p.complete = 1;
+        mf_coord_summary(stdout, &p, mf_coord_db(c));
+        code = mf_cli_exit_code(&p, cl.fail_under);
+    }
+done:
+    mf_coord_free(c);
+    mf_cli_restore_signals(&sig);
+    return code;
+}
