@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# farm.sh - the farm's benchmarks (DESIGN.md section 7), printed as ratios
+# farm.sh - the farm's benchmarks (docs/architecture.md, "Measuring"), printed as ratios
 # measured side by side in one run:
 #
 #  (a) dispatch throughput of the coordinator: trivial jobs (one synthetic

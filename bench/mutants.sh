@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # mutants.sh - front-end and mutation-engine throughput on the largest
 # accepted corpus models: parse time per KLOC, mutants generated per second,
-# peak memory. Prints rates side by side; asserts nothing (DESIGN.md s. 7).
+# peak memory. Prints rates side by side; asserts nothing (docs/architecture.md, "Measuring").
 #
 # usage: bench/mutants.sh [MODEL.smv...]
 # env:   MF_BIN            mutfarm binary (default ./build/mutfarm; use a

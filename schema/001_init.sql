@@ -171,7 +171,7 @@ CREATE INDEX score_history_by_model ON score_history(model_id, at);
 
 -- ---- views: the interface for users and scripts ---------------------------
 
--- Stable (DESIGN.md section 5): one row per mutant. status is killed,
+-- Stable (docs/schema.md): one row per mutant. status is killed,
 -- equivalent, survived, unknown, error, pending, duplicate or stillborn.
 CREATE VIEW mutant_verdicts AS
 SELECT m.campaign_id AS campaign_id,
@@ -216,7 +216,7 @@ SELECT c.id AS campaign_id,
   FROM campaigns c
   JOIN models md ON md.id = c.model_id;
 
--- Stable (DESIGN.md section 5). total: mutants to decide (neither duplicate
+-- Stable (docs/schema.md). total: mutants to decide (neither duplicate
 -- nor stillborn), pending ones included. score = killed / (killed +
 -- survived + unknown), a fraction in [0, 1]; NULL when that denominator
 -- is 0 (nothing scorable yet, or every mutant equivalent or in error).
