@@ -16,6 +16,7 @@ Z3_ast mf_enc_keep(mf_enc *E, Z3_ast a)
         Z3_ast_vector_push(E->c, E->keep, a);
     return a;
 }
+
 Z3_context mf_enc_ctx(const mf_enc *E)
 {
     return E->c;
@@ -95,13 +96,13 @@ static int bitlen(int64_t x)
     return n;
 }
 
-mf_enc *mf_enc_new(Z3_context ctx, const mf_model *m, const mf_variant *muts,
-                   int nmut, const mf_model *also, int encoding)
+/* The sort of values and the codes of symbolic constants: bit-vectors wide
+ * enough for every value of m, its variants and `also` (the interval
+ * analysis), unless the values may pass MF_ENC_RCAP or Int is asked for. */
+static void choose_sort(mf_enc *E, const mf_model *m, const mf_variant *muts,
+                        int nmut, const mf_model *also, int encoding)
 {
-    mf_enc *E = mf_xcalloc(1, sizeof *E);
-    static _Atomic long encoders;
-    E->c = ctx;
-    E->m = m;
+    Z3_context ctx = E->c;
     int64_t mx = mf_enc_max_magnitude(m, muts, nmut);
     int nsyms = m->nsyms;
     if (also) {
@@ -122,6 +123,37 @@ mf_enc *mf_enc_new(Z3_context ctx, const mf_model *m, const mf_variant *muts,
         E->undef = -((int64_t)1 << 40);
         E->isort = Z3_mk_int_sort(ctx);
     }
+}
+
+/* Per item of m: the indices of the mutants replacing it, -1 terminated;
+ * NULL for an item no mutant replaces. */
+static int **replacing(const mf_model *m, const mf_variant *muts, int nmut)
+{
+    int **at = mf_xcalloc((size_t)(m->nitems ? m->nitems : 1), sizeof *at);
+    for (int i = 0; i < m->nitems; i++) {
+        int n = 0;
+        for (int j = 0; j < nmut; j++)
+            n += muts[j].item == i;
+        if (!n)
+            continue;
+        at[i] = mf_xmalloc(sizeof(int) * (size_t)(n + 1));
+        n = 0;
+        for (int j = 0; j < nmut; j++)
+            if (muts[j].item == i)
+                at[i][n++] = j;
+        at[i][n] = -1;
+    }
+    return at;
+}
+
+mf_enc *mf_enc_new(Z3_context ctx, const mf_model *m, const mf_variant *muts,
+                   int nmut, const mf_model *also, int encoding)
+{
+    mf_enc *E = mf_xcalloc(1, sizeof *E);
+    static _Atomic long encoders;
+    E->c = ctx;
+    E->m = m;
+    choose_sort(E, m, muts, nmut, also, encoding);
     /* The selector: a bit-vector too, so a bit-vector batch stays in
      * QF_BV (Z3's incremental SAT solver) */
     E->msort = E->bvw ? Z3_mk_bv_sort(ctx, (unsigned)bitlen(nmut) + 1)
@@ -144,20 +176,7 @@ mf_enc *mf_enc_new(Z3_context ctx, const mf_model *m, const mf_variant *muts,
         E->sel[j] =
             K(Z3_mk_const(ctx, Z3_mk_string_symbol(ctx, name), E->bsort));
     }
-    E->at = mf_xcalloc((size_t)(m->nitems ? m->nitems : 1), sizeof *E->at);
-    for (int i = 0; i < m->nitems; i++) {
-        int n = 0;
-        for (int j = 0; j < nmut; j++)
-            n += muts[j].item == i;
-        if (!n)
-            continue;
-        E->at[i] = mf_xmalloc(sizeof(int) * (size_t)(n + 1));
-        n = 0;
-        for (int j = 0; j < nmut; j++)
-            if (muts[j].item == i)
-                E->at[i][n++] = j;
-        E->at[i][n] = -1;
-    }
+    E->at = replacing(m, muts, nmut);
     for (int i = 0; i < m->nvars; i++)
         if (m->vars[i].is_observable)
             E->nobs += m->vars[i].nslots;
@@ -199,7 +218,9 @@ int mf_enc_nobs(const mf_enc *E)
     return E->nobs;
 }
 
-/* Terms shared by the engines (encode.h). */
+/* ------------------------------------------------------------------ */
+/* Terms shared by the engines (encode.h)                               */
+
 Z3_ast mf_enc_and(mf_enc *E, int n, Z3_ast *a)
 {
     Z3_context c = mf_enc_ctx(E);

@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 
+/* Booleans are the values 0 and 1; any non-zero value is true. */
 static Z3_ast b2i(mf_enc *E, Z3_ast b)
 {
     return ite(E, b, num(E, 1), num(E, 0));
@@ -22,6 +23,32 @@ static Z3_ast i2b(mf_enc *E, Z3_ast v)
 
 static mf_enc_tv ex(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
                     int in_next, int depth);
+
+/* lo <= v <= hi, both bounds defined. */
+static Z3_ast within(mf_enc *E, mf_enc_tv lo, mf_enc_tv hi, Z3_ast v)
+{
+    return and2(E, and2(E, lo.d, hi.d),
+                and2(E, le(E, lo.v, v), le(E, v, hi.v)));
+}
+
+/* The kids of a case, or of c ? a : b read as `case c : a; TRUE : b;`
+ * (k and *tru hold the latter). *n gets their number. */
+static const mf_expr **case_kids(const mf_expr *e, mf_expr *tru,
+                                 const mf_expr *k[4], int *n)
+{
+    if (e->kind != MF_E_ITE) {
+        *n = e->nkids;
+        return (const mf_expr **)e->kids;
+    }
+    *tru = (mf_expr){.kind = MF_E_BOOL, .ival = 1};
+    k[0] = e->kids[0], k[1] = e->kids[1];
+    k[2] = tru, k[3] = e->kids[2];
+    *n = 4;
+    return k;
+}
+
+/* ------------------------------------------------------------------ */
+/* References                                                           */
 
 static int64_t type_cells(const mf_type *t)
 {
@@ -84,6 +111,8 @@ static int ref_cells(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
     return 0;
 }
 
+/* The term of cell `slot` of variable v: an IVAR is read from the inputs,
+ * anything else from the current or (under next()) the next state. */
 static Z3_ast read_slot(mf_enc *E, const mf_enc_ectx *x, const mf_var *v,
                         int slot, int in_next, const mf_expr *e)
 {
@@ -99,6 +128,7 @@ static Z3_ast read_slot(mf_enc *E, const mf_enc_ectx *x, const mf_var *v,
     return src[slot];
 }
 
+/* A variable or array element as a value: the cell the indices select. */
 static mf_enc_tv ex_ref(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
                         int in_next, int depth)
 {
@@ -124,6 +154,9 @@ static mf_enc_tv ex_ref(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
     MF_VEC_FREE(cells);
     return r;
 }
+
+/* ------------------------------------------------------------------ */
+/* Sets and values                                                      */
 
 static Z3_ast member(mf_enc *E, const mf_enc_ectx *x, Z3_ast v,
                      const mf_expr *e, int in_next, int depth);
@@ -163,21 +196,15 @@ static Z3_ast member(mf_enc *E, const mf_enc_ectx *x, Z3_ast v,
         !mf_enc_has_choice(E->m, e->kids[1])) {
         mf_enc_tv lo = ex(E, x, e->kids[0], in_next, depth);
         mf_enc_tv hi = ex(E, x, e->kids[1], in_next, depth);
-        return and2(E, and2(E, lo.d, hi.d),
-                    and2(E, le(E, lo.v, v), le(E, v, hi.v)));
+        return within(E, lo, hi, v);
     }
     if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE)
         return member(E, x, v, E->m->items[e->ref].e, in_next, depth + 1);
     if (e->kind == MF_E_CASE || e->kind == MF_E_ITE) {
-        mf_expr t = {.kind = MF_E_BOOL, .ival = 1};
-        const mf_expr *ite_kids[4];
-        const mf_expr **k = (const mf_expr **)e->kids;
-        int n = e->nkids;
-        if (e->kind == MF_E_ITE) {
-            ite_kids[0] = e->kids[0], ite_kids[1] = e->kids[1];
-            ite_kids[2] = &t, ite_kids[3] = e->kids[2];
-            k = ite_kids, n = 4;
-        }
+        mf_expr t;
+        const mf_expr *k4[4];
+        int n;
+        const mf_expr **k = case_kids(e, &t, k4, &n);
         return member_case(E, x, v, k, n, in_next, depth);
     }
     if (mf_enc_has_choice(E->m, e)) {
@@ -188,6 +215,8 @@ static Z3_ast member(mf_enc *E, const mf_enc_ectx *x, Z3_ast v,
     return and2(E, t.d, eq(E, v, t.v));
 }
 
+/* a op b for an arithmetic or comparison operator, as the simulator's int64
+ * computes it (comparisons give 0 or 1). */
 static Z3_ast arith(mf_enc *E, int op, Z3_ast a, Z3_ast b)
 {
     Z3_context c = E->c;
@@ -234,9 +263,9 @@ static Z3_ast arith(mf_enc *E, int op, Z3_ast a, Z3_ast b)
         Z3_ast ab =
             ite(E, K(Z3_mk_ge(c, b, zero)), b, K(Z3_mk_unary_minus(c, b)));
         Z3_ast q = K(Z3_mk_div(c, aa, ab));
-        Z3_ast neg =
+        Z3_ast signs_differ =
             K(Z3_mk_xor(c, K(Z3_mk_lt(c, a, zero)), K(Z3_mk_lt(c, b, zero))));
-        Z3_ast t = ite(E, neg, K(Z3_mk_unary_minus(c, q)), q);
+        Z3_ast t = ite(E, signs_differ, K(Z3_mk_unary_minus(c, q)), q);
         if (op == MF_OP_DIV)
             return t;
         Z3_ast bt[2] = {b, t};
@@ -367,6 +396,8 @@ static mf_enc_tv ex_call(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
     return r;
 }
 
+/* Expression e over the states of x; in_next: inside next(); depth counts
+ * the DEFINEs entered (a cycle stops at 512, noted unsupported). */
 static mf_enc_tv ex(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
                     int in_next, int depth)
 {
@@ -412,12 +443,12 @@ static mf_enc_tv ex(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
     case MF_E_BIN:
         return ex_bin(E, x, e, in_next, depth, r);
     case MF_E_CASE:
-        return ex_case(E, x, (const mf_expr **)e->kids, e->nkids, in_next,
-                       depth, 0);
     case MF_E_ITE: {
-        mf_expr t = {.kind = MF_E_BOOL, .ival = 1};
-        const mf_expr *k[4] = {e->kids[0], e->kids[1], &t, e->kids[2]};
-        return ex_case(E, x, k, 4, in_next, depth, 0);
+        mf_expr t;
+        const mf_expr *k4[4];
+        int n;
+        const mf_expr **k = case_kids(e, &t, k4, &n);
+        return ex_case(E, x, k, n, in_next, depth, 0);
     }
     case MF_E_SET: {
         Z3_ast ch = mf_enc_new_choice(E);
@@ -435,8 +466,7 @@ static mf_enc_tv ex(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
         mf_enc_tv hi = ex(E, x, e->kids[1], in_next, depth);
         Z3_ast ch = mf_enc_new_choice(E);
         r.v = ch;
-        r.d = and2(E, and2(E, lo.d, hi.d),
-                   and2(E, le(E, lo.v, ch), le(E, ch, hi.v)));
+        r.d = within(E, lo, hi, ch);
         return r;
     }
     case MF_E_CALL:
@@ -474,8 +504,9 @@ static mf_enc_tv ex_define(mf_enc *E, const mf_enc_ectx *x, int item,
     return r;
 }
 
-/* The index of an assignment's left-hand side reads the current state, also
- * under next(). */
+/* ------------------------------------------------------------------ */
+/* Entry points (encode_int.h)                                          */
+
 int mf_enc_lhs_cells(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
                      mf_enc_cellvec *out, Z3_ast *def)
 {
@@ -493,9 +524,6 @@ int mf_enc_lhs_cells(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
     }
     return 0;
 }
-
-/* ------------------------------------------------------------------ */
-/* Entry points (encode_int.h)                                          */
 
 mf_enc_tv mf_enc_value(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e)
 {

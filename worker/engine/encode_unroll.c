@@ -166,21 +166,25 @@ int mf_unroll_depth(const mf_unroll *u)
 {
     return u->depth;
 }
+
 Z3_ast *mf_unroll_state(mf_unroll *u, int k)
 {
     mf_unroll_extend(u, k);
     return u->st[k];
 }
+
 Z3_ast mf_unroll_ok(mf_unroll *u, int k)
 {
     mf_unroll_extend(u, k);
     return u->ok[k];
 }
+
 Z3_ast *mf_unroll_obs(mf_unroll *u, int k)
 {
     mf_unroll_extend(u, k);
     return u->obs[k];
 }
+
 Z3_ast *mf_unroll_choices(mf_unroll *u, int k, int *n)
 {
     mf_unroll_extend(u, k);
