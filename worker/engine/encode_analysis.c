@@ -2,7 +2,8 @@
  * before it builds a term: the range of every value (which decides the width
  * of the bit-vectors), which expressions denote sets that need a choice
  * constant, and whether the model is structurally deterministic. It reads
- * the model only: no Z3 here, and nothing about how terms are built. */
+ * the model only: it makes no Z3 term and knows nothing of how terms are
+ * built. */
 #include "encode_int.h"
 
 #include <stdlib.h>

@@ -48,17 +48,18 @@ struct mf_enc {
     int nmut;
     mf_variant *muts;
     int **at; /* per item: mutant indices replacing it, -1 terminated */
-    Z3_ast_vector keep;
-    Z3_sort isort, bsort;
-    Z3_ast tru, fls, mid;
-    int bvw;         /* bit-vector width of values, 0: Int */
-    int64_t symbase; /* code of symbolic constant 0 */
-    int64_t undef;   /* a code no value has: an undefined observable */
-    Z3_sort msort;   /* of the selector `mid` (Int) */
-    Z3_ast *sel;     /* per mutant */
-    int nobs;
-    char unsupported[256];
-    long fresh; /* counter for fresh names */
+    Z3_ast_vector keep;   /* every term made: alive as long as E */
+    Z3_sort isort, bsort; /* values, Booleans */
+    Z3_ast tru, fls;
+    Z3_ast mid;            /* the selector: which mutant a meta copy reads */
+    int bvw;               /* bit-vector width of values, 0: Int */
+    int64_t symbase;       /* code of symbolic constant 0 */
+    int64_t undef;         /* a code no value has: an undefined observable */
+    Z3_sort msort;         /* of `mid`: Int, or a bit-vector with bit-vectors */
+    Z3_ast *sel;           /* per mutant: the assumption literal selecting it */
+    int nobs;              /* observable terms per state */
+    char unsupported[256]; /* the first construct not encoded, or "" */
+    long fresh;            /* counter for fresh names */
     /* DEFINE cache, valid for one ectx */
     mf_enc_tv *dcache;
     int *dstamp;
