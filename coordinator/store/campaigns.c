@@ -38,8 +38,8 @@ static const mf_store_query q_camp_get = {
     "coalesce(c.mutfarm_version, ''), coalesce(c.z3_version, ''), "
     "c.created_at, coalesce(c.finished_at, 0) FROM campaigns c "
     "JOIN models md ON md.id = c.model_id WHERE c.id = ?1"};
-static const mf_store_query q_camp_latest = {
-    Q_CAMP_LATEST, "SELECT max(id) FROM campaigns"};
+static const mf_store_query q_camp_latest = {Q_CAMP_LATEST,
+                                             "SELECT max(id) FROM campaigns"};
 static const mf_store_query q_camp_requeue = {
     Q_CAMP_REQUEUE,
     "UPDATE jobs SET state = 'pending', worker_id = NULL, "
@@ -86,9 +86,9 @@ int mf_store_model_get(mf_store *s, int64_t model, char **text, size_t *len,
 {
     *text = NULL;
     *len = 0;
-    int rc = mf_store_one(s, &q_model_get, "reading a model",
-                          BIND(ARG_INT(model)),
-                          INTO(COL_DUP(text, len), COL_TEXT(hash, 65)));
+    int rc =
+        mf_store_one(s, &q_model_get, "reading a model", BIND(ARG_INT(model)),
+                     INTO(COL_DUP(text, len), COL_TEXT(hash, 65)));
     if (rc == 0)
         return mf_err_set(MF_ENOTFOUND, "store %s: no model %lld", s->path,
                           (long long)model);
@@ -120,9 +120,10 @@ static int campaign_find(mf_store *s, mf_store_campaign *out, int64_t model,
                          const char *options)
 {
     char state[16];
-    int rc = mf_store_one(s, &q_camp_find, "finding a campaign",
-                          BIND(ARG_INT(model), ARG_TEXT(options)),
-                          INTO(COL_I64(&out->id), COL_TEXT(state, sizeof state)));
+    int rc =
+        mf_store_one(s, &q_camp_find, "finding a campaign",
+                     BIND(ARG_INT(model), ARG_TEXT(options)),
+                     INTO(COL_I64(&out->id), COL_TEXT(state, sizeof state)));
     if (rc == 1) {
         out->state = state_of(state);
         out->resumed = 1;
@@ -134,12 +135,12 @@ static int campaign_create(mf_store *s, mf_store_campaign *out, int64_t model,
                            const mf_store_campaign_key *key, const char *mfv,
                            const char *z3v)
 {
-    int rc = mf_store_one(
-        s, &q_camp_ins, "creating a campaign",
-        BIND(ARG_INT(model), ARG_TEXT(key->options), ARG_INT(key->bound),
-             ARG_TEXT(key->notion), ARG_TEXT(key->operators), ARG_TEXT(mfv),
-             ARG_TEXT(z3v), ARG_INT(mf_store_now_ms())),
-        NULL);
+    int rc = mf_store_one(s, &q_camp_ins, "creating a campaign",
+                          BIND(ARG_INT(model), ARG_TEXT(key->options),
+                               ARG_INT(key->bound), ARG_TEXT(key->notion),
+                               ARG_TEXT(key->operators), ARG_TEXT(mfv),
+                               ARG_TEXT(z3v), ARG_INT(mf_store_now_ms())),
+                          NULL);
     if (rc == 0) {
         out->id = sqlite3_last_insert_rowid(s->db);
         out->state = MF_CAMPAIGN_PLANNING;
@@ -171,8 +172,8 @@ int mf_store_campaign_open(mf_store *s, mf_store_campaign *out,
         if (rc == 0)
             rc = set_versions(s, out->id, mutfarm_version, z3_version);
     } else if (rc == 0) {
-        rc = campaign_create(s, out, model_id, key, mutfarm_version,
-                             z3_version);
+        rc =
+            campaign_create(s, out, model_id, key, mutfarm_version, z3_version);
     }
     rc = mf_store_tx_end(s, rc);
     if (rc < 0) {
@@ -228,13 +229,13 @@ static int set_state(mf_store *s, int64_t campaign, const char *state,
 static int history_add(mf_store *s, int64_t campaign, const mf_store_counts *c,
                        int64_t now)
 {
-    return mf_store_one(
-        s, &q_history_ins, "recording the score",
-        BIND(ARG_INT(campaign), ARG_INT(now), ARG_INT(c->total),
-             ARG_INT(c->killed), ARG_INT(c->equivalent), ARG_INT(c->survived),
-             ARG_INT(c->unknown), ARG_INT(c->error),
-             c->score >= 0 ? ARG_REAL(c->score) : ARG_NULL),
-        NULL);
+    return mf_store_one(s, &q_history_ins, "recording the score",
+                        BIND(ARG_INT(campaign), ARG_INT(now), ARG_INT(c->total),
+                             ARG_INT(c->killed), ARG_INT(c->equivalent),
+                             ARG_INT(c->survived), ARG_INT(c->unknown),
+                             ARG_INT(c->error),
+                             c->score >= 0 ? ARG_REAL(c->score) : ARG_NULL),
+                        NULL);
 }
 
 int mf_store_campaign_finish(mf_store *s, int64_t campaign)

@@ -21,9 +21,9 @@ static const mf_store_query q_job_cut = {
 static const mf_store_query q_job_ins = {
     Q_JOB_INS, "INSERT INTO jobs(campaign_id, item, nmut, state, "
                "attempts, created_at) VALUES (?1, ?2, ?3, 'pending', 0, ?4)"};
-static const mf_store_query q_job_move = {
-    Q_JOB_MOVE, "UPDATE mutants SET job_id = ?2 "
-                "WHERE job_id = ?1 AND id >= ?3"};
+static const mf_store_query q_job_move = {Q_JOB_MOVE,
+                                          "UPDATE mutants SET job_id = ?2 "
+                                          "WHERE job_id = ?1 AND id >= ?3"};
 static const mf_store_query q_job_set_nmut = {
     Q_JOB_SET_NMUT, "UPDATE jobs SET nmut = ?2 WHERE id = ?1"};
 /* INDEXED BY: without ANALYZE statistics the planner prefers
@@ -88,13 +88,12 @@ int mf_store_job_read(mf_store *s, mf_store_job *out, int64_t job)
 {
     char state[16];
     memset(out, 0, sizeof *out);
-    int rc = mf_store_one(
-        s, &q_job_get, "reading a job", BIND(ARG_INT(job)),
-        INTO(COL_I64(&out->id), COL_I64(&out->campaign_id),
-             COL_TEXT(state, sizeof state), COL_INT(&out->attempts),
-             COL_INT(&out->nmut), COL_INT(&out->item),
-             COL_I64(&out->deadline_ms),
-             COL_TEXT(out->worker, sizeof out->worker)));
+    int rc = mf_store_one(s, &q_job_get, "reading a job", BIND(ARG_INT(job)),
+                          INTO(COL_I64(&out->id), COL_I64(&out->campaign_id),
+                               COL_TEXT(state, sizeof state),
+                               COL_INT(&out->attempts), COL_INT(&out->nmut),
+                               COL_INT(&out->item), COL_I64(&out->deadline_ms),
+                               COL_TEXT(out->worker, sizeof out->worker)));
     if (rc == 1)
         out->state = job_state_of(state);
     return rc;
@@ -168,9 +167,9 @@ static int job_set_nmut(mf_store *s, int64_t job, int nmut)
 static int job_split(mf_store *s, const mf_store_job *j, int max)
 {
     int64_t cut = 0, fresh = 0;
-    int rc = mf_store_one(s, &q_job_cut, "splitting a job",
-                          BIND(ARG_INT(j->id), ARG_INT(max)),
-                          INTO(COL_I64(&cut)));
+    int rc =
+        mf_store_one(s, &q_job_cut, "splitting a job",
+                     BIND(ARG_INT(j->id), ARG_INT(max)), INTO(COL_I64(&cut)));
     if (rc <= 0)
         return rc;
     rc = job_insert(s, j->campaign_id, j->item, j->nmut - max, &fresh);
@@ -192,10 +191,10 @@ static int job_cut(mf_store *s, int64_t campaign, int max, int64_t *job)
         return rc;
     rc = job_insert(s, campaign, item, 0, job);
     if (rc == 0)
-        rc = mf_store_one(s, &q_unplanned_take, "cutting a job",
-                          BIND(ARG_INT(*job), ARG_INT(campaign), ARG_INT(item),
-                               ARG_INT(max)),
-                          NULL);
+        rc = mf_store_one(
+            s, &q_unplanned_take, "cutting a job",
+            BIND(ARG_INT(*job), ARG_INT(campaign), ARG_INT(item), ARG_INT(max)),
+            NULL);
     if (rc < 0)
         return rc;
     rc = job_set_nmut(s, *job, sqlite3_changes(s->db));
@@ -253,11 +252,11 @@ int mf_store_job_next(mf_store *s, mf_store_job *out, int64_t campaign,
 static int lease_locked(mf_store *s, mf_store_job *out, int64_t job,
                         const char *worker, int64_t deadline_ms)
 {
-    int rc = mf_store_one(s, &q_job_lease, "leasing a job",
-                          BIND(ARG_INT(job), ARG_TEXT(worker),
-                               ARG_INT(deadline_ms),
-                               ARG_INT(mf_store_now_ms())),
-                          NULL);
+    int rc =
+        mf_store_one(s, &q_job_lease, "leasing a job",
+                     BIND(ARG_INT(job), ARG_TEXT(worker), ARG_INT(deadline_ms),
+                          ARG_INT(mf_store_now_ms())),
+                     NULL);
     int changed = rc == 0 ? sqlite3_changes(s->db) : 0;
     if (rc == 0)
         rc = job_find(s, out, job);
@@ -315,14 +314,13 @@ static int quarantine_locked(mf_store *s, int64_t job, int attempt,
                              const char *reason)
 {
     int64_t now = mf_store_now_ms();
-    int rc = mf_store_one(s, &q_job_quar, "quarantining a job",
-                          BIND(ARG_INT(job), ARG_TEXT(reason), ARG_INT(now)),
-                          NULL);
+    int rc =
+        mf_store_one(s, &q_job_quar, "quarantining a job",
+                     BIND(ARG_INT(job), ARG_TEXT(reason), ARG_INT(now)), NULL);
     if (rc == 0)
-        rc = mf_store_one(s, &q_quar_verdicts,
-                          "recording quarantine verdicts",
-                          BIND(ARG_INT(job), ARG_INT(attempt),
-                               ARG_TEXT(reason), ARG_INT(now)),
+        rc = mf_store_one(s, &q_quar_verdicts, "recording quarantine verdicts",
+                          BIND(ARG_INT(job), ARG_INT(attempt), ARG_TEXT(reason),
+                               ARG_INT(now)),
                           NULL);
     return rc;
 }

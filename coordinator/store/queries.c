@@ -52,24 +52,25 @@ typedef struct {
     size_t field; /* offsetof an int64_t in mf_store_counts */
 } count_field;
 
-#define COUNT(name, f) {name, offsetof(mf_store_counts, f)}
+/* The field f of mf_store_counts. */
+#define AT(f) offsetof(mf_store_counts, f)
 
 static const count_field by_status[] = {
-    COUNT("ok", total),
-    COUNT("duplicate", duplicate),
-    COUNT("stillborn", stillborn),
+    {"ok", AT(total)},
+    {"duplicate", AT(duplicate)},
+    {"stillborn", AT(stillborn)},
     {NULL, 0},
 };
 static const count_field by_kind[] = {
-    COUNT("killed", killed),   COUNT("equivalent", equivalent),
-    COUNT("survived", survived), COUNT("unknown", unknown),
-    COUNT("error", error),     {NULL, 0},
+    {"killed", AT(killed)},     {"equivalent", AT(equivalent)},
+    {"survived", AT(survived)}, {"unknown", AT(unknown)},
+    {"error", AT(error)},       {NULL, 0},
 };
 static const count_field by_job_state[] = {
-    COUNT("pending", jobs_pending),
-    COUNT("leased", jobs_leased),
-    COUNT("done", jobs_done),
-    COUNT("quarantined", jobs_quarantined),
+    {"pending", AT(jobs_pending)},
+    {"leased", AT(jobs_leased)},
+    {"done", AT(jobs_done)},
+    {"quarantined", AT(jobs_quarantined)},
     {NULL, 0},
 };
 
@@ -93,17 +94,15 @@ static int count_row(sqlite3_stmt *st, void *ctx)
 }
 
 /* Run a "SELECT name, count(*) ... GROUP BY name" for one campaign. */
-static int count_groups(mf_store *s, const mf_store_query *q,
-                        int64_t campaign, mf_store_counts *out,
-                        const count_field *fields)
+static int count_groups(mf_store *s, const mf_store_query *q, int64_t campaign,
+                        mf_store_counts *out, const count_field *fields)
 {
     count_ctx cc = {out, fields};
     return mf_store_each(s, q, "counting", BIND(ARG_INT(campaign)), count_row,
                          &cc);
 }
 
-int mf_store_counts_locked(mf_store *s, mf_store_counts *out,
-                           int64_t campaign)
+int mf_store_counts_locked(mf_store *s, mf_store_counts *out, int64_t campaign)
 {
     memset(out, 0, sizeof *out);
     int rc = count_groups(s, &q_count_status, campaign, out, by_status);

@@ -66,8 +66,7 @@ static int mutant_lookup(mf_store *s, int64_t campaign, const char *mid,
 /* A kill row: the test kills the mutant, found by `source` ("verdict" or
  * "replay"), with the mutant's observed deviation (may be NULL). */
 static int kill_insert(mf_store *s, commit_ctx *c, int64_t test_id,
-                       int64_t mutant, const char *source,
-                       const char *observed)
+                       int64_t mutant, const char *source, const char *observed)
 {
     return mf_store_one(s, &q_kill_ins, "storing a kill",
                         BIND(ARG_INT(test_id), ARG_INT(mutant),
@@ -88,15 +87,15 @@ static int store_test(mf_store *s, commit_ctx *c, const mf_model *m,
         rc = invalid(c, "%s", bad);
         goto cleanup;
     }
-    rc = mf_store_one(
-        s, &q_test_ins, "storing a test",
-        BIND(ARG_INT(c->campaign), ARG_TEXT(r.hash), ARG_INT(v->test->length),
-             ARG_TEXT(mf_notion_name(v->notion)), ARG_TEXT(r.inputs.data),
-             ARG_TEXT(r.expected.data),
-             ARG_TEXT(r.has_allowed ? r.allowed.data : NULL),
-             ARG_TEXT(m ? r.text.data : NULL), ARG_INT(mutant),
-             ARG_INT(c->now)),
-        NULL);
+    rc = mf_store_one(s, &q_test_ins, "storing a test",
+                      BIND(ARG_INT(c->campaign), ARG_TEXT(r.hash),
+                           ARG_INT(v->test->length),
+                           ARG_TEXT(mf_notion_name(v->notion)),
+                           ARG_TEXT(r.inputs.data), ARG_TEXT(r.expected.data),
+                           ARG_TEXT(r.has_allowed ? r.allowed.data : NULL),
+                           ARG_TEXT(m ? r.text.data : NULL), ARG_INT(mutant),
+                           ARG_INT(c->now)),
+                      NULL);
     if (rc < 0)
         goto cleanup;
     c->info->new_tests += sqlite3_changes(s->db);
@@ -245,10 +244,9 @@ static int commit_locked(mf_store *s, commit_ctx *c, const mf_store_result *r)
     free(test_ids);
     if (rc != 0)
         return rc;
-    rc = mf_store_one(s, &q_job_done, "finishing a job",
-                      BIND(ARG_INT(c->job), ARG_TEXT(c->worker),
-                           ARG_INT(c->now)),
-                      NULL);
+    rc = mf_store_one(
+        s, &q_job_done, "finishing a job",
+        BIND(ARG_INT(c->job), ARG_TEXT(c->worker), ARG_INT(c->now)), NULL);
     if (rc < 0 || !c->worker)
         return rc;
     return mf_store_one(s, &q_worker_job, "counting a worker's job",

@@ -80,9 +80,9 @@ struct mf_store {
     sqlite3 *db;
     char *path;
     int readonly;
-    int planning;          /* inside plan_begin .. plan_end */
-    int64_t plan_campaign; /* the campaign being planned */
-    int last_rc;           /* SQLite's code of the last mf_store_fail */
+    int planning;               /* inside plan_begin .. plan_end */
+    int64_t plan_campaign;      /* the campaign being planned */
+    int last_rc;                /* SQLite's code of the last mf_store_fail */
     sqlite3_stmt *st[Q__COUNT]; /* prepared on first use */
     const char *sql[Q__COUNT];  /* the text each slot was prepared from */
 };
@@ -175,8 +175,7 @@ void mf_store_tx_rollback(mf_store *s);
 int mf_store_job_read(mf_store *s, mf_store_job *out, int64_t job);
 
 /* queries.c: the counts of a campaign inside the caller's transaction. */
-int mf_store_counts_locked(mf_store *s, mf_store_counts *out,
-                           int64_t campaign);
+int mf_store_counts_locked(mf_store *s, mf_store_counts *out, int64_t campaign);
 
 /* tests.c: a test rendered for its row in `tests`. */
 typedef struct {

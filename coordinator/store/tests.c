@@ -201,8 +201,8 @@ const char *mf_store_test_render(mf_store_test_rows *r, const mf_model *m,
             r->has_allowed = 1;
     }
     mf_buf_puts(&r->inputs, "]");
-    if (obs_rows_json(&r->expected, &r->tmp, m, t->expect, t->length,
-                      t->nobs) < 0)
+    if (obs_rows_json(&r->expected, &r->tmp, m, t->expect, t->length, t->nobs) <
+        0)
         return "test value outside its variable's type";
     if (r->has_allowed && allowed_json(&r->allowed, &r->tmp, m, t) < 0)
         return "allowed output outside its variable's type";
@@ -227,12 +227,12 @@ int mf_store_test_json(mf_store *s, char **out, int64_t campaign,
     int length = 0;
     char *notion = NULL, *inputs = NULL, *expected = NULL, *allowed = NULL;
     *out = NULL;
-    int rc = mf_store_one(s, &q_test_of_mutant, "reading a test",
-                          BIND(ARG_INT(campaign), ARG_TEXT(mutant_id)),
-                          INTO(COL_I64(&id), COL_INT(&length),
-                               COL_DUP(&notion, NULL), COL_DUP(&inputs, NULL),
-                               COL_DUP(&expected, NULL),
-                               COL_DUP(&allowed, NULL)));
+    int rc =
+        mf_store_one(s, &q_test_of_mutant, "reading a test",
+                     BIND(ARG_INT(campaign), ARG_TEXT(mutant_id)),
+                     INTO(COL_I64(&id), COL_INT(&length),
+                          COL_DUP(&notion, NULL), COL_DUP(&inputs, NULL),
+                          COL_DUP(&expected, NULL), COL_DUP(&allowed, NULL)));
     if (rc == 0)
         return mf_err_set(MF_ENOTFOUND,
                           "store %s: mutant %s of campaign "
@@ -241,11 +241,12 @@ int mf_store_test_json(mf_store *s, char **out, int64_t campaign,
     if (rc < 0)
         return rc;
     mf_buf b = {0};
-    mf_buf_printf(&b, "{\"test_id\":%lld,\"length\":%d,\"notion\":",
-                  (long long)id, length);
+    mf_buf_printf(&b,
+                  "{\"test_id\":%lld,\"length\":%d,\"notion\":", (long long)id,
+                  length);
     json_str(&b, notion);
-    mf_buf_printf(&b, ",\"inputs\":%s,\"expected\":%s,\"allowed\":%s}",
-                  inputs, expected, allowed ? allowed : "null");
+    mf_buf_printf(&b, ",\"inputs\":%s,\"expected\":%s,\"allowed\":%s}", inputs,
+                  expected, allowed ? allowed : "null");
     free(notion);
     free(inputs);
     free(expected);
