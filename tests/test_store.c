@@ -215,13 +215,20 @@ static int commit_all(fx *f, mf_store_commit_info *info, const mf_store_job *j,
     return rc;
 }
 
+/* The next job of the campaign, at most max mutants, leased to worker. */
+static void lease_next(fx *f, mf_store_job *j, int max, const char *worker,
+                       int64_t deadline_ms)
+{
+    ok(mf_store_job_next(f->s, j, f->campaign, max));
+    ok(mf_store_job_lease(f->s, j, j->id, worker, deadline_ms));
+}
+
 /* Take the next job, lease it to w1 and commit `kind` for all of it. */
 static void decide_next(fx *f, int max, mf_verdict_kind kind)
 {
     mf_store_job j;
     mf_store_commit_info info;
-    ok(mf_store_job_next(f->s, &j, f->campaign, max));
-    ok(mf_store_job_lease(f->s, &j, j.id, "w1", mf_store_now_ms() + 60000));
+    lease_next(f, &j, max, "w1", mf_store_now_ms() + 60000);
     ok(commit_all(f, &info, &j, j.attempts, kind));
     assert_int_equal(info.outcome, MF_COMMIT_OK);
 }
@@ -442,10 +449,8 @@ static void test_store__resume_returns_leased_jobs_to_pending(void **state)
     mf_store_campaign c;
     open_store(f);
     plan(f, 30, 3, 0, 0);
-    ok(mf_store_job_next(f->s, &a, f->campaign, 5));
-    ok(mf_store_job_lease(f->s, &a, a.id, "w1", mf_store_now_ms() + 60000));
-    ok(mf_store_job_next(f->s, &b, f->campaign, 5));
-    ok(mf_store_job_lease(f->s, &b, b.id, "w2", mf_store_now_ms() + 60000));
+    lease_next(f, &a, 5, "w1", mf_store_now_ms() + 60000);
+    lease_next(f, &b, 5, "w2", mf_store_now_ms() + 60000);
     decide_next(f, 5, MF_V_SURVIVED);
 
     open_store(f); /* the coordinator died and restarts */
@@ -481,8 +486,7 @@ static void test_store__commit_is_idempotent(void **state)
     mf_store_counts c;
     open_store(f);
     plan(f, 20, 2, 0, 0);
-    ok(mf_store_job_next(f->s, &j, f->campaign, 10));
-    ok(mf_store_job_lease(f->s, &j, j.id, "w1", mf_store_now_ms() + 1000));
+    lease_next(f, &j, 10, "w1", mf_store_now_ms() + 1000);
     ok(commit_all(f, &info, &j, 1, MF_V_KILLED));
     assert_int_equal(info.outcome, MF_COMMIT_OK);
     assert_int_equal(info.counts[MF_V_KILLED], 10);
@@ -517,8 +521,7 @@ static void test_store__stale_attempt_is_ignored(void **state)
     int q = -1;
     open_store(f);
     plan(f, 8, 1, 0, 0);
-    ok(mf_store_job_next(f->s, &j, f->campaign, 8));
-    ok(mf_store_job_lease(f->s, &j, j.id, "w1", mf_store_now_ms() + 1000));
+    lease_next(f, &j, 8, "w1", mf_store_now_ms() + 1000);
     /* w1 is declared dead; the job goes to w2 as attempt 2. */
     ok(mf_store_job_release(f->s, j.id, 1, 3, "worker w1 died", &q));
     assert_int_equal(q, 0);
@@ -551,8 +554,7 @@ static void test_store__invalid_result_writes_nothing(void **state)
     idlist la, lb;
     open_store(f);
     plan(f, 8, 2, 0, 0);
-    ok(mf_store_job_next(f->s, &a, f->campaign, 4));
-    ok(mf_store_job_lease(f->s, &a, a.id, "w1", 0));
+    lease_next(f, &a, 4, "w1", 0);
     ok(mf_store_job_next(f->s, &b, f->campaign, 4));
     job_ids(f, a.id, &la);
     job_ids(f, b.id, &lb);
@@ -641,12 +643,9 @@ static void test_store__expired_and_dead_worker_leases_return(void **state)
     int64_t now = mf_store_now_ms();
     open_store(f);
     plan(f, 9, 3, 0, 0);
-    ok(mf_store_job_next(f->s, &a, f->campaign, 3));
-    ok(mf_store_job_lease(f->s, &a, a.id, "w1", now - 10));
-    ok(mf_store_job_next(f->s, &b, f->campaign, 3));
-    ok(mf_store_job_lease(f->s, &b, b.id, "w2", now + 60000));
-    ok(mf_store_job_next(f->s, &c, f->campaign, 3));
-    ok(mf_store_job_lease(f->s, &c, c.id, "w2", now + 60000));
+    lease_next(f, &a, 3, "w1", now - 10);
+    lease_next(f, &b, 3, "w2", now + 60000);
+    lease_next(f, &c, 3, "w2", now + 60000);
     ok(mf_store_jobs_expire(f->s, f->campaign, now, 3, &r, &q));
     assert_int_equal(r, 1);
     assert_int_equal(q, 0);
@@ -798,8 +797,7 @@ static void test_store__tests_are_json_named_by_the_model(void **state)
     ok(mf_store_plan_begin(f->s, c.id));
     assert_int_equal(mf_mutants_each(m, 0, plan_fn, f->s), 0);
     ok(mf_store_plan_end(f->s, 1));
-    ok(mf_store_job_next(f->s, &j, c.id, 1));
-    ok(mf_store_job_lease(f->s, &j, j.id, "w1", 0));
+    lease_next(f, &j, 1, "w1", 0);
     job_ids(f, j.id, &l);
     assert_int_equal(l.n, 1);
 
@@ -866,8 +864,7 @@ static void test_store__replay_kills_fill_the_matrix(void **state)
     idlist l, other;
     open_store(f);
     plan(f, 4, 2, 0, 0);
-    ok(mf_store_job_next(f->s, &j, f->campaign, 2));
-    ok(mf_store_job_lease(f->s, &j, j.id, "w1", 0));
+    lease_next(f, &j, 2, "w1", 0);
     job_ids(f, j.id, &l);
     mf_store_job k;
     ok(mf_store_job_next(f->s, &k, f->campaign, 2));
@@ -902,8 +899,7 @@ static void test_store__allowed_and_observed_outputs_are_stored(void **state)
     idlist l;
     open_store(f);
     plan(f, 1, 1, 0, 0);
-    ok(mf_store_job_next(f->s, &j, f->campaign, 1));
-    ok(mf_store_job_lease(f->s, &j, j.id, "w1", 0));
+    lease_next(f, &j, 1, "w1", 0);
     job_ids(f, j.id, &l);
     mf_verdict v = {0};
     v.kind = MF_V_KILLED;
@@ -1038,8 +1034,7 @@ static void test_store__failed_commit_leaves_data_intact(void **state)
     open_store(f);
     plan(f, 200, 2, 0, 0);
     decide_next(f, 50, MF_V_KILLED);
-    ok(mf_store_job_next(f->s, &a, f->campaign, 100));
-    ok(mf_store_job_lease(f->s, &a, a.id, "w1", 0));
+    lease_next(f, &a, 100, "w1", 0);
     int64_t verdicts = query_int(f, "SELECT count(*) FROM verdicts");
     int64_t tests = query_int(f, "SELECT count(*) FROM tests");
 
@@ -1102,8 +1097,7 @@ static void test_store__workers_are_recorded(void **state)
     plan(f, 3, 1, 0, 0);
     mf_store_job j;
     mf_store_commit_info info;
-    ok(mf_store_job_next(f->s, &j, f->campaign, 3));
-    ok(mf_store_job_lease(f->s, &j, j.id, "host1-123", 0));
+    lease_next(f, &j, 3, "host1-123", 0);
     idlist l;
     job_ids(f, j.id, &l);
     mf_verdict v[3];
