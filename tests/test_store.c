@@ -1,4 +1,4 @@
-/* test_store.c - the SQLite campaign store (coordinator/store.h): schema
+/* test_store.c - the SQLite campaign store (coordinator/store/store.h): schema
  * migrations, planning and jobs, resume, idempotent commits, quarantine,
  * the views users query, flat memory on a large campaign, and failures
  * that leave the file as it was. Real SQLite files in a temporary
@@ -215,13 +215,20 @@ static int commit_all(fx *f, mf_store_commit_info *info, const mf_store_job *j,
     return rc;
 }
 
+/* The next job of the campaign, at most max mutants, leased to worker. */
+static void lease_next(fx *f, mf_store_job *j, int max, const char *worker,
+                       int64_t deadline_ms)
+{
+    ok(mf_store_job_next(f->s, j, f->campaign, max));
+    ok(mf_store_job_lease(f->s, j, j->id, worker, deadline_ms));
+}
+
 /* Take the next job, lease it to w1 and commit `kind` for all of it. */
 static void decide_next(fx *f, int max, mf_verdict_kind kind)
 {
     mf_store_job j;
     mf_store_commit_info info;
-    ok(mf_store_job_next(f->s, &j, f->campaign, max));
-    ok(mf_store_job_lease(f->s, &j, j.id, "w1", mf_store_now_ms() + 60000));
+    lease_next(f, &j, max, "w1", mf_store_now_ms() + 60000);
     ok(commit_all(f, &info, &j, j.attempts, kind));
     assert_int_equal(info.outcome, MF_COMMIT_OK);
 }
@@ -442,10 +449,8 @@ static void test_store__resume_returns_leased_jobs_to_pending(void **state)
     mf_store_campaign c;
     open_store(f);
     plan(f, 30, 3, 0, 0);
-    ok(mf_store_job_next(f->s, &a, f->campaign, 5));
-    ok(mf_store_job_lease(f->s, &a, a.id, "w1", mf_store_now_ms() + 60000));
-    ok(mf_store_job_next(f->s, &b, f->campaign, 5));
-    ok(mf_store_job_lease(f->s, &b, b.id, "w2", mf_store_now_ms() + 60000));
+    lease_next(f, &a, 5, "w1", mf_store_now_ms() + 60000);
+    lease_next(f, &b, 5, "w2", mf_store_now_ms() + 60000);
     decide_next(f, 5, MF_V_SURVIVED);
 
     open_store(f); /* the coordinator died and restarts */
@@ -481,8 +486,7 @@ static void test_store__commit_is_idempotent(void **state)
     mf_store_counts c;
     open_store(f);
     plan(f, 20, 2, 0, 0);
-    ok(mf_store_job_next(f->s, &j, f->campaign, 10));
-    ok(mf_store_job_lease(f->s, &j, j.id, "w1", mf_store_now_ms() + 1000));
+    lease_next(f, &j, 10, "w1", mf_store_now_ms() + 1000);
     ok(commit_all(f, &info, &j, 1, MF_V_KILLED));
     assert_int_equal(info.outcome, MF_COMMIT_OK);
     assert_int_equal(info.counts[MF_V_KILLED], 10);
@@ -517,8 +521,7 @@ static void test_store__stale_attempt_is_ignored(void **state)
     int q = -1;
     open_store(f);
     plan(f, 8, 1, 0, 0);
-    ok(mf_store_job_next(f->s, &j, f->campaign, 8));
-    ok(mf_store_job_lease(f->s, &j, j.id, "w1", mf_store_now_ms() + 1000));
+    lease_next(f, &j, 8, "w1", mf_store_now_ms() + 1000);
     /* w1 is declared dead; the job goes to w2 as attempt 2. */
     ok(mf_store_job_release(f->s, j.id, 1, 3, "worker w1 died", &q));
     assert_int_equal(q, 0);
@@ -551,8 +554,7 @@ static void test_store__invalid_result_writes_nothing(void **state)
     idlist la, lb;
     open_store(f);
     plan(f, 8, 2, 0, 0);
-    ok(mf_store_job_next(f->s, &a, f->campaign, 4));
-    ok(mf_store_job_lease(f->s, &a, a.id, "w1", 0));
+    lease_next(f, &a, 4, "w1", 0);
     ok(mf_store_job_next(f->s, &b, f->campaign, 4));
     job_ids(f, a.id, &la);
     job_ids(f, b.id, &lb);
@@ -641,12 +643,9 @@ static void test_store__expired_and_dead_worker_leases_return(void **state)
     int64_t now = mf_store_now_ms();
     open_store(f);
     plan(f, 9, 3, 0, 0);
-    ok(mf_store_job_next(f->s, &a, f->campaign, 3));
-    ok(mf_store_job_lease(f->s, &a, a.id, "w1", now - 10));
-    ok(mf_store_job_next(f->s, &b, f->campaign, 3));
-    ok(mf_store_job_lease(f->s, &b, b.id, "w2", now + 60000));
-    ok(mf_store_job_next(f->s, &c, f->campaign, 3));
-    ok(mf_store_job_lease(f->s, &c, c.id, "w2", now + 60000));
+    lease_next(f, &a, 3, "w1", now - 10);
+    lease_next(f, &b, 3, "w2", now + 60000);
+    lease_next(f, &c, 3, "w2", now + 60000);
     ok(mf_store_jobs_expire(f->s, f->campaign, now, 3, &r, &q));
     assert_int_equal(r, 1);
     assert_int_equal(q, 0);
@@ -798,8 +797,7 @@ static void test_store__tests_are_json_named_by_the_model(void **state)
     ok(mf_store_plan_begin(f->s, c.id));
     assert_int_equal(mf_mutants_each(m, 0, plan_fn, f->s), 0);
     ok(mf_store_plan_end(f->s, 1));
-    ok(mf_store_job_next(f->s, &j, c.id, 1));
-    ok(mf_store_job_lease(f->s, &j, j.id, "w1", 0));
+    lease_next(f, &j, 1, "w1", 0);
     job_ids(f, j.id, &l);
     assert_int_equal(l.n, 1);
 
@@ -866,8 +864,7 @@ static void test_store__replay_kills_fill_the_matrix(void **state)
     idlist l, other;
     open_store(f);
     plan(f, 4, 2, 0, 0);
-    ok(mf_store_job_next(f->s, &j, f->campaign, 2));
-    ok(mf_store_job_lease(f->s, &j, j.id, "w1", 0));
+    lease_next(f, &j, 2, "w1", 0);
     job_ids(f, j.id, &l);
     mf_store_job k;
     ok(mf_store_job_next(f->s, &k, f->campaign, 2));
@@ -890,6 +887,105 @@ static void test_store__replay_kills_fill_the_matrix(void **state)
                      1);
     assert_int_equal(query_int(f, "SELECT kills FROM campaign_tests"), 2);
     mf_verdict_clear(&v[0]);
+}
+
+/* A potential kill on a non-deterministic model: the allowed outputs and
+ * the mutant's observed deviation are stored, and read back. */
+static void test_store__allowed_and_observed_outputs_are_stored(void **state)
+{
+    fx *f = *state;
+    mf_store_job j;
+    mf_store_commit_info info;
+    idlist l;
+    open_store(f);
+    plan(f, 1, 1, 0, 0);
+    lease_next(f, &j, 1, "w1", 0);
+    job_ids(f, j.id, &l);
+    mf_verdict v = {0};
+    v.kind = MF_V_KILLED;
+    v.notion = MF_N_POTENTIAL;
+    v.test = raw_test(4); /* expects 0, then 1 */
+    v.test->nallowed = calloc(2, sizeof *v.test->nallowed);
+    v.test->allowed = calloc(2, sizeof *v.test->allowed);
+    v.test->nallowed[0] = 1;
+    v.test->allowed[0] = calloc(1, sizeof **v.test->allowed);
+    v.test->nallowed[1] = 2;
+    v.test->allowed[1] = calloc(2, sizeof **v.test->allowed);
+    v.test->allowed[1][0] = 1;
+    v.test->allowed[1][1] = 2;
+    v.test->mobs = calloc(2, sizeof *v.test->mobs);
+    v.test->mobs[1] = 7;
+    mf_store_verdict sv = {l.ids[0], &v};
+    mf_store_result r = {j.id, 1, "w1", &sv, 1, NULL, 0, NULL};
+    ok(mf_store_commit(f->s, &info, &r));
+    assert_int_equal(info.outcome, MF_COMMIT_OK);
+    assert_int_equal(info.new_tests, 1);
+
+    char *json = NULL;
+    ok(mf_store_test_json(f->s, &json, f->campaign, l.ids[0]));
+    assert_string_equal(json, "{\"test_id\":1,\"length\":1,"
+                              "\"notion\":\"potential\","
+                              "\"inputs\":[[0,0],[4,0]],"
+                              "\"expected\":[[0],[1]],"
+                              "\"allowed\":[[[0]],[[1],[2]]]}");
+    free(json);
+    assert_int_equal(query_int(f, "SELECT count(*) FROM kills "
+                                  "WHERE observed = '[[0],[7]]'"),
+                     1);
+    assert_int_equal(query_int(f, "SELECT count(*) FROM mutant_verdicts "
+                                  "WHERE notion = 'potential' AND bound = 1"),
+                     1);
+    mf_verdict_clear(&v);
+}
+
+static void test_store__model_text_round_trips(void **state)
+{
+    fx *f = *state;
+    static const char hash[] = "0123456789abcdef0123456789abcdef"
+                               "0123456789abcdef0123456789abcdef";
+    int64_t id = 0, again = 0;
+    char *text = NULL, h[65];
+    size_t len = 0;
+    open_store(f);
+    ok(mf_store_model_put(f->s, &id, hash, "a.smv", "MODULE main\nVAR", 12));
+    assert_true(id > 0);
+    /* The same hash is the same model: its first name and text stay. */
+    ok(mf_store_model_put(f->s, &again, hash, "b.smv", "other", 5));
+    assert_int_equal(again, id);
+    ok(mf_store_model_get(f->s, id, &text, &len, h));
+    assert_int_equal(len, 12);
+    assert_string_equal(text, "MODULE main\n");
+    assert_string_equal(h, hash);
+    free(text);
+    assert_int_equal(mf_store_model_get(f->s, id + 1, &text, &len, h),
+                     MF_ENOTFOUND);
+    assert_null(text);
+    assert_non_null(strstr(mf_err_msg(), f->path));
+}
+
+static void test_store__quarantine_leaves_done_jobs_alone(void **state)
+{
+    fx *f = *state;
+    mf_store_job j;
+    open_store(f);
+    plan(f, 4, 2, 0, 0);
+    decide_next(f, 2, MF_V_SURVIVED);
+    ok(mf_store_job_quarantine(f->s, 1, "too late"));
+    ok(mf_store_job_get(f->s, &j, 1));
+    assert_int_equal(j.state, MF_JOB_DONE);
+    ok(mf_store_job_next(f->s, &j, f->campaign, 2));
+    ok(mf_store_job_quarantine(f->s, j.id, "operator's call"));
+    ok(mf_store_job_quarantine(f->s, j.id, "twice"));
+    ok(mf_store_job_get(f->s, &j, j.id));
+    assert_int_equal(j.state, MF_JOB_QUARANTINED);
+    assert_int_equal(query_int(f, "SELECT count(*) FROM problems "
+                                  "WHERE reason = 'operator''s call'"),
+                     2);
+    assert_int_equal(query_int(f, "SELECT count(*) FROM verdicts "
+                                  "WHERE kind = 'survived'"),
+                     2);
+    assert_int_equal(mf_store_job_quarantine(f->s, 999, "none"), MF_ENOTFOUND);
+    ok(mf_store_campaign_finish(f->s, f->campaign));
 }
 
 /* ---- scale and failure -------------------------------------------------- */
@@ -938,8 +1034,7 @@ static void test_store__failed_commit_leaves_data_intact(void **state)
     open_store(f);
     plan(f, 200, 2, 0, 0);
     decide_next(f, 50, MF_V_KILLED);
-    ok(mf_store_job_next(f->s, &a, f->campaign, 100));
-    ok(mf_store_job_lease(f->s, &a, a.id, "w1", 0));
+    lease_next(f, &a, 100, "w1", 0);
     int64_t verdicts = query_int(f, "SELECT count(*) FROM verdicts");
     int64_t tests = query_int(f, "SELECT count(*) FROM tests");
 
@@ -1002,8 +1097,7 @@ static void test_store__workers_are_recorded(void **state)
     plan(f, 3, 1, 0, 0);
     mf_store_job j;
     mf_store_commit_info info;
-    ok(mf_store_job_next(f->s, &j, f->campaign, 3));
-    ok(mf_store_job_lease(f->s, &j, j.id, "host1-123", 0));
+    lease_next(f, &j, 3, "host1-123", 0);
     idlist l;
     job_ids(f, j.id, &l);
     mf_verdict v[3];
@@ -1043,6 +1137,9 @@ int main(void)
         T(test_store__score_is_null_without_denominator),
         T(test_store__tests_are_json_named_by_the_model),
         T(test_store__replay_kills_fill_the_matrix),
+        T(test_store__allowed_and_observed_outputs_are_stored),
+        T(test_store__model_text_round_trips),
+        T(test_store__quarantine_leaves_done_jobs_alone),
         T(test_store__failed_commit_leaves_data_intact),
         T(test_store__workers_are_recorded),
         T(test_store__large_campaign_runs_in_flat_memory),

@@ -1,6 +1,6 @@
 /* store.h - the campaign store: one SQLite file holding models, campaigns,
  * mutants, jobs, verdicts, tests, kills, workers and score history
- * (DESIGN.md section 5, docs/schema.md). Only the coordinator writes it.
+ * (docs/architecture.md, docs/schema.md). Only the coordinator writes it.
  *
  * The schema lives in schema/NNN_*.sql, embedded into the binary at build
  * time and applied by mf_store_open() in order of PRAGMA user_version.

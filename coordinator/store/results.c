@@ -1,0 +1,280 @@
+/* results.c - committing a job's result in one transaction: checking that
+ * the job takes it (the current attempt of a job not done or quarantined,
+ * one verdict per mutant of the job), then its verdicts, its tests
+ * (deduplicated per campaign by content), its kills, the job done and the
+ * worker's count. A result the job does not take is reported, not stored.
+ * How a test becomes JSON is tests.c's; reading results back is
+ * queries.c's and the views'. */
+#include "store_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const mf_store_query q_mut_lookup = {
+    Q_MUT_LOOKUP, "SELECT id, job_id FROM mutants "
+                  "WHERE campaign_id = ?1 AND mutant_id = ?2"};
+static const mf_store_query q_test_ins = {
+    Q_TEST_INS, "INSERT INTO tests(campaign_id, hash, length, notion, inputs, "
+                "expected, allowed, text, found_for, created_at) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
+                "ON CONFLICT(campaign_id, hash) DO NOTHING"};
+static const mf_store_query q_test_id = {
+    Q_TEST_ID, "SELECT id FROM tests WHERE campaign_id = ?1 AND hash = ?2"};
+static const mf_store_query q_verdict_ins = {
+    Q_VERDICT_INS,
+    "INSERT INTO verdicts(mutant, campaign_id, job_id, attempt, kind, "
+    "notion, bound, method, reason, test_id, solver_ms, worker_id, "
+    "created_at) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"};
+static const mf_store_query q_kill_ins = {
+    Q_KILL_INS, "INSERT INTO kills(test_id, mutant, campaign_id, source, "
+                "observed) VALUES (?1, ?2, ?3, ?4, ?5) "
+                "ON CONFLICT DO NOTHING"};
+static const mf_store_query q_job_done = {
+    Q_JOB_DONE, "UPDATE jobs SET state = 'done', worker_id = ?2, "
+                "lease_deadline = NULL, finished_at = ?3 WHERE id = ?1"};
+static const mf_store_query q_worker_job = {
+    Q_WORKER_JOB, "UPDATE workers SET jobs_done = jobs_done + 1, "
+                  "last_seen = ?2 WHERE id = ?1"};
+
+typedef struct {
+    int64_t campaign, job;
+    int attempt;
+    const char *worker;
+    int64_t now;
+    mf_store_commit_info *info;
+} commit_ctx;
+
+/* Mark the result invalid; returns 1 so callers stop without an error. */
+static int invalid(commit_ctx *c, const char *fmt, const char *arg)
+{
+    c->info->outcome = MF_COMMIT_INVALID;
+    snprintf(c->info->why, sizeof c->info->why, fmt, arg);
+    return 1;
+}
+
+/* The row id of a campaign's mutant and its job: 1, 0 if absent, < 0. */
+static int mutant_lookup(mf_store *s, int64_t campaign, const char *mid,
+                         int64_t *id, int64_t *job)
+{
+    return mf_store_one(s, &q_mut_lookup, "finding a mutant",
+                        BIND(ARG_INT(campaign), ARG_TEXTN(mid, 64)),
+                        INTO(COL_I64(id), COL_I64(job)));
+}
+
+/* A kill row: the test kills the mutant, found by `source` ("verdict" or
+ * "replay"), with the mutant's observed deviation (may be NULL). */
+static int kill_insert(mf_store *s, commit_ctx *c, int64_t test_id,
+                       int64_t mutant, const char *source, const char *observed)
+{
+    return mf_store_one(s, &q_kill_ins, "storing a kill",
+                        BIND(ARG_INT(test_id), ARG_INT(mutant),
+                             ARG_INT(c->campaign), ARG_TEXT(source),
+                             ARG_TEXT(observed)),
+                        NULL);
+}
+
+/* Store the killing test of a verdict (deduplicated) and its kill row;
+ * *test_id is the test's row. 1 if the test is invalid. */
+static int store_test(mf_store *s, commit_ctx *c, const mf_model *m,
+                      const mf_verdict *v, int64_t mutant, int64_t *test_id)
+{
+    mf_store_test_rows r = {0};
+    int rc = 0;
+    const char *bad = mf_store_test_render(&r, m, v->test);
+    if (bad) {
+        rc = invalid(c, "%s", bad);
+        goto cleanup;
+    }
+    rc = mf_store_one(s, &q_test_ins, "storing a test",
+                      BIND(ARG_INT(c->campaign), ARG_TEXT(r.hash),
+                           ARG_INT(v->test->length),
+                           ARG_TEXT(mf_notion_name(v->notion)),
+                           ARG_TEXT(r.inputs.data), ARG_TEXT(r.expected.data),
+                           ARG_TEXT(r.has_allowed ? r.allowed.data : NULL),
+                           ARG_TEXT(m ? r.text.data : NULL), ARG_INT(mutant),
+                           ARG_INT(c->now)),
+                      NULL);
+    if (rc < 0)
+        goto cleanup;
+    c->info->new_tests += sqlite3_changes(s->db);
+    rc = mf_store_one(s, &q_test_id, "finding a test",
+                      BIND(ARG_INT(c->campaign), ARG_TEXT(r.hash)),
+                      INTO(COL_I64(test_id)));
+    if (rc == 0)
+        rc = mf_err_set(MF_ERROR, "store %s: a stored test vanished", s->path);
+    if (rc < 0)
+        goto cleanup;
+    rc = kill_insert(s, c, *test_id, mutant, "verdict",
+                     r.has_observed ? r.observed.data : NULL);
+cleanup:
+    mf_store_test_rows_free(&r);
+    return rc;
+}
+
+/* The verdict row; 1 if the mutant already has one. */
+static int verdict_insert(mf_store *s, commit_ctx *c, const mf_verdict *v,
+                          int64_t mutant, int64_t test_id)
+{
+    mf_verdict_kind k = v->kind;
+    int rc = mf_store_one(
+        s, &q_verdict_ins, "storing a verdict",
+        BIND(ARG_INT(mutant), ARG_INT(c->campaign), ARG_INT(c->job),
+             ARG_INT(c->attempt), ARG_TEXT(mf_verdict_name(k)),
+             ARG_TEXT(k == MF_V_KILLED ? mf_notion_name(v->notion) : NULL),
+             ARG_INT(k == MF_V_KILLED ? v->test->length : v->bound),
+             k == MF_V_EQUIVALENT ? ARG_TEXTN(v->method, sizeof v->method)
+                                  : ARG_NULL,
+             k == MF_V_UNKNOWN || k == MF_V_ERROR
+                 ? ARG_TEXTN(v->reason, sizeof v->reason)
+                 : ARG_NULL,
+             test_id ? ARG_INT(test_id) : ARG_NULL,
+             isfinite(v->secs) && v->secs >= 0 && v->secs < 1e9
+                 ? ARG_INT((int64_t)(v->secs * 1000.0 + 0.5))
+                 : ARG_NULL,
+             ARG_TEXT(c->worker), ARG_INT(c->now)),
+        NULL);
+    if (rc < 0 && s->last_rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+        return 1; /* the caller names the mutant */
+    return rc;
+}
+
+/* One verdict of the result; *test_id gets its test's row (kills). */
+static int commit_verdict(mf_store *s, commit_ctx *c, const mf_model *m,
+                          const mf_store_verdict *sv, int64_t *test_id)
+{
+    const mf_verdict *v = sv->v;
+    int64_t mutant = 0, job = 0;
+    *test_id = 0;
+    if (!sv->mutant_id || !v)
+        return invalid(c, "%s", "a verdict without mutant id");
+    if ((unsigned)v->kind > MF_V_ERROR ||
+        (v->kind == MF_V_KILLED && (unsigned)v->notion > MF_N_DEFINITE))
+        return invalid(c, "bad verdict kind for mutant %.64s", sv->mutant_id);
+    int rc = mutant_lookup(s, c->campaign, sv->mutant_id, &mutant, &job);
+    if (rc <= 0 || job != c->job)
+        return rc < 0 ? rc
+                      : invalid(c, "mutant %.64s is not in the job",
+                                sv->mutant_id);
+    if (v->kind == MF_V_KILLED) {
+        if (!v->test)
+            return invalid(c, "kill of mutant %.64s without a test",
+                           sv->mutant_id);
+        rc = store_test(s, c, m, v, mutant, test_id);
+        if (rc != 0)
+            return rc;
+    }
+    rc = verdict_insert(s, c, v, mutant, *test_id);
+    if (rc == 1)
+        return invalid(c, "two verdicts for mutant %.64s", sv->mutant_id);
+    if (rc == 0)
+        c->info->counts[v->kind]++;
+    return rc;
+}
+
+/* A further kill by replay: the test of verdict k.test kills k.mutant_id. */
+static int commit_kill(mf_store *s, commit_ctx *c, const mf_store_result *r,
+                       const mf_store_kill *k, const int64_t *test_ids)
+{
+    int64_t mutant = 0, job = 0;
+    if (k->test < 0 || k->test >= r->nverdicts || !test_ids[k->test])
+        return invalid(c, "%s", "a kill that names no killing test");
+    if (!k->mutant_id)
+        return invalid(c, "%s", "a kill without mutant id");
+    int rc = mutant_lookup(s, c->campaign, k->mutant_id, &mutant, &job);
+    if (rc <= 0)
+        return rc < 0
+                   ? rc
+                   : invalid(c, "kill of unknown mutant %.64s", k->mutant_id);
+    return kill_insert(s, c, test_ids[k->test], mutant, "replay", NULL);
+}
+
+/* Whether the job accepts a result for this attempt: 1 if so, 0 when the
+ * outcome says why not, < 0 on failure. */
+static int commit_admit(mf_store *s, commit_ctx *c, const mf_store_result *r,
+                        mf_store_job *j)
+{
+    mf_store_commit_info *info = c->info;
+    int rc = mf_store_job_read(s, j, r->job_id);
+    if (rc < 0)
+        return rc;
+    if (rc == 0) {
+        info->outcome = MF_COMMIT_UNKNOWN_JOB;
+        snprintf(info->why, sizeof info->why, "no job %lld",
+                 (long long)r->job_id);
+    } else if (j->state == MF_JOB_DONE) {
+        info->outcome = MF_COMMIT_DUPLICATE;
+        snprintf(info->why, sizeof info->why, "job %lld is already done",
+                 (long long)r->job_id);
+    } else if (j->state == MF_JOB_QUARANTINED) {
+        info->outcome = MF_COMMIT_QUARANTINED;
+        snprintf(info->why, sizeof info->why, "job %lld is quarantined",
+                 (long long)r->job_id);
+    } else if (j->attempts == 0 || r->attempt != j->attempts) {
+        info->outcome = MF_COMMIT_STALE;
+        snprintf(info->why, sizeof info->why,
+                 "job %lld: result of attempt %d, current attempt is %d",
+                 (long long)r->job_id, r->attempt, j->attempts);
+    } else if (r->nverdicts != j->nmut) {
+        info->outcome = MF_COMMIT_INVALID;
+        snprintf(info->why, sizeof info->why,
+                 "job %lld has %d mutants, the result %d verdicts",
+                 (long long)r->job_id, j->nmut, r->nverdicts);
+    } else {
+        return 1;
+    }
+    return 0;
+}
+
+static int commit_locked(mf_store *s, commit_ctx *c, const mf_store_result *r)
+{
+    mf_store_job j;
+    int rc = commit_admit(s, c, r, &j);
+    if (rc <= 0)
+        return rc;
+    c->campaign = j.campaign_id;
+    c->worker = r->worker ? r->worker : (j.worker[0] ? j.worker : NULL);
+    int64_t *test_ids = mf_xcalloc((size_t)r->nverdicts + 1, sizeof *test_ids);
+    rc = 0;
+    for (int i = 0; i < r->nverdicts && rc == 0; i++)
+        rc = commit_verdict(s, c, r->model, &r->verdicts[i], &test_ids[i]);
+    for (int i = 0; i < r->nkills && rc == 0; i++)
+        rc = commit_kill(s, c, r, &r->kills[i], test_ids);
+    free(test_ids);
+    if (rc != 0)
+        return rc;
+    rc = mf_store_one(
+        s, &q_job_done, "finishing a job",
+        BIND(ARG_INT(c->job), ARG_TEXT(c->worker), ARG_INT(c->now)), NULL);
+    if (rc < 0 || !c->worker)
+        return rc;
+    return mf_store_one(s, &q_worker_job, "counting a worker's job",
+                        BIND(ARG_TEXT(c->worker), ARG_INT(c->now)), NULL);
+}
+
+int mf_store_commit(mf_store *s, mf_store_commit_info *out,
+                    const mf_store_result *r)
+{
+    memset(out, 0, sizeof *out);
+    commit_ctx c = {0, r->job_id, r->attempt, NULL, mf_store_now_ms(), out};
+    if (r->nverdicts < 0 || r->nkills < 0 || (r->nverdicts && !r->verdicts) ||
+        (r->nkills && !r->kills)) {
+        out->outcome = MF_COMMIT_INVALID;
+        snprintf(out->why, sizeof out->why, "malformed result");
+        return 0;
+    }
+    int rc = mf_store_tx_begin(s, 1);
+    if (rc < 0)
+        return rc;
+    rc = commit_locked(s, &c, r);
+    if (rc == 0 && out->outcome == MF_COMMIT_OK)
+        rc = mf_store_tx_end(s, 0);
+    else
+        mf_store_tx_rollback(s); /* refused or failed: nothing of it stays */
+    if (rc != 0 || out->outcome != MF_COMMIT_OK) {
+        memset(out->counts, 0, sizeof out->counts);
+        out->new_tests = 0;
+    }
+    return rc < 0 ? rc : 0;
+}
