@@ -84,6 +84,18 @@ typedef struct {
     int nobserve;
 } mf_model_opts;
 
+/* Something a layer above keeps in a model and builds on first use (the
+ * simulator's enumeration plans). It starts with this header, whose `free`
+ * the builder sets and mf_model_free calls: the model frees it without
+ * knowing what it is. */
+typedef struct mf_model_cache {
+    void (*free)(struct mf_model_cache *c); /* frees c and all it holds */
+} mf_model_cache;
+
+/* The simulator's enumeration kinds: initial states or successors, with an
+ * input or without. */
+#define MF_MODEL_NSIM_PLANS 4
+
 typedef struct mf_model {
     mf_arena *arena;  /* owns everything below */
     const char *file; /* for messages */
@@ -100,8 +112,9 @@ typedef struct mf_model {
     int *obs_defines;  /* their item indices */
     char hash[65];     /* SHA-256 of the canonical print */
     /* The simulator's enumeration plans (sim.c), one per kind of
-     * enumeration, built on first use and freed with the model. */
-    _Atomic(struct mf_sim_plan *) sim_plans[4];
+     * enumeration, each published once through the atomic on first use and
+     * freed with the model through its mf_model_cache header. */
+    _Atomic(mf_model_cache *) sim_plans[MF_MODEL_NSIM_PLANS];
 } mf_model;
 
 /* Parse, flatten, type check and settle inputs/observables. On failure
@@ -115,9 +128,8 @@ int mf_model_load_file(mf_model **out, const char *path,
 /* Flatten an already parsed tree (used by mf_model_load). */
 int mf_model_flatten(mf_model **out, const mf_ast *ast,
                      const mf_model_opts *opts);
-void mf_model_free(mf_model *m); /* NULL-safe */
-/* Free the plans the simulator kept in m (sim.c; mf_model_free calls it). */
-void mf_sim_plans_free(mf_model *m);
+/* Frees m, its arena and the caches kept in it (model.c). NULL-safe. */
+void mf_model_free(mf_model *m);
 
 /* Index of the variable or DEFINE item named `name`, or -1. */
 int mf_model_find_var(const mf_model *m, const char *name);

@@ -63,7 +63,8 @@ enum {
  * current state and the input. The model keeps one per kind of enumeration
  * (mf_model.sim_plans), built on first use; once published it is only read,
  * by any number of threads. */
-struct mf_sim_plan {
+typedef struct {
+    mf_model_cache cache; /* first: the model frees a kept plan through it */
     const mf_model *m;
     int init;            /* enumerating initial states (else successors) */
     int rc;              /* the build's result: 0, 1 if no state can exist (an
@@ -84,8 +85,7 @@ struct mf_sim_plan {
                        are assigned */
     domain *dom;    /* per variable, for slots searched over their domain */
     int collect;    /* order differs from slot order: collect, sort, replay */
-};
-typedef struct mf_sim_plan plan;
+} plan;
 
 /* Scratch for building a plan. */
 typedef struct {
@@ -340,12 +340,9 @@ static void plan_free(plan *p)
     free(p);
 }
 
-void mf_sim_plans_free(mf_model *m)
+static void plan_cache_free(mf_model_cache *c)
 {
-    for (int k = 0; k < 4; k++) {
-        plan_free(atomic_load_explicit(&m->sim_plans[k], memory_order_acquire));
-        atomic_store_explicit(&m->sim_plans[k], NULL, memory_order_relaxed);
-    }
+    plan_free((plan *)c);
 }
 
 /* The cell an assignment's left-hand side names. 0 and *slot; 1 if its
@@ -686,13 +683,14 @@ static const plan *plan_get(plan **own, const mf_model *m, int init,
 {
     /* The model is const to its readers; its plans are the one thing the
      * simulator fills in, each once, through an atomic. */
-    _Atomic(plan *) *slot =
+    _Atomic(mf_model_cache *) *slot =
         &((mf_model *)m)->sim_plans[2 * !!init + (inp != NULL)];
-    plan *p = atomic_load_explicit(slot, memory_order_acquire), *want = NULL;
+    mf_model_cache *kept = atomic_load_explicit(slot, memory_order_acquire);
     *own = NULL;
-    if (p)
-        return p;
-    p = mf_xcalloc(1, sizeof(*p));
+    if (kept)
+        return (const plan *)kept;
+    plan *p = mf_xcalloc(1, sizeof(*p));
+    p->cache.free = plan_cache_free;
     p->m = m;
     p->init = init;
     plan_build(p, cur, inp);
@@ -701,10 +699,11 @@ static const plan *plan_get(plan **own, const mf_model *m, int init,
         return p;
     }
     /* Another thread may have published the same plan meanwhile. */
-    if (!atomic_compare_exchange_strong_explicit(
-            slot, &want, p, memory_order_acq_rel, memory_order_acquire)) {
+    if (!atomic_compare_exchange_strong_explicit(slot, &kept, &p->cache,
+                                                 memory_order_acq_rel,
+                                                 memory_order_acquire)) {
         plan_free(p);
-        return want;
+        return (const plan *)kept;
     }
     return p;
 }
