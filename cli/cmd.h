@@ -1,4 +1,4 @@
-/* cmd.h - the subcommands of the `mutfarm` executable (DESIGN.md section 6).
+/* cmd.h - the subcommands of the `mutfarm` executable (docs/architecture.md).
  *
  * main.c dispatches `mutfarm NAME ARGS...` to mf_cmd_NAME(argc, argv) with
  * argv[0] == "NAME" (so getopt-style parsing works unchanged). Each command

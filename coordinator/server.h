@@ -1,5 +1,5 @@
 /* server.h - the coordinator of the farm: one campaign served to workers
- * over a ZeroMQ ROUTER socket (DESIGN.md section 5, docs/protocol.md,
+ * over a ZeroMQ ROUTER socket (docs/architecture.md, docs/protocol.md,
  * docs/running.md).
  *
  * It plans the campaign into the store (every mutant of the model streamed

@@ -433,11 +433,11 @@ static int ev_range(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
 }
 
 /* The index of symbolic constant `name` in m. A lookup by name scans the
- * model's symbols (13% of the explorer's instructions on Collision_RFID),
- * so a small per-thread table remembers where each name was found, keyed
- * by its address (the expressions' own strings); a hit is checked against
- * the model's symbol there, so an entry left by another model is never
- * trusted. */
+ * model's symbols, a cost the explorer's inner loop pays on every symbol
+ * (docs/semantics.md), so a small per-thread table remembers where each
+ * name was found, keyed by its address (the expressions' own strings); a
+ * hit is checked against the model's symbol there, so an entry left by
+ * another model is never trusted. */
 static int sym_index(const mf_model *m, const char *name)
 {
     static _Thread_local struct {

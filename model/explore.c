@@ -253,8 +253,8 @@ static int state_succ(explorer *x, side *d, int st, int inp, const int **ids,
  * the enumeration (sim.c) differs in nothing else. A mutant of an init()
  * assignment or an INIT constraint has them from every state. Where they
  * apply, the mutant's step is the original's, computed once per context
- * for every mutant (dme1, 40 sampled: most of the explorer's time was the
- * simulator's steps of the mutants), and its states take the original's
+ * for every mutant (the mutants' own steps were most of the explorer's
+ * time: docs/semantics.md), and its states take the original's
  * observations (the same DEFINEs and variables are observed). */
 enum {
     DELTA_NONE = MF_STEP_DIFFERS,

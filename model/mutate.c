@@ -1,5 +1,5 @@
 /* mutate.c - the mutation engine (mutate.h): walks every item of a flattened
- * model in order, applies each operator of DESIGN.md section 3 at every
+ * model in order, applies each operator of docs/operators.md at every
  * expression node in pre-order, and hands each mutant to a callback.
  *
  * A mutant's new item is a path copy: the ancestors of the mutated node are

@@ -1,4 +1,4 @@
-/* mutate.h - the mutation engine: every operator of DESIGN.md section 3
+/* mutate.h - the mutation engine: every operator of docs/operators.md
  * applied to a flattened model, in a deterministic order, with stable ids.
  *
  * A mutant is (operator, site, replacement). The site is a path in the

@@ -829,10 +829,10 @@ static int cmp_state(const void *a, const void *b)
 
 /* The buffers of enumerate, kept per thread from one call to the next: each
  * successor computation would otherwise allocate its state and its
- * candidate and check vectors anew, and grow them value by value (dme1
- * under ASan: a tenth of the time went to the allocator for them). Freed
- * when the thread exits; a call made from inside another (a callback that
- * enumerates) has buffers of its own. */
+ * candidate and check vectors anew and grow them value by value, a share
+ * of the time worth saving (docs/semantics.md). Freed when the thread
+ * exits; a call made from inside another (a callback that enumerates) has
+ * buffers of its own. */
 typedef struct {
     mf_val *st;
     size_t nst;
