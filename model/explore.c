@@ -752,6 +752,18 @@ static int check_work(explorer *x)
     return 0;
 }
 
+/* Append to *todo the states of ids[0..n) not in *seen yet. */
+static void push_unseen(intvec *todo, ktab *seen, const int *ids, int n)
+{
+    for (int j = 0; j < n; j++) {
+        int64_t k = ids[j];
+        int is_new;
+        ktab_intern(seen, &k, 1, &is_new);
+        if (is_new)
+            MF_VEC_PUSH(*todo, ids[j]);
+    }
+}
+
 /* 1 if no reachable state of the original refuses a step input (then every
  * input sequence with a valid initial input is a valid test, and the node
  * component R can be dropped: it is kept as the constant ALL_R), 0 if one
@@ -769,13 +781,7 @@ static int original_input_enabled(explorer *x, long max_states)
         if ((rc = state_succ(x, M, -1, i0, &ids, &n)) < 0)
             break;
         rc = 1;
-        for (int j = 0; j < n; j++) {
-            int64_t k = ids[j];
-            int is_new;
-            ktab_intern(&seen, &k, 1, &is_new);
-            if (is_new)
-                MF_VEC_PUSH(todo, ids[j]);
-        }
+        push_unseen(&todo, &seen, ids, n);
     }
     for (int t = 0; t < todo.n && rc == 1; t++) {
         if (seen.n > max_states || x->work > x->max_work / 2) {
@@ -789,18 +795,79 @@ static int original_input_enabled(explorer *x, long max_states)
             if ((rc = state_succ(x, M, todo.v[t], i, &ids, &n)) < 0)
                 break;
             rc = n > 0;
-            for (int j = 0; j < n; j++) {
-                int64_t k = ids[j];
-                int is_new;
-                ktab_intern(&seen, &k, 1, &is_new);
-                if (is_new)
-                    MF_VEC_PUSH(todo, ids[j]);
-            }
+            push_unseen(&todo, &seen, ids, n);
         }
     }
     MF_VEC_FREE(todo);
     ktab_free(&seen);
     return rc;
+}
+
+/* The depth of `node`, or -1 (and *cut set) when it lies at max_depth (0:
+ * no limit): then it is not expanded. */
+static int node_depth(const bfs *b, int node, int max_depth, int *cut)
+{
+    int dep = b->depth.v[node];
+    if (max_depth > 0 && dep >= max_depth) {
+        *cut = 1;
+        return -1;
+    }
+    return dep;
+}
+
+/* A search that left nodes at the depth limit unexpanded is inconclusive. */
+static int cut_off(explorer *x, mf_explore_notion *nt)
+{
+    int rc = fail(x, MF_ELIMIT, "depth limit reached");
+    nt->cut = 1;
+    return rc;
+}
+
+/* The kill found on the step from `node` (-1: in state 0) under input
+ * `inp`: its length and test. */
+static void killed_at(explorer *x, const bfs *b, mf_explore_notion *nt,
+                      int node, int inp)
+{
+    nt->verdict = MF_XV_KILLED;
+    nt->length = node < 0 ? 0 : b->depth.v[node] + 1;
+    nt->test = make_test(x, b, node, inp);
+}
+
+/* The step from `node` (-1: the initial states under initial input inp)
+ * under input inp of the potential search: km and kp are the original's
+ * and the mutant's steps, R the node's first component after it. Adds a
+ * node (R, T, T') for every observation the two share; the mutant is
+ * killed by one it shows alone, or by a refusal. 1 if killed (nt says
+ * how), 0 if not, -1 if bfs_add failed; *rc is bfs_add's last result. */
+static int potential_step(explorer *x, bfs *b, mf_explore_notion *nt,
+                          int64_t R, int km, int kp, int node, int inp,
+                          long max_states, int *rc)
+{
+    side *M = &x->s[0], *P = &x->s[1];
+    step_rec *rm = REC(M, km), *rp = REC(P, kp);
+    int killed = rp->anyref, a = 0, kobs = -1;
+    int64_t key[3];
+    for (int j = 0; j < rp->np && !killed; j++) {
+        int o = PARTS(P, rp)[2 * j];
+        while (a < rm->np && PARTS(M, rm)[2 * a] < o)
+            a++;
+        if (a == rm->np || PARTS(M, rm)[2 * a] != o) {
+            killed = 1;
+            kobs = o;
+            break;
+        }
+        key[0] = R;
+        key[1] = PARTS(M, rm)[2 * a + 1];
+        key[2] = PARTS(P, rp)[2 * j + 1];
+        if ((*rc = bfs_add(x, b, key, 3, node, inp, max_states)) < 0)
+            return -1;
+    }
+    if (!killed)
+        return 0;
+    killed_at(x, b, nt, node, inp);
+    nt->refusal = rp->anyref;
+    nt->mobs = make_word(x, b, node, kobs);
+    return 1;
 }
 
 /* Potential killing: nodes (R, S, S'). */
@@ -810,7 +877,6 @@ static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
     side *M = &x->s[0], *P = &x->s[1];
     bfs b = {0};
     int rc = 0, cut = 0;
-    int64_t key[3];
     nt->verdict = MF_XV_NOT_KILLABLE;
 
     for (int i0 = 0; i0 < x->ninit; i0++) {
@@ -820,39 +886,14 @@ static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
             continue; /* the original refuses this initial input */
         int kp = set_step(x, P, -1, i0);
         if (kp < 0) { rc = kp; goto out; }
-        step_rec *rm = REC(M, km), *rp = REC(P, kp);
-        int killed = rp->anyref, kobs = -1;
-        int a = 0;
-        for (int j = 0; j < rp->np && !killed; j++) {
-            int o = PARTS(P, rp)[2 * j];
-            while (a < rm->np && PARTS(M, rm)[2 * a] < o)
-                a++;
-            if (a == rm->np || PARTS(M, rm)[2 * a] != o) {
-                killed = 1;
-                kobs = o;
-                break;
-            }
-            key[0] = x->enabled ? ALL_R : rm->rset;
-            key[1] = PARTS(M, rm)[2 * a + 1];
-            key[2] = PARTS(P, rp)[2 * j + 1];
-            if ((rc = bfs_add(x, &b, key, 3, -1, i0, max_states)) < 0)
-                goto out;
-        }
-        if (killed) {
-            nt->verdict = MF_XV_KILLED;
-            nt->length = 0;
-            nt->refusal = rp->anyref;
-            nt->test = make_test(x, &b, -1, i0);
-            nt->mobs = make_word(x, &b, -1, kobs);
+        if (potential_step(x, &b, nt, x->enabled ? ALL_R : REC(M, km)->rset,
+                           km, kp, -1, i0, max_states, &rc))
             goto out;
-        }
     }
     for (int node = 0; node < b.nodes.n; node++) {
-        int dep = b.depth.v[node];
-        if (max_depth > 0 && dep >= max_depth) {
-            cut = 1;
+        int dep = node_depth(&b, node, max_depth, &cut);
+        if (dep < 0)
             continue;
-        }
         nt->depth = dep;
         const int64_t *nk = ktab_get(&b.nodes, node, NULL);
         int R = (int)nk[0], S = (int)nk[1], S2 = (int)nk[2];
@@ -870,37 +911,13 @@ static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
             if (km < 0) { rc = km; goto out; }
             int kp = set_step(x, P, S2, i);
             if (kp < 0) { rc = kp; goto out; }
-            step_rec *rm = REC(M, km), *rp = REC(P, kp);
-            int killed = rp->anyref, a = 0, kobs = -1;
-            for (int j = 0; j < rp->np && !killed; j++) {
-                int o = PARTS(P, rp)[2 * j];
-                while (a < rm->np && PARTS(M, rm)[2 * a] < o)
-                    a++;
-                if (a == rm->np || PARTS(M, rm)[2 * a] != o) {
-                    killed = 1;
-                    kobs = o;
-                    break;
-                }
-                key[0] = R2;
-                key[1] = PARTS(M, rm)[2 * a + 1];
-                key[2] = PARTS(P, rp)[2 * j + 1];
-                if ((rc = bfs_add(x, &b, key, 3, node, i, max_states)) < 0)
-                    goto out;
-            }
-            if (killed) {
-                nt->verdict = MF_XV_KILLED;
-                nt->length = dep + 1;
-                nt->refusal = rp->anyref;
-                nt->test = make_test(x, &b, node, i);
-                nt->mobs = make_word(x, &b, node, kobs);
+            if (potential_step(x, &b, nt, R2, km, kp, node, i, max_states,
+                               &rc))
                 goto out;
-            }
         }
     }
-    if (cut) {
-        rc = fail(x, MF_ELIMIT, "depth limit reached");
-        nt->cut = 1;
-    }
+    if (cut)
+        rc = cut_off(x, nt);
 out:
     set_verdict(x, nt, rc, &b);
     bfs_free(&b);
@@ -943,6 +960,23 @@ static void pair_key(explorer *x, int R, pairvec *ps)
     }
 }
 
+/* The child (R, pairs ps) of `node` (-1: a root) under input inp in the
+ * definite search, or the kill when no pair of states shows one
+ * observation (ps empty). Returns as potential_step. */
+static int definite_step(explorer *x, bfs *b, mf_explore_notion *nt, int R,
+                         pairvec *ps, int node, int inp, long max_states,
+                         int *rc)
+{
+    if (ps->n == 0) {
+        killed_at(x, b, nt, node, inp);
+        return 1;
+    }
+    pair_key(x, R, ps);
+    if ((*rc = bfs_add(x, b, x->key.v, x->key.n, node, inp, max_states)) < 0)
+        return -1;
+    return 0;
+}
+
 /* Definite killing: nodes (R, {(S_w, S'_w)}). */
 static int run_definite(explorer *x, mf_explore_notion *nt, long max_states,
                         int max_depth)
@@ -963,22 +997,14 @@ static int run_definite(explorer *x, mf_explore_notion *nt, long max_states,
         if (kp < 0) { rc = kp; goto out; }
         ps.n = 0;
         match_parts(x, REC(M, km), REC(P, kp), &ps);
-        if (ps.n == 0) {
-            nt->verdict = MF_XV_KILLED;
-            nt->length = 0;
-            nt->test = make_test(x, &b, -1, i0);
-            goto out;
-        }
-        pair_key(x, x->enabled ? ALL_R : REC(M, km)->rset, &ps);
-        if ((rc = bfs_add(x, &b, x->key.v, x->key.n, -1, i0, max_states)) < 0)
+        if (definite_step(x, &b, nt, x->enabled ? ALL_R : REC(M, km)->rset,
+                          &ps, -1, i0, max_states, &rc))
             goto out;
     }
     for (int node = 0; node < b.nodes.n; node++) {
-        int dep = b.depth.v[node];
-        if (max_depth > 0 && dep >= max_depth) {
-            cut = 1;
+        int dep = node_depth(&b, node, max_depth, &cut);
+        if (dep < 0)
             continue;
-        }
         nt->depth = dep;
         int len;
         const int64_t *nk = ktab_get(&b.nodes, node, &len);
@@ -1003,22 +1029,12 @@ static int run_definite(explorer *x, mf_explore_notion *nt, long max_states,
                 if (kp < 0) { rc = kp; goto out; }
                 match_parts(x, REC(M, km), REC(P, kp), &ps);
             }
-            if (ps.n == 0) {
-                nt->verdict = MF_XV_KILLED;
-                nt->length = dep + 1;
-                nt->test = make_test(x, &b, node, i);
-                goto out;
-            }
-            pair_key(x, R2, &ps);
-            if ((rc = bfs_add(x, &b, x->key.v, x->key.n, node, i,
-                              max_states)) < 0)
+            if (definite_step(x, &b, nt, R2, &ps, node, i, max_states, &rc))
                 goto out;
         }
     }
-    if (cut) {
-        rc = fail(x, MF_ELIMIT, "depth limit reached");
-        nt->cut = 1;
-    }
+    if (cut)
+        rc = cut_off(x, nt);
 out:
     set_verdict(x, nt, rc, &b);
     MF_VEC_FREE(ps);
