@@ -14,7 +14,7 @@ enum {
     MF_EXIT_BELOW = 3,    /* score below --fail-under */
 };
 
-/* mutfarm model (check|print) MODEL  -- coordinator/cmd_model.c */
+/* mutfarm model (check|print) MODEL  -- cmd_model.c */
 int mf_cmd_model(int argc, char **argv);
 /* mutfarm mutants list MODEL | mutants show MODEL ID  -- cmd_mutants.c */
 int mf_cmd_mutants(int argc, char **argv);

@@ -38,6 +38,18 @@ void mf_cli_default_db(char *out, size_t n, const char *model);
 /* The exit code of a finished campaign under --fail-under. */
 int mf_cli_exit_code(const mf_coord_progress *p, double fail_under);
 
+/* mf_coord_open(out, o), a failure said on stderr as "O->CMD: message":
+ * 0, or the exit code (MF_EXIT_INTERNAL for MF_ERROR, else
+ * MF_EXIT_USAGE: the model or a file to fix). */
+int mf_cli_coord_open(mf_coord **out, const mf_coord_opts *o);
+
+/* The exit code after mf_coord_serve(c) returned rc under command `cmd`:
+ * a failure (rc < 0, said on stderr) or a stop (rc > 0) is
+ * MF_EXIT_INTERNAL; a complete campaign prints its summary to stdout,
+ * leaves its final progress in *p and follows --fail-under. */
+int mf_cli_coord_end(mf_coord *c, int rc, const char *cmd, double fail_under,
+                     mf_coord_progress *p);
+
 /* The dispositions of SIGINT and SIGTERM before mf_cli_coord_opts. */
 typedef struct {
     struct sigaction old_int, old_term;

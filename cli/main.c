@@ -105,11 +105,14 @@ static void usage(FILE *f)
           f);
 }
 
+/* The command called `name`, or NULL after saying that there is none. */
 static const command *find(const char *name)
 {
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (strcmp(commands[i].name, name) == 0)
             return &commands[i];
+    fprintf(stderr, "mutfarm: '%s' is not a command; see 'mutfarm --help'\n",
+            name);
     return NULL;
 }
 
@@ -151,13 +154,8 @@ int main(int argc, char **argv)
             usage(stdout);
             return MF_EXIT_OK;
         }
-        c = find(argv[2]);
-        if (!c) {
-            fprintf(stderr,
-                    "mutfarm: '%s' is not a command; see 'mutfarm --help'\n",
-                    argv[2]);
+        if (!(c = find(argv[2])))
             return MF_EXIT_USAGE;
-        }
         char help[] = "--help";
         char *hargv[] = {argv[2], help, NULL};
         return run(c, 2, hargv);
@@ -167,12 +165,7 @@ int main(int argc, char **argv)
                 argv[1]);
         return MF_EXIT_USAGE;
     }
-    c = find(argv[1]);
-    if (!c) {
-        fprintf(stderr,
-                "mutfarm: '%s' is not a command; see 'mutfarm --help'\n",
-                argv[1]);
+    if (!(c = find(argv[1])))
         return MF_EXIT_USAGE;
-    }
     return run(c, argc - 1, argv + 1);
 }

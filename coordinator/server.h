@@ -17,9 +17,8 @@
  * Memory does not grow with the campaign: mutants and jobs live in the
  * store; only the connected workers are held in memory.
  *
- * It does not fork workers (coordinator/cmd_run.c does) and parses no
- * command line except through mf_coord_cli_parse, shared by `run` and
- * `coordinator`. */
+ * It does not fork workers (cli/cmd_run.c does) and parses no command
+ * line (cli/farm_cli.c does, for `run` and `coordinator`). */
 #ifndef MF_SERVER_H
 #define MF_SERVER_H
 

@@ -1,4 +1,4 @@
-/* test_wire.c - the wire codec (worker/wire.h) and the worker process
+/* test_wire.c - the wire codec (proto/wire.h) and the worker process
  * (worker/farm_worker.h): every message round-trips, every kind of bad
  * frame is refused with its reason, verdicts and tests survive the trip,
  * and a real worker (a forked process) talks to a fake coordinator over
