@@ -870,60 +870,6 @@ static int potential_step(explorer *x, bfs *b, mf_explore_notion *nt,
     return 1;
 }
 
-/* Potential killing: nodes (R, S, S'). */
-static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
-                         int max_depth)
-{
-    side *M = &x->s[0], *P = &x->s[1];
-    bfs b = {0};
-    int rc = 0, cut = 0;
-    nt->verdict = MF_XV_NOT_KILLABLE;
-
-    for (int i0 = 0; i0 < x->ninit; i0++) {
-        int km = set_step(x, M, -1, i0);
-        if (km < 0) { rc = km; goto out; }
-        if (REC(M, km)->rset < 0)
-            continue; /* the original refuses this initial input */
-        int kp = set_step(x, P, -1, i0);
-        if (kp < 0) { rc = kp; goto out; }
-        if (potential_step(x, &b, nt, x->enabled ? ALL_R : REC(M, km)->rset,
-                           km, kp, -1, i0, max_states, &rc))
-            goto out;
-    }
-    for (int node = 0; node < b.nodes.n; node++) {
-        int dep = node_depth(&b, node, max_depth, &cut);
-        if (dep < 0)
-            continue;
-        nt->depth = dep;
-        const int64_t *nk = ktab_get(&b.nodes, node, NULL);
-        int R = (int)nk[0], S = (int)nk[1], S2 = (int)nk[2];
-        for (int i = 0; i < x->ninp; i++) {
-            if ((rc = check_work(x)) < 0)
-                goto out;
-            int R2 = ALL_R;
-            if (R != ALL_R) {
-                int kr = set_step(x, M, R, i);
-                if (kr < 0) { rc = kr; goto out; }
-                if ((R2 = REC(M, kr)->rset) < 0)
-                    continue; /* the original refuses i: not a test */
-            }
-            int km = set_step(x, M, S, i);
-            if (km < 0) { rc = km; goto out; }
-            int kp = set_step(x, P, S2, i);
-            if (kp < 0) { rc = kp; goto out; }
-            if (potential_step(x, &b, nt, R2, km, kp, node, i, max_states,
-                               &rc))
-                goto out;
-        }
-    }
-    if (cut)
-        rc = cut_off(x, nt);
-out:
-    set_verdict(x, nt, rc, &b);
-    bfs_free(&b);
-    return rc;
-}
-
 /* A pair (T, T') of state ids (both >= 0) packed as T << 32 | T', so that
  * sorting the packed values orders pairs by T, then T'. */
 typedef MF_VEC(int64_t) pairvec;
@@ -977,37 +923,78 @@ static int definite_step(explorer *x, bfs *b, mf_explore_notion *nt, int R,
     return 0;
 }
 
-/* Definite killing: nodes (R, {(S_w, S'_w)}). */
-static int run_definite(explorer *x, mf_explore_notion *nt, long max_states,
-                        int max_depth)
+/* A search of one notion in progress. Its nodes are (R, then pairs
+ * (S, S') of a state set of the original and one of the mutant): the
+ * potential search follows one pair, (R, S, S'); the definite one all the
+ * pairs a test can lead to at once, (R, {(S_w, S'_w)}). */
+typedef struct {
+    explorer *x;
+    mf_explore_notion *nt;
+    bfs b;
+    pairvec ps;      /* definite: the pairs (T, T') of the step so far */
+    long max_states;
+    int definite;    /* the definite notion, else the potential one */
+} search;
+
+/* The step of one pair (S, S') from `node` (-1: a root, under initial
+ * input inp) under input inp, whose original and mutant steps are km and
+ * kp: the potential search adds its children now, the definite one keeps
+ * its pairs for step_end. Returns as potential_step. */
+static int step_pair(search *s, int R, int km, int kp, int node, int inp,
+                     int *rc)
+{
+    explorer *x = s->x;
+    if (s->definite) {
+        match_parts(x, REC(&x->s[0], km), REC(&x->s[1], kp), &s->ps);
+        return 0;
+    }
+    return potential_step(x, &s->b, s->nt, R, km, kp, node, inp,
+                          s->max_states, rc);
+}
+
+/* The end of a step after all its pairs: the definite search's child or
+ * kill. Returns as potential_step. */
+static int step_end(search *s, int R, int node, int inp, int *rc)
+{
+    if (!s->definite)
+        return 0;
+    return definite_step(s->x, &s->b, s->nt, R, &s->ps, node, inp,
+                         s->max_states, rc);
+}
+
+/* Breadth-first search for the shortest kill of one notion: 0 (nt says
+ * what was found) or a negative code. */
+static int run_search(explorer *x, mf_explore_notion *nt, long max_states,
+                      int max_depth, int definite)
 {
     side *M = &x->s[0], *P = &x->s[1];
-    bfs b = {0};
-    int rc = 0, cut = 0;
-    pairvec ps = {0};
+    search s = {.x = x, .nt = nt, .max_states = max_states,
+                .definite = definite};
     i64vec cur = {0};
+    int rc = 0, cut = 0;
     nt->verdict = MF_XV_NOT_KILLABLE;
 
     for (int i0 = 0; i0 < x->ninit; i0++) {
         int km = set_step(x, M, -1, i0);
         if (km < 0) { rc = km; goto out; }
         if (REC(M, km)->rset < 0)
-            continue;
+            continue; /* the original refuses this initial input */
         int kp = set_step(x, P, -1, i0);
         if (kp < 0) { rc = kp; goto out; }
-        ps.n = 0;
-        match_parts(x, REC(M, km), REC(P, kp), &ps);
-        if (definite_step(x, &b, nt, x->enabled ? ALL_R : REC(M, km)->rset,
-                          &ps, -1, i0, max_states, &rc))
+        int R = x->enabled ? ALL_R : REC(M, km)->rset;
+        s.ps.n = 0;
+        if (step_pair(&s, R, km, kp, -1, i0, &rc) ||
+            step_end(&s, R, -1, i0, &rc))
             goto out;
     }
-    for (int node = 0; node < b.nodes.n; node++) {
-        int dep = node_depth(&b, node, max_depth, &cut);
+    for (int node = 0; node < s.b.nodes.n; node++) {
+        int dep = node_depth(&s.b, node, max_depth, &cut);
         if (dep < 0)
             continue;
         nt->depth = dep;
+        /* A copy: adding nodes may move the table's keys. */
         int len;
-        const int64_t *nk = ktab_get(&b.nodes, node, &len);
+        const int64_t *nk = ktab_get(&s.b.nodes, node, &len);
         cur.n = 0;
         for (int i = 0; i < len; i++)
             MF_VEC_PUSH(cur, nk[i]);
@@ -1021,25 +1008,26 @@ static int run_definite(explorer *x, mf_explore_notion *nt, long max_states,
                 if ((R2 = REC(M, kr)->rset) < 0)
                     continue; /* the original refuses i: not a test */
             }
-            ps.n = 0;
+            s.ps.n = 0;
             for (int j = 1; j + 1 < cur.n; j += 2) {
                 int km = set_step(x, M, (int)cur.v[j], i);
                 if (km < 0) { rc = km; goto out; }
                 int kp = set_step(x, P, (int)cur.v[j + 1], i);
                 if (kp < 0) { rc = kp; goto out; }
-                match_parts(x, REC(M, km), REC(P, kp), &ps);
+                if (step_pair(&s, R2, km, kp, node, i, &rc))
+                    goto out;
             }
-            if (definite_step(x, &b, nt, R2, &ps, node, i, max_states, &rc))
+            if (step_end(&s, R2, node, i, &rc))
                 goto out;
         }
     }
     if (cut)
         rc = cut_off(x, nt);
 out:
-    set_verdict(x, nt, rc, &b);
-    MF_VEC_FREE(ps);
+    set_verdict(x, nt, rc, &s.b);
+    MF_VEC_FREE(s.ps);
     MF_VEC_FREE(cur);
-    bfs_free(&b);
+    bfs_free(&s.b);
     return rc;
 }
 
@@ -1158,10 +1146,10 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
     rc = 0;
 
     if (notion == MF_EXPLORE_DEFINITE) {
-        rc = run_definite(x, &out->definite, max_states, max_depth);
+        rc = run_search(x, &out->definite, max_states, max_depth, 1);
         goto done;
     }
-    rc = run_potential(x, &out->potential, max_states, max_depth);
+    rc = run_search(x, &out->potential, max_states, max_depth, 0);
     if (notion == MF_EXPLORE_POTENTIAL)
         goto done;
     switch (out->potential.verdict) {
@@ -1176,7 +1164,7 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
             out->definite.mobs = NULL;
         } else {
             x->work = 0;
-            rc = run_definite(x, &out->definite, max_states, max_depth);
+            rc = run_search(x, &out->definite, max_states, max_depth, 1);
         }
         break;
     default:
