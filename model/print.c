@@ -93,6 +93,19 @@ static void pcase(mf_buf *out, const mf_model *m, const mf_expr *e, int ind)
     mf_buf_puts(out, "esac");
 }
 
+/* e's kids separated by ", " between `open` and `close`: a set, a call. */
+static void pkids(mf_buf *out, const mf_model *m, const mf_expr *e,
+                  const char *open, const char *close, int ind)
+{
+    mf_buf_puts(out, open);
+    for (int i = 0; i < e->nkids; i++) {
+        if (i)
+            mf_buf_puts(out, ", ");
+        pexpr(out, m, e->kids[i], P_TOP, ind);
+    }
+    mf_buf_puts(out, close);
+}
+
 static void pexpr(mf_buf *out, const mf_model *m, const mf_expr *e, int need,
                   int ind)
 {
@@ -149,13 +162,7 @@ static void pexpr(mf_buf *out, const mf_model *m, const mf_expr *e, int need,
         pcase(out, m, e, ind);
         break;
     case MF_E_SET:
-        mf_buf_puts(out, "{");
-        for (int i = 0; i < e->nkids; i++) {
-            if (i)
-                mf_buf_puts(out, ", ");
-            pexpr(out, m, e->kids[i], P_TOP, ind);
-        }
-        mf_buf_puts(out, "}");
+        pkids(out, m, e, "{", "}", ind);
         break;
     case MF_E_RANGE:
         pexpr(out, m, e->kids[0], P_RANGE + 1, ind);
@@ -163,13 +170,8 @@ static void pexpr(mf_buf *out, const mf_model *m, const mf_expr *e, int need,
         pexpr(out, m, e->kids[1], P_RANGE + 1, ind);
         break;
     case MF_E_CALL:
-        mf_buf_printf(out, "%s(", mf_fn_str(e->op));
-        for (int i = 0; i < e->nkids; i++) {
-            if (i)
-                mf_buf_puts(out, ", ");
-            pexpr(out, m, e->kids[i], P_TOP, ind);
-        }
-        mf_buf_puts(out, ")");
+        mf_buf_puts(out, mf_fn_str(e->op));
+        pkids(out, m, e, "(", ")", ind);
         break;
     case MF_E_INDEX:
         pexpr(out, m, e->kids[0], P_PRIMARY, ind);
