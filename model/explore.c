@@ -1232,26 +1232,6 @@ const char *mf_explore_verdict_name(mf_explore_verdict v)
     }
 }
 
-static void print_row(mf_buf *out, const mf_model *m, const mf_val *row,
-                      int steps)
-{
-    int k = 0;
-    for (int i = 0; i < m->nvars; i++) {
-        const mf_var *v = &m->vars[i];
-        int take = v->decl == MF_DECL_IVAR ? steps
-                                           : (v->is_input &&
-                                              v->decl == MF_DECL_VAR);
-        if (!take)
-            continue;
-        for (int c = 0; c < v->nslots; c++, k++) {
-            mf_buf_puts(out, k ? ", " : "");
-            mf_print_cell_name(out, v, c);
-            mf_buf_puts(out, "=");
-            mf_print_value(out, m, mf_type_scalar(v->type), row[v->slot + c]);
-        }
-    }
-}
-
 void mf_explore_print_test(mf_buf *out, const mf_model *m,
                            const mf_input_seq *test)
 {
@@ -1261,12 +1241,12 @@ void mf_explore_print_test(mf_buf *out, const mf_model *m,
             has_init = 1;
     if (has_init) {
         mf_buf_puts(out, "init: ");
-        print_row(out, m, test->init, 0);
+        mf_print_inputs(out, m, test->init, 1);
         mf_buf_puts(out, "\n");
     }
     for (int s = 0; s < test->nsteps; s++) {
         size_t before = out->len;
-        print_row(out, m, test->steps + (size_t)s * m->nslots, 1);
+        mf_print_inputs(out, m, test->steps + (size_t)s * m->nslots, 0);
         if (out->len == before)
             mf_buf_puts(out, "# (no inputs)");
         mf_buf_puts(out, "\n");

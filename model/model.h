@@ -184,6 +184,12 @@ void mf_print_value(mf_buf *out, const mf_model *m, const mf_type *t,
  * mf_sim_observe) as "out=coff, wtr=1"; a DEFINE's value as a symbol where
  * it is one. Prints nothing for a model without observables. */
 void mf_print_obs(mf_buf *out, const mf_model *m, const mf_val *obs);
+/* The inputs in row (m->nslots values, a step's input valuation) as
+ * "inp=req, a[1]=3": the input VARs' cells for the initial input
+ * (initial), else every input's. Returns how many cells were printed (0:
+ * nothing is). */
+int mf_print_inputs(mf_buf *out, const mf_model *m, const mf_val *row,
+                    int initial);
 
 /* The scalar type of a slot (element type for array cells), and the domain
  * of a scalar type as values in ascending order (caller frees *vals). */

@@ -323,20 +323,54 @@ void mf_print_cell_name(mf_buf *out, const mf_var *v, int k)
     }
 }
 
-void mf_print_obs(mf_buf *b, const mf_model *m, const mf_val *obs)
+/* Which variables' cells pcells prints. */
+enum { CELLS_OBSERVED, CELLS_INITIAL_INPUTS, CELLS_STEP_INPUTS };
+
+static int takes(const mf_var *v, int which)
+{
+    switch (which) {
+    case CELLS_OBSERVED:
+        return v->is_observable;
+    case CELLS_INITIAL_INPUTS: /* state 0 takes the input VARs' values */
+        return v->is_input && v->decl == MF_DECL_VAR;
+    default: /* a step takes every input, and the IVARs always are */
+        return v->is_input || v->decl == MF_DECL_IVAR;
+    }
+}
+
+/* "a=1, b[0]=TRUE": every cell of the variables `which` selects, the
+ * values one after the other in vals (CELLS_OBSERVED) or at the cells'
+ * slots (a state-sized valuation). Returns how many cells were printed. */
+static int pcells(mf_buf *out, const mf_model *m, const mf_val *vals,
+                  int which)
 {
     int k = 0;
     for (int i = 0; i < m->nvars; i++) {
         const mf_var *v = &m->vars[i];
-        if (!v->is_observable)
+        if (!takes(v, which))
             continue;
         for (int c = 0; c < v->nslots; c++, k++) {
-            mf_buf_puts(b, k ? ", " : "");
-            mf_print_cell_name(b, v, c);
-            mf_buf_puts(b, "=");
-            mf_print_value(b, m, mf_type_scalar(v->type), obs[k]);
+            mf_buf_puts(out, k ? ", " : "");
+            mf_print_cell_name(out, v, c);
+            mf_buf_puts(out, "=");
+            mf_print_value(out, m, mf_type_scalar(v->type),
+                           which == CELLS_OBSERVED ? vals[k]
+                                                   : vals[v->slot + c]);
         }
     }
+    return k;
+}
+
+int mf_print_inputs(mf_buf *out, const mf_model *m, const mf_val *row,
+                    int initial)
+{
+    return pcells(out, m, row,
+                  initial ? CELLS_INITIAL_INPUTS : CELLS_STEP_INPUTS);
+}
+
+void mf_print_obs(mf_buf *b, const mf_model *m, const mf_val *obs)
+{
+    int k = pcells(b, m, obs, CELLS_OBSERVED);
     for (int i = 0; i < m->nobs_defines; i++, k++) {
         const mf_item *it = &m->items[m->obs_defines[i]];
         mf_buf_printf(b, "%s%s=", k ? ", " : "", it->name);

@@ -1399,22 +1399,10 @@ static int print_obs(mf_buf *b, const mf_model *m, const mf_val *state)
     return rc;
 }
 
-/* "inp=req, x=3": the inputs of one step. */
+/* "inp=req, x=3": the inputs of one step ("-": none). */
 static void print_inputs(mf_buf *b, const mf_model *m, const mf_val *inp)
 {
-    int k = 0;
-    for (int i = 0; i < m->nvars; i++) {
-        const mf_var *v = &m->vars[i];
-        if (!is_ivar(v) && !is_input_var(v))
-            continue;
-        for (int c = 0; c < v->nslots; c++, k++) {
-            mf_buf_puts(b, k ? ", " : "");
-            mf_print_cell_name(b, v, c);
-            mf_buf_puts(b, "=");
-            mf_print_value(b, m, mf_type_scalar(v->type), inp[v->slot + c]);
-        }
-    }
-    if (k == 0)
+    if (mf_print_inputs(b, m, inp, 0) == 0)
         mf_buf_puts(b, "-");
 }
 
