@@ -61,30 +61,11 @@ static const command commands[] = {
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
-/* Stand-ins until the files that define these commands exist; the real
- * definitions (strong symbols) replace them at link time. */
+/* A command of the table that is not built yet. */
 static int not_implemented(const char *name)
 {
     fprintf(stderr, "mutfarm: '%s' is not implemented yet\n", name);
     return MF_EXIT_INTERNAL;
-}
-
-__attribute__((weak)) int mf_cmd_model(int argc, char **argv)
-{
-    (void)argc;
-    return not_implemented(argv[0]);
-}
-
-__attribute__((weak)) int mf_cmd_mutants(int argc, char **argv)
-{
-    (void)argc;
-    return not_implemented(argv[0]);
-}
-
-__attribute__((weak)) int mf_cmd_simulate(int argc, char **argv)
-{
-    (void)argc;
-    return not_implemented(argv[0]);
 }
 
 static void usage(FILE *f)

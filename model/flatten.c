@@ -1482,8 +1482,9 @@ static void fctx_free(fctx *c)
     free(c->tab);
 }
 
-int mf_model_flatten(mf_model **out, const mf_ast *ast,
-                     const mf_model_opts *opts)
+/* The model of a parsed tree, as mf_model_load returns it. */
+static int flatten(mf_model **out, const mf_ast *ast,
+                   const mf_model_opts *opts)
 {
     fctx c = {0};
     int rc = 0;
@@ -1606,7 +1607,7 @@ int mf_model_load(mf_model **out, const char *file, const char *text,
     int rc = mf_parse(&ast, file, text, len);
     if (rc)
         return rc;
-    rc = mf_model_flatten(out, ast, opts);
+    rc = flatten(out, ast, opts);
     mf_ast_free(ast);
     return rc;
 }

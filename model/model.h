@@ -125,9 +125,6 @@ int mf_model_load(mf_model **out, const char *file, const char *text,
 /* The same from a file (MF_EIO if it cannot be read). */
 int mf_model_load_file(mf_model **out, const char *path,
                        const mf_model_opts *opts);
-/* Flatten an already parsed tree (used by mf_model_load). */
-int mf_model_flatten(mf_model **out, const mf_ast *ast,
-                     const mf_model_opts *opts);
 /* Frees m, its arena and the caches kept in it (model.c). NULL-safe. */
 void mf_model_free(mf_model *m);
 
@@ -168,10 +165,6 @@ int mf_model_replace_item(mf_model **out, const mf_model *m, int index,
  * parenthesised only where precedence needs it. Printing, re-parsing and
  * printing again yields the same text. */
 void mf_print_model(mf_buf *out, const mf_model *m);
-/* The same, with the text `before` and `after` (whole comment lines, or
- * NULL) printed around item `mark` (-1: none). To show a mutant. */
-void mf_print_model_marked(mf_buf *out, const mf_model *m, int mark,
-                           const char *before, const char *after);
 void mf_print_item(mf_buf *out, const mf_model *m, const mf_item *it);
 void mf_print_expr(mf_buf *out, const mf_model *m, const mf_expr *e);
 void mf_print_type(mf_buf *out, const mf_model *m, const mf_type *t);

@@ -269,8 +269,7 @@ static const char *item_section(const mf_item *it)
     return NULL;
 }
 
-void mf_print_model_marked(mf_buf *out, const mf_model *m, int mark,
-                           const char *before, const char *after)
+void mf_print_model(mf_buf *out, const mf_model *m)
 {
     static const char *decl_kw[] = {"VAR", "IVAR", "FROZENVAR"};
     mf_buf_puts(out, "MODULE main\n");
@@ -292,20 +291,11 @@ void mf_print_model_marked(mf_buf *out, const mf_model *m, int mark,
         if (s && s != sect && (!sect || strcmp(s, sect)))
             mf_buf_printf(out, "%s\n", s);
         sect = s;
-        if (i == mark && before)
-            mf_buf_puts(out, before);
         mf_print_item(out, m, it);
-        if (i == mark && after)
-            mf_buf_puts(out, after);
     }
     for (int i = 0; i < m->nspecs; i++)
         mf_buf_printf(out, "%s\n  %s;\n", m->specs[i].keyword,
                       m->specs[i].text);
-}
-
-void mf_print_model(mf_buf *out, const mf_model *m)
-{
-    mf_print_model_marked(out, m, -1, NULL, NULL);
 }
 
 void mf_print_cell_name(mf_buf *out, const mf_var *v, int k)
