@@ -1,6 +1,6 @@
 /* cli.c - what the subcommands share (cli.h): the --inputs/--observe
  * options and model loading of those that read a model, and the flags
- * that set a config key. */
+ * that set a config key. It parses no command's whole command line. */
 #include "cli.h"
 
 #include "cmd.h"

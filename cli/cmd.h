@@ -1,7 +1,8 @@
 /* cmd.h - the subcommands of the `mutfarm` executable (docs/architecture.md).
  *
  * main.c dispatches `mutfarm NAME ARGS...` to mf_cmd_NAME(argc, argv) with
- * argv[0] == "NAME" (so getopt-style parsing works unchanged). Each command
+ * argv[0] == "NAME" (so getopt-style parsing works unchanged). No command
+ * calls another (what several share is cli.c and farm_cli.c). Each command
  * prints its own `--help`, writes errors to stderr as one actionable line,
  * and returns the process exit code: */
 #ifndef MF_CMD_H

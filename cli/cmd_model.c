@@ -1,6 +1,6 @@
 /* cmd_model.c - `mutfarm model check|print MODEL`: accept or refuse a model,
  * show the inputs and observables mutfarm settled on, or print the
- * flattened model as canonical SMV. */
+ * flattened model as canonical SMV. It neither mutates nor runs a model. */
 #include "cli.h"
 #include "cmd.h"
 

@@ -1,6 +1,7 @@
 /* cmd_mutants.c - `mutfarm mutants list|show`: the mutants of a model, one
  * line each with per-operator counts, or one mutant printed as SMV with its
- * changed span marked. Generation itself lives in model/mutate.c. */
+ * changed span marked. Generation itself lives in model/mutate.c; no
+ * mutant is checked here. */
 #include "cli.h"
 #include "cmd.h"
 

@@ -10,7 +10,8 @@
  * private temporary directory, so the progress line stays readable; the
  * last line of a dead worker's log is repeated on stderr.
  *
- * The serving itself is server.c. */
+ * The serving itself is coordinator/server.c and the deciding the workers';
+ * this file only starts, watches and stops processes. */
 #include "cmd.h"
 
 #include <errno.h>

@@ -1,6 +1,7 @@
 /* farm_cli.c - what `mutfarm run` and `mutfarm coordinator` share: their
  * options over the config file, the coordinator's options from them, the
- * stop signals and the exit code of a finished campaign (farm_cli.h). */
+ * stop signals, opening the coordinator and the exit code of a finished
+ * campaign (farm_cli.h). It serves nothing itself (coordinator/server.c). */
 #include "farm_cli.h"
 
 #include <errno.h>

@@ -7,7 +7,9 @@
  * states (sorted state ids), product nodes. Successors are computed once per
  * (state, input) with the simulator and memoised; so is the step of a set
  * under an input (its union of successors, whether some member refuses, and
- * the successors partitioned by observation). */
+ * the successors partitioned by observation). It knows nothing of Z3: it
+ * is the engine's explicit-state proof and the ground truth the engine is
+ * tested against (tests/test_agree.c). */
 #include "explore.h"
 
 #include <stdio.h>

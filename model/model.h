@@ -12,7 +12,9 @@
  * the state. Inputs are IVARs, plus (unless the user names them) VARs that no
  * assignment or constraint mentions and VARs whose next is an unconditional
  * choice. An input VAR's value in state i+1 is chosen by the step i input; in
- * state 0 by the initial input. Observables default to all non-input VARs. */
+ * state 0 by the initial input. Observables default to all non-input VARs.
+ * Building a model is flatten.c, its lookups model.c and printing print.c;
+ * nothing here runs one (sim.h) or mutates one (mutate.h). */
 #ifndef MF_MODEL_H
 #define MF_MODEL_H
 

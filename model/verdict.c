@@ -1,5 +1,5 @@
 /* verdict.c - tests and verdicts as data: making, copying, freeing and
- * printing them (verdict.h). */
+ * printing them (verdict.h). It decides no verdict. */
 #include "verdict.h"
 
 #include <stdlib.h>

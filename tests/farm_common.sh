@@ -152,7 +152,9 @@ decided_count() {
             ('killed','equivalent','survived','unknown','error')"
 }
 # at_least_decided DB N: N mutants or more are decided (for wait_for).
-at_least_decided() { [ "$(decided_count "$1" 2>/dev/null || echo 0)" -ge "$2" ]; }
+at_least_decided() {
+    [ "$(decided_count "$1" 2>/dev/null || echo 0)" -ge "$2" ]
+}
 campaign_done() {
     [ "$(q "$1" "SELECT state FROM campaigns ORDER BY id DESC LIMIT 1")" = done ]
 }

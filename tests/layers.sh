@@ -41,7 +41,11 @@ function src(o) {
     f = src($1); sym = $2; t = $3
     if (!(f in id)) { id[f] = 1; names[++n] = f }
     if (t == "U" || t == "w" || t == "v") {
-        if (!((f, sym) in seen)) { seen[f, sym] = 1; ufile[++nu] = f; usym[nu] = sym }
+        if (!((f, sym) in seen)) {
+            seen[f, sym] = 1
+            ufile[++nu] = f
+            usym[nu] = sym
+        }
     } else if (!((f, sym) in def)) {
         def[f, sym] = 1
         definers[sym] = definers[sym] " " f
@@ -94,11 +98,13 @@ END {
                 if (index(names[c[x]], kp[p]) != 1) all = 0
             is_known = all
         }
-        print (is_known ? "known cycle (MF_LAYERS_KNOWN):" : "FAIL: cycle:") line
+        print (is_known ? "known cycle (MF_LAYERS_KNOWN):" \
+                        : "FAIL: cycle:") line
         for (x = 1; x <= m; x++)
             for (y = 1; y <= m; y++)
                 if ((c[x], c[y]) in why)
-                    print "    " names[c[x]] " -> " names[c[y]] ":" why[c[x], c[y]]
+                    print "    " names[c[x]] " -> " names[c[y]] ":" \
+                        why[c[x], c[y]]
         if (is_known) nknown++; else bad = 1
     }
     if (!bad)
@@ -155,7 +161,8 @@ $1 == "I" {
     } else {
         m = split(folders[hdr], cand, " ")
         if (m == 0) {
-            print "FAIL: " line "  (no header " hdr " in the sources or the build)"
+            print "FAIL: " line "  (no header " hdr \
+                " in the sources or the build)"
             bad = 1; next
         }
         if (m > 1) {
@@ -167,7 +174,8 @@ $1 == "I" {
     if (from == to || index(from, "tests") == 1) next
     rf = rank(from); rt = rank(to)
     if (rf < 0 || rt < 0) {
-        print "FAIL: " line "  (" (rf < 0 ? from : to) " has no layer in tests/layers.sh)"
+        print "FAIL: " line "  (" (rf < 0 ? from : to) \
+            " has no layer in tests/layers.sh)"
         bad = 1
     } else if (rt >= rf) {
         print "FAIL: " line "  (" from " includes " to ": not a lower layer)"
@@ -176,7 +184,8 @@ $1 == "I" {
     checked++
 }
 END {
-    if (!bad) print "ok: " checked " includes across folders, all down the layers"
+    if (!bad)
+        print "ok: " checked " includes across folders, all down the layers"
     exit bad
 }' || fail=1
 
