@@ -30,7 +30,8 @@ fi
 # source, CMakeFiles/TARGET.dir/SOURCE.o, so that one source built into
 # two targets is one file.
 # shellcheck disable=SC2086
-nm -P -A -g $objs 2>/dev/null | awk -v known="${MF_LAYERS_KNOWN:-}" '
+syms=$(nm -P -A -g $objs 2>/dev/null)
+printf '%s\n' "$syms" | awk -v known="${MF_LAYERS_KNOWN:-}" '
 function src(o) {
     sub(/:$/, "", o)
     sub(/.*\/CMakeFiles\/[^\/]*\.dir\//, "", o)
@@ -125,8 +126,8 @@ srcs=$(find model worker config proto coordinator cli tests \
     (cd "$BUILD" && find . -path ./CMakeFiles -prune -o -name '*.h' -print) |
         sed 's|^\./||; s/^/H /'
     # shellcheck disable=SC2086
-    grep -n -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $srcs |
-        sed 's/^/I /'
+    { grep -n -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $srcs ||
+        true; } | sed 's/^/I /'
 } | awk '
 function rank(d) {
     if (d == "model") return 0
