@@ -15,7 +15,7 @@
 # of these prefixes are printed as known and do not fail the test; for a
 # cycle being fixed on another branch, never set in CI.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 MF_BIN=${MF_BIN:-./build/mutfarm}
 BUILD=$(dirname "$MF_BIN")
 fail=0
