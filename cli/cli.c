@@ -1,5 +1,6 @@
-/* cli.c - the --inputs/--observe options and model loading shared by the
- * subcommands that read a model. */
+/* cli.c - what the subcommands share (cli.h): the --inputs/--observe
+ * options and model loading of those that read a model, and the flags
+ * that set a config key. It parses no command's whole command line. */
 #include "cli.h"
 
 #include "cmd.h"
@@ -27,15 +28,32 @@ static int take_value(char **slot, const char *cmd, const char *name,
     return 1;
 }
 
-int mf_cli_take_model_arg(mf_cli_model_args *a, const char *cmd, int argc,
+int mf_cli_take_model_arg(mf_cli_model_args *a, int *exit_code,
+                          const char *cmd, const char *usage, int argc,
                           char **argv, int *i)
 {
     const char *arg = argv[*i];
-    if (!strncmp(arg, "--inputs", 8) && (arg[8] == 0 || arg[8] == '='))
-        return take_value(&a->inputs_arg, cmd, "--inputs", argc, argv, i);
-    if (!strncmp(arg, "--observe", 9) && (arg[9] == 0 || arg[9] == '='))
-        return take_value(&a->observe_arg, cmd, "--observe", argc, argv, i);
-    return 0;
+    char **slot = NULL;
+    const char *name = NULL;
+    if (!strncmp(arg, "--inputs", 8) && (arg[8] == 0 || arg[8] == '=')) {
+        slot = &a->inputs_arg;
+        name = "--inputs";
+    } else if (!strncmp(arg, "--observe", 9) &&
+               (arg[9] == 0 || arg[9] == '=')) {
+        slot = &a->observe_arg;
+        name = "--observe";
+    } else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+        fputs(usage, stdout);
+        *exit_code = MF_EXIT_OK;
+        return -1;
+    } else {
+        return 0;
+    }
+    if (take_value(slot, cmd, name, argc, argv, i) < 0) {
+        *exit_code = MF_EXIT_USAGE;
+        return -1;
+    }
+    return 1;
 }
 
 /* Split "a, b,c" in place into a NULL-free array of names. */
@@ -79,4 +97,22 @@ void mf_cli_model_args_free(mf_cli_model_args *a)
     free(a->opts.inputs);
     free(a->opts.observe);
     memset(a, 0, sizeof *a);
+}
+
+const mf_cli_flag *mf_cli_flag_find(const mf_cli_flag *flags, int n,
+                                    int code)
+{
+    for (int i = 0; i < n; i++)
+        if (flags[i].code == code)
+            return &flags[i];
+    return NULL;
+}
+
+int mf_cli_flag_set(mf_config *cfg, const char *cmd, const mf_cli_flag *f,
+                    const char *value)
+{
+    if (mf_config_set(cfg, f->section, f->key, value) == 0)
+        return 0;
+    fprintf(stderr, "mutfarm %s: %s: %s\n", cmd, f->flag, mf_err_msg());
+    return -1;
 }

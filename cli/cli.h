@@ -1,11 +1,14 @@
-/* cli.h - what the model-reading subcommands share: the --inputs/--observe
- * options and loading a model with its errors reported to stderr.
+/* cli.h - what the subcommands share: for those that read a model, the
+ * --inputs/--observe options and loading the model with its errors
+ * reported to stderr; for those that read the config, the flags that set
+ * one of its keys. It parses no command's whole command line.
  *
  * Errors are printed as one line ("file:line:col: error: ..." or
  * "mutfarm CMD: ...") and turned into an exit code (cmd.h). */
 #ifndef MF_CLI_H
 #define MF_CLI_H
 
+#include "config.h"
 #include "model.h"
 
 /* Options common to the commands that read a model. */
@@ -15,10 +18,13 @@ typedef struct {
     mf_model_opts opts; /* filled by mf_cli_load_model from the two above */
 } mf_cli_model_args;
 
-/* If argv[*i] is --inputs/--observe (as "--x V" or "--x=V"), take it,
- * advance *i past it and return 1; 0 if it is another argument; -1 (with a
- * message printed) if its value is missing. */
-int mf_cli_take_model_arg(mf_cli_model_args *a, const char *cmd, int argc,
+/* Take argv[*i] if every model-reading command has it: --inputs/--observe
+ * (as "--x V" or "--x=V"; *i advances past it, 1 is returned), or --help
+ * and -h (`usage` printed to stdout; -1 with *exit_code MF_EXIT_OK). 0 for
+ * another argument; -1 with *exit_code MF_EXIT_USAGE (and a message) when
+ * a value is missing. */
+int mf_cli_take_model_arg(mf_cli_model_args *a, int *exit_code,
+                          const char *cmd, const char *usage, int argc,
                           char **argv, int *i);
 
 /* Load `path` with the options; on failure print the error and return the
@@ -27,5 +33,21 @@ int mf_cli_load_model(mf_model **out, const char *path,
                       mf_cli_model_args *a);
 
 void mf_cli_model_args_free(mf_cli_model_args *a);
+
+/* A flag that sets a config key, known by its getopt_long code. */
+typedef struct {
+    int code;                  /* getopt_long's value for the flag */
+    const char *flag;          /* "--bound", for messages */
+    const char *section, *key; /* what it sets: [campaign] bound */
+} mf_cli_flag;
+
+/* The entry of flags[0..n) with getopt code `code`, or NULL. */
+const mf_cli_flag *mf_cli_flag_find(const mf_cli_flag *flags, int n,
+                                    int code);
+
+/* mf_config_set of f's key to `value`: 0, or -1 after saying
+ * "mutfarm CMD: FLAG: why" on stderr (*cfg unchanged). */
+int mf_cli_flag_set(mf_config *cfg, const char *cmd, const mf_cli_flag *f,
+                    const char *value);
 
 #endif

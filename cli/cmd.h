@@ -1,7 +1,8 @@
-/* cmd.h - the subcommands of the `mutfarm` executable (DESIGN.md section 6).
+/* cmd.h - the subcommands of the `mutfarm` executable (docs/architecture.md).
  *
  * main.c dispatches `mutfarm NAME ARGS...` to mf_cmd_NAME(argc, argv) with
- * argv[0] == "NAME" (so getopt-style parsing works unchanged). Each command
+ * argv[0] == "NAME" (so getopt-style parsing works unchanged). No command
+ * calls another (what several share is cli.c and farm_cli.c). Each command
  * prints its own `--help`, writes errors to stderr as one actionable line,
  * and returns the process exit code: */
 #ifndef MF_CMD_H
@@ -14,7 +15,7 @@ enum {
     MF_EXIT_BELOW = 3,    /* score below --fail-under */
 };
 
-/* mutfarm model (check|print) MODEL  -- coordinator/cmd_model.c */
+/* mutfarm model (check|print) MODEL  -- cmd_model.c */
 int mf_cmd_model(int argc, char **argv);
 /* mutfarm mutants list MODEL | mutants show MODEL ID  -- cmd_mutants.c */
 int mf_cmd_mutants(int argc, char **argv);

@@ -1,5 +1,6 @@
 /* cmd_check.c - `mutfarm check`: decide mutants of a model in this process
- * with the Z3 engine (worker/engine.h) and print verdicts and tests. */
+ * with the Z3 engine (worker/engine/engine.h) and print verdicts and tests.
+ * No farm and no store: nothing is written but stdout and stderr. */
 #include "cmd.h"
 
 #include <errno.h>
@@ -141,6 +142,28 @@ static int check_threads(const mf_model *m, const mf_engine_mutant *mu, int n,
     return 0;
 }
 
+/* The values of the enum options, named in the order of their enums. */
+static const char *const notions[] = {"auto", "potential", "definite"};
+static const char *const engines[] = {"cegis", "quantified"};
+static const char *const modes[] = {"batch", "fresh"};
+static const char *const encodings[] = {"auto", "int", "bv"};
+
+/* The index of `arg` in names[0..n), or -1 after saying on stderr which
+ * names `flag` takes. */
+static int pick(const char *flag, const char *arg, const char *const *names,
+                int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(arg, names[i]))
+            return i;
+    fprintf(stderr, "mutfarm check: %s is", flag);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "%s %s", i == 0 ? "" : i < n - 1 ? "," : " or",
+                names[i]);
+    fputc('\n', stderr);
+    return -1;
+}
+
 static int parse_uint(const char *s, long max, long *v)
 {
     char *end;
@@ -182,7 +205,7 @@ int mf_cmd_check(int argc, char **argv)
     const char *mutant = NULL, *against = NULL, *ops = NULL;
     char *inputs = NULL, *observe = NULL;
     int all = 0, c, rc = MF_EXIT_OK, wall_set = 0, sample = 0, control = 0;
-    int threads = 1;
+    int threads = 1, e;
     long v;
     optind = 1;
     opterr = 0;
@@ -199,51 +222,24 @@ int mf_cmd_check(int argc, char **argv)
             eo.bound = (int)v;
             break;
         case 'n':
-            if (!strcmp(optarg, "auto"))
-                eo.notion = MF_REQ_AUTO;
-            else if (!strcmp(optarg, "potential"))
-                eo.notion = MF_REQ_POTENTIAL;
-            else if (!strcmp(optarg, "definite"))
-                eo.notion = MF_REQ_DEFINITE;
-            else {
-                fprintf(stderr, "mutfarm check: --notion is auto, potential "
-                                "or definite\n");
+            if ((e = pick("--notion", optarg, notions, 3)) < 0)
                 return MF_EXIT_USAGE;
-            }
+            eo.notion = (mf_notion_req)e;
             break;
         case 'e':
-            if (!strcmp(optarg, "cegis"))
-                eo.engine = MF_ENGINE_CEGIS;
-            else if (!strcmp(optarg, "quantified"))
-                eo.engine = MF_ENGINE_QUANTIFIED;
-            else {
-                fprintf(stderr, "mutfarm check: --engine is cegis or "
-                                "quantified\n");
+            if ((e = pick("--engine", optarg, engines, 2)) < 0)
                 return MF_EXIT_USAGE;
-            }
+            eo.engine = (mf_engine_kind)e;
             break;
         case 'M':
-            if (!strcmp(optarg, "batch"))
-                eo.mode = MF_MODE_BATCH;
-            else if (!strcmp(optarg, "fresh"))
-                eo.mode = MF_MODE_FRESH;
-            else {
-                fprintf(stderr, "mutfarm check: --mode is batch or fresh\n");
+            if ((e = pick("--mode", optarg, modes, 2)) < 0)
                 return MF_EXIT_USAGE;
-            }
+            eo.mode = (mf_mode)e;
             break;
         case 'E':
-            if (!strcmp(optarg, "auto"))
-                eo.encoding = MF_ENCODING_AUTO;
-            else if (!strcmp(optarg, "int"))
-                eo.encoding = MF_ENCODING_INT;
-            else if (!strcmp(optarg, "bv"))
-                eo.encoding = MF_ENCODING_BV;
-            else {
-                fprintf(stderr, "mutfarm check: --encoding is auto, int or "
-                                "bv\n");
+            if ((e = pick("--encoding", optarg, encodings, 3)) < 0)
                 return MF_EXIT_USAGE;
-            }
+            eo.encoding = (mf_encoding)e;
             break;
         case 'O': ops = optarg; break;
         case 'i': inputs = optarg; break;

@@ -55,27 +55,12 @@ int mf_cmd_coordinator(int argc, char **argv)
     mf_coord_opts o;
     mf_cli_coord_opts(&o, &cl, "mutfarm coordinator", &sig);
     mf_coord *c = NULL;
-    int rc = mf_coord_open(&c, &o);
-    if (rc < 0) {
-        fprintf(stderr, "mutfarm coordinator: %s\n", mf_err_msg());
-        code = rc == MF_ERROR ? MF_EXIT_INTERNAL : MF_EXIT_USAGE;
+    if ((code = mf_cli_coord_open(&c, &o)))
         goto done;
-    }
     fprintf(stderr, "mutfarm coordinator: listening on %s, store %s\n",
             mf_coord_endpoint(c), mf_coord_db(c));
-    rc = mf_coord_serve(c);
-    if (rc < 0) {
-        fprintf(stderr, "mutfarm coordinator: %s\n", mf_err_msg());
-        code = MF_EXIT_INTERNAL;
-    } else if (rc > 0) {
-        code = MF_EXIT_INTERNAL;
-    } else {
-        mf_coord_progress p;
-        mf_coord_progress_get(c, &p);
-        p.complete = 1;
-        mf_coord_summary(stdout, &p, mf_coord_db(c));
-        code = mf_cli_exit_code(&p, cl.fail_under);
-    }
+    mf_coord_progress p;
+    code = mf_cli_coord_end(c, mf_coord_serve(c), o.cmd, cl.fail_under, &p);
 done:
     mf_coord_free(c);
     mf_cli_restore_signals(&sig);

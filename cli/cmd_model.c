@@ -1,6 +1,6 @@
 /* cmd_model.c - `mutfarm model check|print MODEL`: accept or refuse a model,
  * show the inputs and observables mutfarm settled on, or print the
- * flattened model as canonical SMV. */
+ * flattened model as canonical SMV. It neither mutates nor runs a model. */
 #include "cli.h"
 #include "cmd.h"
 
@@ -67,16 +67,12 @@ int mf_cmd_model(int argc, char **argv)
     const char *action = NULL, *path = NULL;
     int rc = MF_EXIT_USAGE;
     for (int i = 1; i < argc; i++) {
-        int t = mf_cli_take_model_arg(&a, "model", argc, argv, &i);
+        int t = mf_cli_take_model_arg(&a, &rc, "model", usage, argc,
+                                          argv, &i);
         if (t < 0)
             goto cleanup;
         if (t > 0)
             continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(usage, stdout);
-            rc = MF_EXIT_OK;
-            goto cleanup;
-        }
         if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "mutfarm model: unknown option '%s' (see --help)\n",
                     argv[i]);

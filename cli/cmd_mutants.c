@@ -1,6 +1,7 @@
 /* cmd_mutants.c - `mutfarm mutants list|show`: the mutants of a model, one
  * line each with per-operator counts, or one mutant printed as SMV with its
- * changed span marked. Generation itself lives in model/mutate.c. */
+ * changed span marked. Generation itself lives in model/mutate.c; no
+ * mutant is checked here. */
 #include "cli.h"
 #include "cmd.h"
 
@@ -95,17 +96,13 @@ int mf_cmd_mutants(int argc, char **argv)
     int rc = MF_EXIT_USAGE;
 
     for (int i = 1; i < argc; i++) {
-        int t = mf_cli_take_model_arg(&a, "mutants", argc, argv, &i);
+        int t = mf_cli_take_model_arg(&a, &rc, "mutants", usage, argc,
+                                          argv, &i);
         if (t < 0)
             goto cleanup;
         if (t > 0)
             continue;
         const char *s = argv[i];
-        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-            fputs(usage, stdout);
-            rc = MF_EXIT_OK;
-            goto cleanup;
-        }
         if (!strcmp(s, "--operators")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "mutfarm mutants: --operators needs a value "

@@ -10,7 +10,8 @@
  * private temporary directory, so the progress line stays readable; the
  * last line of a dead worker's log is repeated on stderr.
  *
- * The serving itself is server.c. */
+ * The serving itself is coordinator/server.c and the deciding the workers';
+ * this file only starts, watches and stops processes. */
 #include "cmd.h"
 
 #include <errno.h>
@@ -308,12 +309,8 @@ int mf_cmd_run(int argc, char **argv)
     o.tick_ctx = &f;
     f.stop = o.stop;
     mf_coord *c = NULL;
-    int rc = mf_coord_open(&c, &o);
-    if (rc < 0) {
-        fprintf(stderr, "mutfarm run: %s\n", mf_err_msg());
-        code = rc == MF_ERROR ? MF_EXIT_INTERNAL : MF_EXIT_USAGE;
+    if ((code = mf_cli_coord_open(&c, &o)))
         goto done;
-    }
     snprintf(f.endpoint, sizeof f.endpoint, "%s", mf_coord_endpoint(c));
     if (strncmp(f.endpoint, "tcp://0.0.0.0:", 14) == 0) /* not dialable */
         snprintf(f.endpoint, sizeof f.endpoint, "tcp://127.0.0.1:%s",
@@ -327,24 +324,14 @@ int mf_cmd_run(int argc, char **argv)
                 f.alive--;
             }
     }
-    rc = mf_coord_serve(c);
+    int rc = mf_coord_serve(c);
     /* Workers told bye exit by themselves; the others are stopped. */
     reap_all(&f, rc == 0 ? 5000 : 0);
-    if (rc < 0) {
-        fprintf(stderr, "mutfarm run: %s\n", mf_err_msg());
-        code = MF_EXIT_INTERNAL;
-    } else if (rc > 0) {
-        code = MF_EXIT_INTERNAL;
-    } else {
-        mf_coord_progress_get(c, &p);
-        p.complete = 1;
-        mf_coord_summary(stdout, &p, mf_coord_db(c));
-        code = mf_cli_exit_code(&p, cl.fail_under);
-        if (code == MF_EXIT_BELOW)
-            fprintf(stderr, "mutfarm run: mutation score %.1f%% is below "
-                            "--fail-under %g\n",
-                    100.0 * p.score, cl.fail_under);
-    }
+    code = mf_cli_coord_end(c, rc, o.cmd, cl.fail_under, &p);
+    if (code == MF_EXIT_BELOW)
+        fprintf(stderr, "mutfarm run: mutation score %.1f%% is below "
+                        "--fail-under %g\n",
+                100.0 * p.score, cl.fail_under);
 done:
     reap_all(&f, 0);
     mf_coord_free(c);

@@ -81,16 +81,12 @@ int mf_cmd_simulate(int argc, char **argv)
             }
             continue;
         }
-        int t = mf_cli_take_model_arg(&a, "simulate", argc, argv, &i);
+        int t = mf_cli_take_model_arg(&a, &rc, "simulate", usage, argc,
+                                          argv, &i);
         if (t < 0)
             goto cleanup;
         if (t > 0)
             continue;
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            fputs(usage, stdout);
-            rc = MF_EXIT_OK;
-            goto cleanup;
-        }
         if (!strcmp(arg, "--all")) {
             all = 1;
             continue;

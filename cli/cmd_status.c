@@ -63,17 +63,29 @@ static const char *state_name(mf_campaign_state s)
     return "?";
 }
 
+/* The statement `sql` on the store, its ?1 (if it has one) bound to id;
+ * NULL if it cannot be prepared (then the section is left out). */
+static sqlite3_stmt *query(mf_store *s, const char *sql, int64_t id)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(mf_store_db(s), sql, -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return NULL;
+    }
+    if (sqlite3_bind_parameter_count(st) > 0)
+        sqlite3_bind_int64(st, 1, id);
+    return st;
+}
+
 /* Workers holding leases of the campaign, and the last verdict's time. */
 static void print_activity(mf_store *s, int64_t campaign)
 {
-    sqlite3 *db = mf_store_db(s);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT worker_id, count(*), min(lease_deadline) "
-                           "FROM jobs WHERE campaign_id = ?1 AND state = "
-                           "'leased' GROUP BY worker_id ORDER BY worker_id",
-                           -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(st, 1, campaign);
+    sqlite3_stmt *st = query(s,
+                             "SELECT worker_id, count(*), min(lease_deadline) "
+                             "FROM jobs WHERE campaign_id = ?1 AND state = "
+                             "'leased' GROUP BY worker_id ORDER BY worker_id",
+                             campaign);
+    if (st) {
         int first = 1;
         while (sqlite3_step(st) == SQLITE_ROW) {
             if (first)
@@ -87,12 +99,9 @@ static void print_activity(mf_store *s, int64_t campaign)
         }
     }
     sqlite3_finalize(st);
-    st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT max(created_at) FROM verdicts WHERE "
-                           "campaign_id = ?1",
-                           -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(st, 1, campaign);
+    st = query(s, "SELECT max(created_at) FROM verdicts WHERE campaign_id = ?1",
+               campaign);
+    if (st) {
         if (sqlite3_step(st) == SQLITE_ROW &&
             sqlite3_column_type(st, 0) != SQLITE_NULL) {
             char at[32], ago[32];
@@ -107,16 +116,13 @@ static void print_activity(mf_store *s, int64_t campaign)
 
 static void print_workers(mf_store *s)
 {
-    sqlite3 *db = mf_store_db(s);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT id, coalesce(host, ''), threads, "
-                           "last_seen, jobs_done FROM workers ORDER BY "
-                           "last_seen DESC LIMIT 10",
-                           -1, &st, NULL) != SQLITE_OK) {
-        sqlite3_finalize(st);
+    sqlite3_stmt *st = query(s,
+                             "SELECT id, coalesce(host, ''), threads, "
+                             "last_seen, jobs_done FROM workers ORDER BY "
+                             "last_seen DESC LIMIT 10",
+                             0);
+    if (!st)
         return;
-    }
     int first = 1;
     while (sqlite3_step(st) == SQLITE_ROW) {
         if (first)
@@ -134,18 +140,14 @@ static void print_workers(mf_store *s)
 
 static void print_history(mf_store *s, int64_t shown)
 {
-    sqlite3 *db = mf_store_db(s);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT campaign_id, model, total, killed, "
-                           "equivalent, survived, unknown, error, score "
-                           "FROM campaign_scores WHERE campaign_id <> ?1 "
-                           "ORDER BY campaign_id DESC LIMIT 10",
-                           -1, &st, NULL) != SQLITE_OK) {
-        sqlite3_finalize(st);
+    sqlite3_stmt *st = query(s,
+                             "SELECT campaign_id, model, total, killed, "
+                             "equivalent, survived, unknown, error, score "
+                             "FROM campaign_scores WHERE campaign_id <> ?1 "
+                             "ORDER BY campaign_id DESC LIMIT 10",
+                             shown);
+    if (!st)
         return;
-    }
-    sqlite3_bind_int64(st, 1, shown);
     int first = 1;
     while (sqlite3_step(st) == SQLITE_ROW) {
         if (first)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "cli.h"
 #include "farm_worker.h"
 
 #ifndef MF_VERSION
@@ -51,9 +51,19 @@ static int parse_num(const char *opt, const char *s, long lo, long hi,
     return 0;
 }
 
-/* A flag that sets a config key: applied after --config is loaded. */
+/* The flags that set a config key: applied after --config is loaded. */
+static const mf_cli_flag flags[] = {
+    {'c', "--connect", "worker", "connect"},
+    {'t', "--threads", "worker", "threads"},
+    {'H', "--heartbeat", "farm", "heartbeat_ms"},
+    {'L', "--liveness", "farm", "liveness"},
+};
+#define NFLAGS ((int)(sizeof flags / sizeof flags[0]))
+
+/* One such flag as given. */
 typedef struct {
-    const char *flag, *section, *key, *value;
+    const mf_cli_flag *f;
+    const char *value;
 } flag_set;
 
 int mf_cmd_worker(int argc, char **argv)
@@ -81,23 +91,16 @@ int mf_cmd_worker(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        const mf_cli_flag *f = mf_cli_flag_find(flags, NFLAGS, c);
+        if (f) {
+            sets[nsets++] = (flag_set){f, optarg};
+            if (nsets == (int)(sizeof sets / sizeof sets[0])) {
+                fprintf(stderr, "mutfarm worker: too many options\n");
+                return MF_EXIT_USAGE;
+            }
+            continue;
+        }
         switch (c) {
-        case 'c':
-            sets[nsets++] =
-                (flag_set){"--connect", "worker", "connect", optarg};
-            break;
-        case 't':
-            sets[nsets++] =
-                (flag_set){"--threads", "worker", "threads", optarg};
-            break;
-        case 'H':
-            sets[nsets++] =
-                (flag_set){"--heartbeat", "farm", "heartbeat_ms", optarg};
-            break;
-        case 'L':
-            sets[nsets++] =
-                (flag_set){"--liveness", "farm", "liveness", optarg};
-            break;
         case 'p': wo.persist = 1; break;
         case 'C': config = optarg; break;
         case 'g':
@@ -111,10 +114,6 @@ int mf_cmd_worker(int argc, char **argv)
         default:
             fprintf(stderr, "mutfarm worker: unknown option '%s'; see "
                             "'mutfarm worker --help'\n", argv[optind - 1]);
-            return MF_EXIT_USAGE;
-        }
-        if (nsets == (int)(sizeof sets / sizeof sets[0])) {
-            fprintf(stderr, "mutfarm worker: too many options\n");
             return MF_EXIT_USAGE;
         }
     }
@@ -132,12 +131,8 @@ int mf_cmd_worker(int argc, char **argv)
         return MF_EXIT_USAGE;
     }
     for (int i = 0; i < nsets; i++)
-        if (mf_config_set(&cfg, sets[i].section, sets[i].key, sets[i].value) <
-            0) {
-            fprintf(stderr, "mutfarm worker: %s: %s\n", sets[i].flag,
-                    mf_err_msg());
+        if (mf_cli_flag_set(&cfg, "worker", sets[i].f, sets[i].value) < 0)
             return MF_EXIT_USAGE;
-        }
     wo.connect = cfg.connect;
     if (cfg.threads > 0) /* 0: one per core, the default of wo */
         wo.threads = cfg.threads;

@@ -1,6 +1,7 @@
 /* farm_cli.c - what `mutfarm run` and `mutfarm coordinator` share: their
  * options over the config file, the coordinator's options from them, the
- * stop signals and the exit code of a finished campaign (farm_cli.h). */
+ * stop signals, opening the coordinator and the exit code of a finished
+ * campaign (farm_cli.h). It serves nothing itself (coordinator/server.c). */
 #include "farm_cli.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmd.h"
 
 void mf_cli_default_db(char *out, size_t n, const char *model)
@@ -23,14 +25,18 @@ void mf_cli_default_db(char *out, size_t n, const char *model)
     snprintf(out, n, "%.*s.mutfarm.db", (int)len, base);
 }
 
-static int set_key(mf_config *cfg, const char *cmd, const char *flag,
-                   const char *section, const char *key, const char *value)
-{
-    if (mf_config_set(cfg, section, key, value) == 0)
-        return 0;
-    fprintf(stderr, "mutfarm %s: %s: %s\n", cmd, flag, mf_err_msg());
-    return -1;
-}
+/* The flags of run and coordinator that set a config key. */
+static const mf_cli_flag flags[] = {
+    {'d', "--db", "coordinator", "db"},
+    {'w', "--workers", "run", "workers"},
+    {'B', "--bind", "coordinator", "bind"},
+    {'k', "--bound", "campaign", "bound"},
+    {'n', "--notion", "campaign", "notion"},
+    {'O', "--operators", "campaign", "operators"},
+    {'o', "--observe", "campaign", "observe"},
+    {'i', "--inputs", "campaign", "inputs"},
+};
+#define NFLAGS ((int)(sizeof flags / sizeof flags[0]))
 
 int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
                        char **argv, void (*usage)(FILE *))
@@ -80,59 +86,25 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         char *end;
+        if (c == 'w' && !run) {
+            fprintf(stderr, "mutfarm %s: --workers is an option of "
+                            "'mutfarm run'; start workers with 'mutfarm "
+                            "worker --connect ...'\n", cmd);
+            return 1;
+        }
+        if (c == 'B' && run) {
+            fprintf(stderr, "mutfarm %s: --bind is an option of 'mutfarm "
+                            "coordinator'; run's workers are local\n",
+                    cmd);
+            return 1;
+        }
+        const mf_cli_flag *f = mf_cli_flag_find(flags, NFLAGS, c);
+        if (f) {
+            if (mf_cli_flag_set(&out->cfg, cmd, f, optarg) < 0)
+                return 1;
+            continue;
+        }
         switch (c) {
-        case 'd':
-            if (set_key(&out->cfg, cmd, "--db", "coordinator", "db",
-                        optarg) < 0)
-                return 1;
-            break;
-        case 'w':
-            if (!run) {
-                fprintf(stderr, "mutfarm %s: --workers is an option of "
-                                "'mutfarm run'; start workers with 'mutfarm "
-                                "worker --connect ...'\n", cmd);
-                return 1;
-            }
-            if (set_key(&out->cfg, cmd, "--workers", "run", "workers",
-                        optarg) < 0)
-                return 1;
-            break;
-        case 'B':
-            if (run) {
-                fprintf(stderr, "mutfarm %s: --bind is an option of 'mutfarm "
-                                "coordinator'; run's workers are local\n",
-                        cmd);
-                return 1;
-            }
-            if (set_key(&out->cfg, cmd, "--bind", "coordinator", "bind",
-                        optarg) < 0)
-                return 1;
-            break;
-        case 'k':
-            if (set_key(&out->cfg, cmd, "--bound", "campaign", "bound",
-                        optarg) < 0)
-                return 1;
-            break;
-        case 'n':
-            if (set_key(&out->cfg, cmd, "--notion", "campaign", "notion",
-                        optarg) < 0)
-                return 1;
-            break;
-        case 'O':
-            if (set_key(&out->cfg, cmd, "--operators", "campaign",
-                        "operators", optarg) < 0)
-                return 1;
-            break;
-        case 'o':
-            if (set_key(&out->cfg, cmd, "--observe", "campaign", "observe",
-                        optarg) < 0)
-                return 1;
-            break;
-        case 'i':
-            if (set_key(&out->cfg, cmd, "--inputs", "campaign", "inputs",
-                        optarg) < 0)
-                return 1;
-            break;
         case 'C': break; /* done above */
         case 'f':
             errno = 0;
@@ -217,4 +189,26 @@ int mf_cli_exit_code(const mf_coord_progress *p, double fail_under)
     if (fail_under < 0 || p->score < 0)
         return MF_EXIT_OK;
     return 100.0 * p->score < fail_under ? MF_EXIT_BELOW : MF_EXIT_OK;
+}
+
+int mf_cli_coord_open(mf_coord **out, const mf_coord_opts *o)
+{
+    int rc = mf_coord_open(out, o);
+    if (rc == 0)
+        return MF_EXIT_OK;
+    fprintf(stderr, "%s: %s\n", o->cmd, mf_err_msg());
+    return rc == MF_ERROR ? MF_EXIT_INTERNAL : MF_EXIT_USAGE;
+}
+
+int mf_cli_coord_end(mf_coord *c, int rc, const char *cmd, double fail_under,
+                     mf_coord_progress *p)
+{
+    if (rc < 0)
+        fprintf(stderr, "%s: %s\n", cmd, mf_err_msg());
+    if (rc != 0)
+        return MF_EXIT_INTERNAL;
+    mf_coord_progress_get(c, p);
+    p->complete = 1;
+    mf_coord_summary(stdout, p, mf_coord_db(c));
+    return mf_cli_exit_code(p, fail_under);
 }

@@ -1,6 +1,7 @@
 /* farm_cli.h - what `run` and `coordinator` share: their options (over
- * the config file) and the exit code of a finished campaign. The code is
- * in cli/farm_cli.c. */
+ * the config file), opening and ending the coordinator, and the exit code
+ * of a finished campaign. The code is in cli/farm_cli.c; the serving is
+ * coordinator/server.h's. */
 #ifndef MF_FARM_CLI_H
 #define MF_FARM_CLI_H
 
@@ -50,5 +51,17 @@ typedef struct {
 void mf_cli_coord_opts(mf_coord_opts *o, mf_cli_farm *cl, const char *cmd,
                        mf_cli_signals *saved);
 void mf_cli_restore_signals(const mf_cli_signals *saved);
+
+/* mf_coord_open(out, o), a failure said on stderr as "O->CMD: message":
+ * 0, or the exit code (MF_EXIT_INTERNAL for MF_ERROR, else
+ * MF_EXIT_USAGE: the model or a file to fix). */
+int mf_cli_coord_open(mf_coord **out, const mf_coord_opts *o);
+
+/* The exit code after mf_coord_serve(c) returned rc under command `cmd`:
+ * a failure (rc < 0, said on stderr) or a stop (rc > 0) is
+ * MF_EXIT_INTERNAL; a complete campaign prints its summary to stdout,
+ * leaves its final progress in *p and follows --fail-under. */
+int mf_cli_coord_end(mf_coord *c, int rc, const char *cmd, double fail_under,
+                     mf_coord_progress *p);
 
 #endif

@@ -61,30 +61,11 @@ static const command commands[] = {
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
-/* Stand-ins until the files that define these commands exist; the real
- * definitions (strong symbols) replace them at link time. */
+/* A command of the table that is not built yet. */
 static int not_implemented(const char *name)
 {
     fprintf(stderr, "mutfarm: '%s' is not implemented yet\n", name);
     return MF_EXIT_INTERNAL;
-}
-
-__attribute__((weak)) int mf_cmd_model(int argc, char **argv)
-{
-    (void)argc;
-    return not_implemented(argv[0]);
-}
-
-__attribute__((weak)) int mf_cmd_mutants(int argc, char **argv)
-{
-    (void)argc;
-    return not_implemented(argv[0]);
-}
-
-__attribute__((weak)) int mf_cmd_simulate(int argc, char **argv)
-{
-    (void)argc;
-    return not_implemented(argv[0]);
 }
 
 static void usage(FILE *f)
@@ -105,11 +86,14 @@ static void usage(FILE *f)
           f);
 }
 
+/* The command called `name`, or NULL after saying that there is none. */
 static const command *find(const char *name)
 {
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (strcmp(commands[i].name, name) == 0)
             return &commands[i];
+    fprintf(stderr, "mutfarm: '%s' is not a command; see 'mutfarm --help'\n",
+            name);
     return NULL;
 }
 
@@ -151,13 +135,8 @@ int main(int argc, char **argv)
             usage(stdout);
             return MF_EXIT_OK;
         }
-        c = find(argv[2]);
-        if (!c) {
-            fprintf(stderr,
-                    "mutfarm: '%s' is not a command; see 'mutfarm --help'\n",
-                    argv[2]);
+        if (!(c = find(argv[2])))
             return MF_EXIT_USAGE;
-        }
         char help[] = "--help";
         char *hargv[] = {argv[2], help, NULL};
         return run(c, 2, hargv);
@@ -167,12 +146,7 @@ int main(int argc, char **argv)
                 argv[1]);
         return MF_EXIT_USAGE;
     }
-    c = find(argv[1]);
-    if (!c) {
-        fprintf(stderr,
-                "mutfarm: '%s' is not a command; see 'mutfarm --help'\n",
-                argv[1]);
+    if (!(c = find(argv[1])))
         return MF_EXIT_USAGE;
-    }
     return run(c, argc - 1, argv + 1);
 }

@@ -82,19 +82,20 @@ static const char *enum_name(const char *const *names, int n, int v)
     return v >= 0 && v < n ? names[v] : "?";
 }
 
+/* The fields mf_config and mf_engine_opts share, by name: the engine gives
+ * their defaults, the config gives them back for a check. */
+#define ENGINE_FIELDS(X)                                                       \
+    X(bound) X(notion) X(timeout_ms) X(rlimit) X(prove) X(engine) X(mode)      \
+    X(cegis_max)
+
 void mf_config_default(mf_config *c)
 {
     mf_engine_opts eo;
     memset(c, 0, sizeof *c);
     mf_engine_opts_default(&eo);
-    c->bound = eo.bound;
-    c->notion = eo.notion;
-    c->timeout_ms = eo.timeout_ms;
-    c->rlimit = eo.rlimit;
-    c->prove = eo.prove;
-    c->engine = eo.engine;
-    c->mode = eo.mode;
-    c->cegis_max = eo.cegis_max;
+#define FROM_ENGINE(f) c->f = eo.f;
+    ENGINE_FIELDS(FROM_ENGINE)
+#undef FROM_ENGINE
     c->heartbeat_ms = 1000;
     c->liveness = 3;
     c->lease_ms = 600000;
@@ -409,14 +410,9 @@ int mf_config_load(mf_config *c, const char *path)
 void mf_config_engine_opts(const mf_config *c, mf_engine_opts *out)
 {
     mf_engine_opts_default(out);
-    out->bound = c->bound;
-    out->notion = c->notion;
-    out->engine = c->engine;
-    out->mode = c->mode;
-    out->timeout_ms = c->timeout_ms;
-    out->rlimit = c->rlimit;
-    out->prove = c->prove;
-    out->cegis_max = c->cegis_max;
+#define TO_ENGINE(f) out->f = c->f;
+    ENGINE_FIELDS(TO_ENGINE)
+#undef TO_ENGINE
 }
 
 void mf_config_print(mf_buf *out, const mf_config *c)

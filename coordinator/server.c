@@ -826,6 +826,24 @@ static void measure(mf_coord *c, const mf_wire_result *r)
 
 /* A Result: committed in the store first, then acknowledged. Returns < 0
  * only for a store failure (the coordinator stops; nothing was acked). */
+/* Refuse worker p's result r with reject `code`, saying why. */
+static void refuse_result(mf_coord *c, peer *p, const mf_wire_result *r,
+                          Mutfarm__V1__RejectCode code, const char *why)
+{
+    say_peer(c, "refused a result from worker %s: %s", p->id, why);
+    send_reject(c, p->rid, p->rid_len, code, why, r->job_id, r->attempt);
+}
+
+/* Acknowledge worker p's result r, as a duplicate (ignored) or not. */
+static void ack_result(mf_coord *c, peer *p, const mf_wire_result *r,
+                       int duplicate)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int rc = mf_wire_encode_ack(&buf, &len, r->job_id, r->attempt, duplicate);
+    send_peer(c, p, buf, len, rc);
+}
+
 static int on_result(mf_coord *c, peer *p, const mf_wire_result *r)
 {
     char why[512];
@@ -834,10 +852,8 @@ static int on_result(mf_coord *c, peer *p, const mf_wire_result *r)
                                   "coordinator serves campaign %lld",
                  (unsigned long long)r->job_id,
                  (unsigned long long)r->campaign_id, (long long)c->camp.id);
-        say_peer(c, "refused a result from worker %s: %s", p->id, why);
-        send_reject(c, p->rid, p->rid_len,
-                    MUTFARM__V1__REJECT_CODE__REJECT_UNKNOWN_JOB, why,
-                    r->job_id, r->attempt);
+        refuse_result(c, p, r, MUTFARM__V1__REJECT_CODE__REJECT_UNKNOWN_JOB,
+                      why);
         return 0;
     }
     size_t n = r->n_mutants;
@@ -847,10 +863,8 @@ static int on_result(mf_coord *c, peer *p, const mf_wire_result *r)
     for (size_t i = 0; i < n; i++) {
         if (mf_wire_verdict_from_result(&v[i], r->mutants[i]) < 0) {
             snprintf(why, sizeof why, "%s", mf_err_msg());
-            say_peer(c, "refused a result from worker %s: %s", p->id, why);
-            send_reject(c, p->rid, p->rid_len,
-                        MUTFARM__V1__REJECT_CODE__REJECT_INVALID, why,
-                        r->job_id, r->attempt);
+            refuse_result(c, p, r, MUTFARM__V1__REJECT_CODE__REJECT_INVALID,
+                          why);
             goto done;
         }
         sv[i].mutant_id = r->mutants[i]->mutant_id;
@@ -867,8 +881,6 @@ static int on_result(mf_coord *c, peer *p, const mf_wire_result *r)
     rc = mf_store_commit(c->st, &info, &res);
     if (rc < 0)
         goto done;
-    uint8_t *buf = NULL;
-    size_t len = 0;
     switch (info.outcome) {
     case MF_COMMIT_OK:
         p->jobs++;
@@ -884,9 +896,7 @@ static int on_result(mf_coord *c, peer *p, const mf_wire_result *r)
         if (c->o.verbose)
             say(c, "job %llu (attempt %u) committed from worker %s",
                  (unsigned long long)r->job_id, r->attempt, p->id);
-        rc = mf_wire_encode_ack(&buf, &len, r->job_id, r->attempt, 0);
-        send_peer(c, p, buf, len, rc);
-        rc = 0;
+        ack_result(c, p, r, 0);
         break;
     case MF_COMMIT_DUPLICATE:
     case MF_COMMIT_STALE:
@@ -894,21 +904,15 @@ static int on_result(mf_coord *c, peer *p, const mf_wire_result *r)
         say(c, "ignored a result of job %llu (attempt %u) from worker %s: "
                 "%s",
              (unsigned long long)r->job_id, r->attempt, p->id, info.why);
-        rc = mf_wire_encode_ack(&buf, &len, r->job_id, r->attempt, 1);
-        send_peer(c, p, buf, len, rc);
-        rc = 0;
+        ack_result(c, p, r, 1);
         break;
     case MF_COMMIT_UNKNOWN_JOB:
-        say_peer(c, "refused a result from worker %s: %s", p->id, info.why);
-        send_reject(c, p->rid, p->rid_len,
-                    MUTFARM__V1__REJECT_CODE__REJECT_UNKNOWN_JOB, info.why,
-                    r->job_id, r->attempt);
+        refuse_result(c, p, r, MUTFARM__V1__REJECT_CODE__REJECT_UNKNOWN_JOB,
+                      info.why);
         break;
     case MF_COMMIT_INVALID:
-        say_peer(c, "refused a result from worker %s: %s", p->id, info.why);
-        send_reject(c, p->rid, p->rid_len,
-                    MUTFARM__V1__REJECT_CODE__REJECT_INVALID, info.why,
-                    r->job_id, r->attempt);
+        refuse_result(c, p, r, MUTFARM__V1__REJECT_CODE__REJECT_INVALID,
+                      info.why);
         /* The worker will not send a better one: the lease goes back. */
         rc = mf_store_job_release(c->st, (int64_t)r->job_id, (int)r->attempt,
                                   c->cfg.max_attempts, info.why, NULL);
@@ -1193,21 +1197,20 @@ static int housekeep(mf_coord *c)
 
 /* ---- progress ------------------------------------------------------------- */
 
+/* The counts mf_coord_progress takes from mf_store_counts, by name. */
+#define PROGRESS_COUNTS(X)                                                     \
+    X(total) X(done) X(killed) X(equivalent) X(survived) X(unknown) X(error)  \
+    X(duplicate) X(stillborn)
+
 static void fill_progress(mf_coord *c, mf_coord_progress *p)
 {
     memset(p, 0, sizeof *p);
     const mf_store_counts *k = &c->counts;
     p->campaign_id = c->camp.id;
     p->resumed = c->camp.resumed;
-    p->total = k->total;
-    p->done = k->done;
-    p->killed = k->killed;
-    p->equivalent = k->equivalent;
-    p->survived = k->survived;
-    p->unknown = k->unknown;
-    p->error = k->error;
-    p->duplicate = k->duplicate;
-    p->stillborn = k->stillborn;
+#define COPY(f) p->f = k->f;
+    PROGRESS_COUNTS(COPY)
+#undef COPY
     p->done_here = k->done - c->done_start;
     p->workers = c->peers.n;
     for (int i = 0; i < c->peers.n; i++)

@@ -1,5 +1,5 @@
 /* server.h - the coordinator of the farm: one campaign served to workers
- * over a ZeroMQ ROUTER socket (DESIGN.md section 5, docs/protocol.md,
+ * over a ZeroMQ ROUTER socket (docs/architecture.md, docs/protocol.md,
  * docs/running.md).
  *
  * It plans the campaign into the store (every mutant of the model streamed
@@ -17,9 +17,8 @@
  * Memory does not grow with the campaign: mutants and jobs live in the
  * store; only the connected workers are held in memory.
  *
- * It does not fork workers (coordinator/cmd_run.c does) and parses no
- * command line except through mf_coord_cli_parse, shared by `run` and
- * `coordinator`. */
+ * It does not fork workers (cli/cmd_run.c does) and parses no command
+ * line (cli/farm_cli.c does, for `run` and `coordinator`). */
 #ifndef MF_SERVER_H
 #define MF_SERVER_H
 

@@ -247,22 +247,34 @@ static int apply(ectx *c, const mf_expr *e, int op, mf_val a, mf_val b,
     return where(c, e, "integer overflow");
 }
 
+/* Which truth values the condition e can take (*can_true, *can_false),
+ * evaluated in out's tail and dropped again. */
+static int ev_truth(ectx *c, const mf_expr *e, int in_next, mf_valset *out,
+                    int *can_true, int *can_false)
+{
+    int rc, base = out->n;
+    if ((rc = ev(c, e, in_next, out)) < 0)
+        return rc;
+    *can_true = *can_false = 0;
+    for (int i = base; i < out->n; i++) {
+        if (out->v[i])
+            *can_true = 1;
+        else
+            *can_false = 1;
+    }
+    out->n = base;
+    return 0;
+}
+
 /* &, | and ->: the right operand only where the left one does not decide.
  * Like every ev_* below, it appends its values to out unsorted (ev
  * normalises them) and evaluates its operands in out's tail, past those
  * values. */
 static int ev_logic(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
 {
-    int rc, has0 = 0, has1 = 0, base = out->n;
-    if ((rc = ev(c, e->kids[0], in_next, out)) < 0)
+    int rc, has0, has1;
+    if ((rc = ev_truth(c, e->kids[0], in_next, out, &has1, &has0)) < 0)
         return rc;
-    for (int i = base; i < out->n; i++) {
-        if (out->v[i])
-            has1 = 1;
-        else
-            has0 = 1;
-    }
-    out->n = base;
     /* The left value for which the right operand decides. */
     int pass = e->op == MF_OP_OR ? 0 : 1;
     int decided = e->op == MF_OP_AND ? 0 : 1; /* result for the other value */
@@ -324,17 +336,10 @@ static int ev_case(ectx *c, const mf_expr **kids, int nkids, int in_next,
 {
     int rc = 0;
     for (int i = 0; i + 1 < nkids; i += 2) {
-        int cbase = out->n;
-        if ((rc = ev(c, kids[i], in_next, out)) < 0)
+        int can_true, can_false;
+        if ((rc = ev_truth(c, kids[i], in_next, out, &can_true, &can_false)) <
+            0)
             return rc;
-        int can_true = 0, can_false = 0;
-        for (int k = cbase; k < out->n; k++) {
-            if (out->v[k])
-                can_true = 1;
-            else
-                can_false = 1;
-        }
-        out->n = cbase;
         if (can_true && (rc = ev(c, kids[i + 1], in_next, out)) < 0)
             return rc;
         if (!can_false)
@@ -433,11 +438,11 @@ static int ev_range(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
 }
 
 /* The index of symbolic constant `name` in m. A lookup by name scans the
- * model's symbols (13% of the explorer's instructions on Collision_RFID),
- * so a small per-thread table remembers where each name was found, keyed
- * by its address (the expressions' own strings); a hit is checked against
- * the model's symbol there, so an entry left by another model is never
- * trusted. */
+ * model's symbols, a cost the explorer's inner loop pays on every symbol
+ * (docs/semantics.md), so a small per-thread table remembers where each
+ * name was found, keyed by its address (the expressions' own strings); a
+ * hit is checked against the model's symbol there, so an entry left by
+ * another model is never trusted. */
 static int sym_index(const mf_model *m, const char *name)
 {
     static _Thread_local struct {

@@ -7,7 +7,9 @@
  * states (sorted state ids), product nodes. Successors are computed once per
  * (state, input) with the simulator and memoised; so is the step of a set
  * under an input (its union of successors, whether some member refuses, and
- * the successors partitioned by observation). */
+ * the successors partitioned by observation). It knows nothing of Z3: it
+ * is the engine's explicit-state proof and the ground truth the engine is
+ * tested against (tests/test_agree.c). */
 #include "explore.h"
 
 #include <stdio.h>
@@ -253,8 +255,8 @@ static int state_succ(explorer *x, side *d, int st, int inp, const int **ids,
  * the enumeration (sim.c) differs in nothing else. A mutant of an init()
  * assignment or an INIT constraint has them from every state. Where they
  * apply, the mutant's step is the original's, computed once per context
- * for every mutant (dme1, 40 sampled: most of the explorer's time was the
- * simulator's steps of the mutants), and its states take the original's
+ * for every mutant (the mutants' own steps were most of the explorer's
+ * time: docs/semantics.md), and its states take the original's
  * observations (the same DEFINEs and variables are observed). */
 enum {
     DELTA_NONE = MF_STEP_DIFFERS,
@@ -752,6 +754,18 @@ static int check_work(explorer *x)
     return 0;
 }
 
+/* Append to *todo the states of ids[0..n) not in *seen yet. */
+static void push_unseen(intvec *todo, ktab *seen, const int *ids, int n)
+{
+    for (int j = 0; j < n; j++) {
+        int64_t k = ids[j];
+        int is_new;
+        ktab_intern(seen, &k, 1, &is_new);
+        if (is_new)
+            MF_VEC_PUSH(*todo, ids[j]);
+    }
+}
+
 /* 1 if no reachable state of the original refuses a step input (then every
  * input sequence with a valid initial input is a valid test, and the node
  * component R can be dropped: it is kept as the constant ALL_R), 0 if one
@@ -769,13 +783,7 @@ static int original_input_enabled(explorer *x, long max_states)
         if ((rc = state_succ(x, M, -1, i0, &ids, &n)) < 0)
             break;
         rc = 1;
-        for (int j = 0; j < n; j++) {
-            int64_t k = ids[j];
-            int is_new;
-            ktab_intern(&seen, &k, 1, &is_new);
-            if (is_new)
-                MF_VEC_PUSH(todo, ids[j]);
-        }
+        push_unseen(&todo, &seen, ids, n);
     }
     for (int t = 0; t < todo.n && rc == 1; t++) {
         if (seen.n > max_states || x->work > x->max_work / 2) {
@@ -789,13 +797,7 @@ static int original_input_enabled(explorer *x, long max_states)
             if ((rc = state_succ(x, M, todo.v[t], i, &ids, &n)) < 0)
                 break;
             rc = n > 0;
-            for (int j = 0; j < n; j++) {
-                int64_t k = ids[j];
-                int is_new;
-                ktab_intern(&seen, &k, 1, &is_new);
-                if (is_new)
-                    MF_VEC_PUSH(todo, ids[j]);
-            }
+            push_unseen(&todo, &seen, ids, n);
         }
     }
     MF_VEC_FREE(todo);
@@ -803,108 +805,71 @@ static int original_input_enabled(explorer *x, long max_states)
     return rc;
 }
 
-/* Potential killing: nodes (R, S, S'). */
-static int run_potential(explorer *x, mf_explore_notion *nt, long max_states,
-                         int max_depth)
+/* The depth of `node`, or -1 (and *cut set) when it lies at max_depth (0:
+ * no limit): then it is not expanded. */
+static int node_depth(const bfs *b, int node, int max_depth, int *cut)
+{
+    int dep = b->depth.v[node];
+    if (max_depth > 0 && dep >= max_depth) {
+        *cut = 1;
+        return -1;
+    }
+    return dep;
+}
+
+/* A search that left nodes at the depth limit unexpanded is inconclusive. */
+static int cut_off(explorer *x, mf_explore_notion *nt)
+{
+    int rc = fail(x, MF_ELIMIT, "depth limit reached");
+    nt->cut = 1;
+    return rc;
+}
+
+/* The kill found on the step from `node` (-1: in state 0) under input
+ * `inp`: its length and test. */
+static void killed_at(explorer *x, const bfs *b, mf_explore_notion *nt,
+                      int node, int inp)
+{
+    nt->verdict = MF_XV_KILLED;
+    nt->length = node < 0 ? 0 : b->depth.v[node] + 1;
+    nt->test = make_test(x, b, node, inp);
+}
+
+/* The step from `node` (-1: the initial states under initial input inp)
+ * under input inp of the potential search: km and kp are the original's
+ * and the mutant's steps, R the node's first component after it. Adds a
+ * node (R, T, T') for every observation the two share; the mutant is
+ * killed by one it shows alone, or by a refusal. 1 if killed (nt says
+ * how), 0 if not, -1 if bfs_add failed; *rc is bfs_add's last result. */
+static int potential_step(explorer *x, bfs *b, mf_explore_notion *nt,
+                          int64_t R, int km, int kp, int node, int inp,
+                          long max_states, int *rc)
 {
     side *M = &x->s[0], *P = &x->s[1];
-    bfs b = {0};
-    int rc = 0, cut = 0;
+    step_rec *rm = REC(M, km), *rp = REC(P, kp);
+    int killed = rp->anyref, a = 0, kobs = -1;
     int64_t key[3];
-    nt->verdict = MF_XV_NOT_KILLABLE;
-
-    for (int i0 = 0; i0 < x->ninit; i0++) {
-        int km = set_step(x, M, -1, i0);
-        if (km < 0) { rc = km; goto out; }
-        if (REC(M, km)->rset < 0)
-            continue; /* the original refuses this initial input */
-        int kp = set_step(x, P, -1, i0);
-        if (kp < 0) { rc = kp; goto out; }
-        step_rec *rm = REC(M, km), *rp = REC(P, kp);
-        int killed = rp->anyref, kobs = -1;
-        int a = 0;
-        for (int j = 0; j < rp->np && !killed; j++) {
-            int o = PARTS(P, rp)[2 * j];
-            while (a < rm->np && PARTS(M, rm)[2 * a] < o)
-                a++;
-            if (a == rm->np || PARTS(M, rm)[2 * a] != o) {
-                killed = 1;
-                kobs = o;
-                break;
-            }
-            key[0] = x->enabled ? ALL_R : rm->rset;
-            key[1] = PARTS(M, rm)[2 * a + 1];
-            key[2] = PARTS(P, rp)[2 * j + 1];
-            if ((rc = bfs_add(x, &b, key, 3, -1, i0, max_states)) < 0)
-                goto out;
+    for (int j = 0; j < rp->np && !killed; j++) {
+        int o = PARTS(P, rp)[2 * j];
+        while (a < rm->np && PARTS(M, rm)[2 * a] < o)
+            a++;
+        if (a == rm->np || PARTS(M, rm)[2 * a] != o) {
+            killed = 1;
+            kobs = o;
+            break;
         }
-        if (killed) {
-            nt->verdict = MF_XV_KILLED;
-            nt->length = 0;
-            nt->refusal = rp->anyref;
-            nt->test = make_test(x, &b, -1, i0);
-            nt->mobs = make_word(x, &b, -1, kobs);
-            goto out;
-        }
+        key[0] = R;
+        key[1] = PARTS(M, rm)[2 * a + 1];
+        key[2] = PARTS(P, rp)[2 * j + 1];
+        if ((*rc = bfs_add(x, b, key, 3, node, inp, max_states)) < 0)
+            return -1;
     }
-    for (int node = 0; node < b.nodes.n; node++) {
-        int dep = b.depth.v[node];
-        if (max_depth > 0 && dep >= max_depth) {
-            cut = 1;
-            continue;
-        }
-        nt->depth = dep;
-        const int64_t *nk = ktab_get(&b.nodes, node, NULL);
-        int R = (int)nk[0], S = (int)nk[1], S2 = (int)nk[2];
-        for (int i = 0; i < x->ninp; i++) {
-            if ((rc = check_work(x)) < 0)
-                goto out;
-            int R2 = ALL_R;
-            if (R != ALL_R) {
-                int kr = set_step(x, M, R, i);
-                if (kr < 0) { rc = kr; goto out; }
-                if ((R2 = REC(M, kr)->rset) < 0)
-                    continue; /* the original refuses i: not a test */
-            }
-            int km = set_step(x, M, S, i);
-            if (km < 0) { rc = km; goto out; }
-            int kp = set_step(x, P, S2, i);
-            if (kp < 0) { rc = kp; goto out; }
-            step_rec *rm = REC(M, km), *rp = REC(P, kp);
-            int killed = rp->anyref, a = 0, kobs = -1;
-            for (int j = 0; j < rp->np && !killed; j++) {
-                int o = PARTS(P, rp)[2 * j];
-                while (a < rm->np && PARTS(M, rm)[2 * a] < o)
-                    a++;
-                if (a == rm->np || PARTS(M, rm)[2 * a] != o) {
-                    killed = 1;
-                    kobs = o;
-                    break;
-                }
-                key[0] = R2;
-                key[1] = PARTS(M, rm)[2 * a + 1];
-                key[2] = PARTS(P, rp)[2 * j + 1];
-                if ((rc = bfs_add(x, &b, key, 3, node, i, max_states)) < 0)
-                    goto out;
-            }
-            if (killed) {
-                nt->verdict = MF_XV_KILLED;
-                nt->length = dep + 1;
-                nt->refusal = rp->anyref;
-                nt->test = make_test(x, &b, node, i);
-                nt->mobs = make_word(x, &b, node, kobs);
-                goto out;
-            }
-        }
-    }
-    if (cut) {
-        rc = fail(x, MF_ELIMIT, "depth limit reached");
-        nt->cut = 1;
-    }
-out:
-    set_verdict(x, nt, rc, &b);
-    bfs_free(&b);
-    return rc;
+    if (!killed)
+        return 0;
+    killed_at(x, b, nt, node, inp);
+    nt->refusal = rp->anyref;
+    nt->mobs = make_word(x, b, node, kobs);
+    return 1;
 }
 
 /* A pair (T, T') of state ids (both >= 0) packed as T << 32 | T', so that
@@ -943,45 +908,95 @@ static void pair_key(explorer *x, int R, pairvec *ps)
     }
 }
 
-/* Definite killing: nodes (R, {(S_w, S'_w)}). */
-static int run_definite(explorer *x, mf_explore_notion *nt, long max_states,
-                        int max_depth)
+/* The child (R, pairs ps) of `node` (-1: a root) under input inp in the
+ * definite search, or the kill when no pair of states shows one
+ * observation (ps empty). Returns as potential_step. */
+static int definite_step(explorer *x, bfs *b, mf_explore_notion *nt, int R,
+                         pairvec *ps, int node, int inp, long max_states,
+                         int *rc)
+{
+    if (ps->n == 0) {
+        killed_at(x, b, nt, node, inp);
+        return 1;
+    }
+    pair_key(x, R, ps);
+    if ((*rc = bfs_add(x, b, x->key.v, x->key.n, node, inp, max_states)) < 0)
+        return -1;
+    return 0;
+}
+
+/* A search of one notion in progress. Its nodes are (R, then pairs
+ * (S, S') of a state set of the original and one of the mutant): the
+ * potential search follows one pair, (R, S, S'); the definite one all the
+ * pairs a test can lead to at once, (R, {(S_w, S'_w)}). */
+typedef struct {
+    explorer *x;
+    mf_explore_notion *nt;
+    bfs b;
+    pairvec ps;      /* definite: the pairs (T, T') of the step so far */
+    long max_states;
+    int definite;    /* the definite notion, else the potential one */
+} search;
+
+/* The step of one pair (S, S') from `node` (-1: a root, under initial
+ * input inp) under input inp, whose original and mutant steps are km and
+ * kp: the potential search adds its children now, the definite one keeps
+ * its pairs for step_end. Returns as potential_step. */
+static int step_pair(search *s, int R, int km, int kp, int node, int inp,
+                     int *rc)
+{
+    explorer *x = s->x;
+    if (s->definite) {
+        match_parts(x, REC(&x->s[0], km), REC(&x->s[1], kp), &s->ps);
+        return 0;
+    }
+    return potential_step(x, &s->b, s->nt, R, km, kp, node, inp,
+                          s->max_states, rc);
+}
+
+/* The end of a step after all its pairs: the definite search's child or
+ * kill. Returns as potential_step. */
+static int step_end(search *s, int R, int node, int inp, int *rc)
+{
+    if (!s->definite)
+        return 0;
+    return definite_step(s->x, &s->b, s->nt, R, &s->ps, node, inp,
+                         s->max_states, rc);
+}
+
+/* Breadth-first search for the shortest kill of one notion: 0 (nt says
+ * what was found) or a negative code. */
+static int run_search(explorer *x, mf_explore_notion *nt, long max_states,
+                      int max_depth, int definite)
 {
     side *M = &x->s[0], *P = &x->s[1];
-    bfs b = {0};
-    int rc = 0, cut = 0;
-    pairvec ps = {0};
+    search s = {.x = x, .nt = nt, .max_states = max_states,
+                .definite = definite};
     i64vec cur = {0};
+    int rc = 0, cut = 0;
     nt->verdict = MF_XV_NOT_KILLABLE;
 
     for (int i0 = 0; i0 < x->ninit; i0++) {
         int km = set_step(x, M, -1, i0);
         if (km < 0) { rc = km; goto out; }
         if (REC(M, km)->rset < 0)
-            continue;
+            continue; /* the original refuses this initial input */
         int kp = set_step(x, P, -1, i0);
         if (kp < 0) { rc = kp; goto out; }
-        ps.n = 0;
-        match_parts(x, REC(M, km), REC(P, kp), &ps);
-        if (ps.n == 0) {
-            nt->verdict = MF_XV_KILLED;
-            nt->length = 0;
-            nt->test = make_test(x, &b, -1, i0);
-            goto out;
-        }
-        pair_key(x, x->enabled ? ALL_R : REC(M, km)->rset, &ps);
-        if ((rc = bfs_add(x, &b, x->key.v, x->key.n, -1, i0, max_states)) < 0)
+        int R = x->enabled ? ALL_R : REC(M, km)->rset;
+        s.ps.n = 0;
+        if (step_pair(&s, R, km, kp, -1, i0, &rc) ||
+            step_end(&s, R, -1, i0, &rc))
             goto out;
     }
-    for (int node = 0; node < b.nodes.n; node++) {
-        int dep = b.depth.v[node];
-        if (max_depth > 0 && dep >= max_depth) {
-            cut = 1;
+    for (int node = 0; node < s.b.nodes.n; node++) {
+        int dep = node_depth(&s.b, node, max_depth, &cut);
+        if (dep < 0)
             continue;
-        }
         nt->depth = dep;
+        /* A copy: adding nodes may move the table's keys. */
         int len;
-        const int64_t *nk = ktab_get(&b.nodes, node, &len);
+        const int64_t *nk = ktab_get(&s.b.nodes, node, &len);
         cur.n = 0;
         for (int i = 0; i < len; i++)
             MF_VEC_PUSH(cur, nk[i]);
@@ -995,35 +1010,26 @@ static int run_definite(explorer *x, mf_explore_notion *nt, long max_states,
                 if ((R2 = REC(M, kr)->rset) < 0)
                     continue; /* the original refuses i: not a test */
             }
-            ps.n = 0;
+            s.ps.n = 0;
             for (int j = 1; j + 1 < cur.n; j += 2) {
                 int km = set_step(x, M, (int)cur.v[j], i);
                 if (km < 0) { rc = km; goto out; }
                 int kp = set_step(x, P, (int)cur.v[j + 1], i);
                 if (kp < 0) { rc = kp; goto out; }
-                match_parts(x, REC(M, km), REC(P, kp), &ps);
+                if (step_pair(&s, R2, km, kp, node, i, &rc))
+                    goto out;
             }
-            if (ps.n == 0) {
-                nt->verdict = MF_XV_KILLED;
-                nt->length = dep + 1;
-                nt->test = make_test(x, &b, node, i);
-                goto out;
-            }
-            pair_key(x, R2, &ps);
-            if ((rc = bfs_add(x, &b, x->key.v, x->key.n, node, i,
-                              max_states)) < 0)
+            if (step_end(&s, R2, node, i, &rc))
                 goto out;
         }
     }
-    if (cut) {
-        rc = fail(x, MF_ELIMIT, "depth limit reached");
-        nt->cut = 1;
-    }
+    if (cut)
+        rc = cut_off(x, nt);
 out:
-    set_verdict(x, nt, rc, &b);
-    MF_VEC_FREE(ps);
+    set_verdict(x, nt, rc, &s.b);
+    MF_VEC_FREE(s.ps);
     MF_VEC_FREE(cur);
-    bfs_free(&b);
+    bfs_free(&s.b);
     return rc;
 }
 
@@ -1142,10 +1148,10 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
     rc = 0;
 
     if (notion == MF_EXPLORE_DEFINITE) {
-        rc = run_definite(x, &out->definite, max_states, max_depth);
+        rc = run_search(x, &out->definite, max_states, max_depth, 1);
         goto done;
     }
-    rc = run_potential(x, &out->potential, max_states, max_depth);
+    rc = run_search(x, &out->potential, max_states, max_depth, 0);
     if (notion == MF_EXPLORE_POTENTIAL)
         goto done;
     switch (out->potential.verdict) {
@@ -1160,7 +1166,7 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
             out->definite.mobs = NULL;
         } else {
             x->work = 0;
-            rc = run_definite(x, &out->definite, max_states, max_depth);
+            rc = run_search(x, &out->definite, max_states, max_depth, 1);
         }
         break;
     default:
@@ -1228,26 +1234,6 @@ const char *mf_explore_verdict_name(mf_explore_verdict v)
     }
 }
 
-static void print_row(mf_buf *out, const mf_model *m, const mf_val *row,
-                      int steps)
-{
-    int k = 0;
-    for (int i = 0; i < m->nvars; i++) {
-        const mf_var *v = &m->vars[i];
-        int take = v->decl == MF_DECL_IVAR ? steps
-                                           : (v->is_input &&
-                                              v->decl == MF_DECL_VAR);
-        if (!take)
-            continue;
-        for (int c = 0; c < v->nslots; c++, k++) {
-            mf_buf_puts(out, k ? ", " : "");
-            mf_print_cell_name(out, v, c);
-            mf_buf_puts(out, "=");
-            mf_print_value(out, m, mf_type_scalar(v->type), row[v->slot + c]);
-        }
-    }
-}
-
 void mf_explore_print_test(mf_buf *out, const mf_model *m,
                            const mf_input_seq *test)
 {
@@ -1257,12 +1243,12 @@ void mf_explore_print_test(mf_buf *out, const mf_model *m,
             has_init = 1;
     if (has_init) {
         mf_buf_puts(out, "init: ");
-        print_row(out, m, test->init, 0);
+        mf_print_inputs(out, m, test->init, 1);
         mf_buf_puts(out, "\n");
     }
     for (int s = 0; s < test->nsteps; s++) {
         size_t before = out->len;
-        print_row(out, m, test->steps + (size_t)s * m->nslots, 1);
+        mf_print_inputs(out, m, test->steps + (size_t)s * m->nslots, 0);
         if (out->len == before)
             mf_buf_puts(out, "# (no inputs)");
         mf_buf_puts(out, "\n");

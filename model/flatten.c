@@ -586,97 +586,6 @@ static long type_cells(const mf_type *t)
     return n * len;
 }
 
-const mf_type *mf_type_scalar(const mf_type *t)
-{
-    while (t->kind == MF_TY_ARRAY)
-        t = t->elem;
-    return t;
-}
-
-int mf_type_contains(const mf_type *t, mf_val v)
-{
-    switch (t->kind) {
-    case MF_TY_BOOL:
-        return v == 0 || v == 1;
-    case MF_TY_RANGE:
-        return v >= t->lo && v <= t->hi;
-    case MF_TY_ENUM:
-        for (int i = 0; i < t->nvals; i++)
-            if (t->vals[i] == v)
-                return 1;
-        return 0;
-    case MF_TY_ARRAY:
-        return 0;
-    }
-    return 0;
-}
-
-int mf_type_equal(const mf_type *a, const mf_type *b)
-{
-    if (a == b)
-        return 1;
-    if (!a || !b || a->kind != b->kind)
-        return 0;
-    switch (a->kind) {
-    case MF_TY_BOOL:
-        return 1;
-    case MF_TY_RANGE:
-        return a->lo == b->lo && a->hi == b->hi;
-    case MF_TY_ENUM:
-        if (a->nvals != b->nvals)
-            return 0;
-        for (int i = 0; i < a->nvals; i++)
-            if (a->vals[i] != b->vals[i])
-                return 0;
-        return 1;
-    case MF_TY_ARRAY:
-        return a->lo == b->lo && a->hi == b->hi &&
-               mf_type_equal(a->elem, b->elem);
-    }
-    return 0;
-}
-
-static int val_cmp(const void *a, const void *b)
-{
-    mf_val x = *(const mf_val *)a, y = *(const mf_val *)b;
-    return x < y ? -1 : x > y;
-}
-
-int mf_type_domain(const mf_type *t, mf_val **vals, int *nvals)
-{
-    t = mf_type_scalar(t);
-    mf_val *v;
-    int n;
-    switch (t->kind) {
-    case MF_TY_BOOL:
-        v = mf_xmalloc(2 * sizeof *v);
-        v[0] = 0;
-        v[1] = 1;
-        n = 2;
-        break;
-    case MF_TY_RANGE:
-        if (t->hi - t->lo >= MAX_SLOTS * 16)
-            return mf_err_set(MF_ELIMIT, "domain %lld..%lld too large",
-                              (long long)t->lo, (long long)t->hi);
-        n = (int)(t->hi - t->lo + 1);
-        v = mf_xmalloc((size_t)n * sizeof *v);
-        for (int i = 0; i < n; i++)
-            v[i] = t->lo + i;
-        break;
-    case MF_TY_ENUM:
-        n = t->nvals;
-        v = mf_xmalloc((size_t)n * sizeof *v);
-        memcpy(v, t->vals, (size_t)n * sizeof *v);
-        qsort(v, (size_t)n, sizeof *v, val_cmp);
-        break;
-    default:
-        return mf_err_set(MF_ERROR, "no domain for an array");
-    }
-    *vals = v;
-    *nvals = n;
-    return 0;
-}
-
 /* ---- type checking --------------------------------------------------- */
 
 /* Type classes: what a value can be compared and combined with. */
@@ -1573,8 +1482,9 @@ static void fctx_free(fctx *c)
     free(c->tab);
 }
 
-int mf_model_flatten(mf_model **out, const mf_ast *ast,
-                     const mf_model_opts *opts)
+/* The model of a parsed tree, as mf_model_load returns it. */
+static int flatten(mf_model **out, const mf_ast *ast,
+                   const mf_model_opts *opts)
 {
     fctx c = {0};
     int rc = 0;
@@ -1697,7 +1607,7 @@ int mf_model_load(mf_model **out, const char *file, const char *text,
     int rc = mf_parse(&ast, file, text, len);
     if (rc)
         return rc;
-    rc = mf_model_flatten(out, ast, opts);
+    rc = flatten(out, ast, opts);
     mf_ast_free(ast);
     return rc;
 }
@@ -1716,48 +1626,6 @@ int mf_model_load_file(mf_model **out, const char *path,
     rc = mf_model_load(out, path, text, len, opts);
     free(text);
     return rc;
-}
-
-void mf_model_free(mf_model *m)
-{
-    if (!m)
-        return;
-    mf_sim_plans_free(m);
-    mf_arena_free(m->arena);
-    free(m);
-}
-
-int mf_model_find_var(const mf_model *m, const char *name)
-{
-    for (int i = 0; i < m->nvars; i++)
-        if (!strcmp(m->vars[i].name, name))
-            return i;
-    return -1;
-}
-
-int mf_model_find_define(const mf_model *m, const char *name)
-{
-    for (int i = 0; i < m->nitems; i++)
-        if (m->items[i].kind == MF_IT_DEFINE && !strcmp(m->items[i].name, name))
-            return i;
-    return -1;
-}
-
-int mf_model_nobs(const mf_model *m)
-{
-    int n = m->nobs_defines;
-    for (int i = 0; i < m->nvars; i++)
-        if (m->vars[i].is_observable)
-            n += m->vars[i].nslots;
-    return n;
-}
-
-int mf_model_find_sym(const mf_model *m, const char *name)
-{
-    for (int i = 0; i < m->nsyms; i++)
-        if (!strcmp(m->syms[i], name))
-            return i;
-    return -1;
 }
 
 static mf_type *type_copy(mf_arena *a, const mf_type *t)

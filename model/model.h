@@ -12,7 +12,9 @@
  * the state. Inputs are IVARs, plus (unless the user names them) VARs that no
  * assignment or constraint mentions and VARs whose next is an unconditional
  * choice. An input VAR's value in state i+1 is chosen by the step i input; in
- * state 0 by the initial input. Observables default to all non-input VARs. */
+ * state 0 by the initial input. Observables default to all non-input VARs.
+ * Building a model is flatten.c, its lookups model.c and printing print.c;
+ * nothing here runs one (sim.h) or mutates one (mutate.h). */
 #ifndef MF_MODEL_H
 #define MF_MODEL_H
 
@@ -84,6 +86,18 @@ typedef struct {
     int nobserve;
 } mf_model_opts;
 
+/* Something a layer above keeps in a model and builds on first use (the
+ * simulator's enumeration plans). It starts with this header, whose `free`
+ * the builder sets and mf_model_free calls: the model frees it without
+ * knowing what it is. */
+typedef struct mf_model_cache {
+    void (*free)(struct mf_model_cache *c); /* frees c and all it holds */
+} mf_model_cache;
+
+/* The simulator's enumeration kinds: initial states or successors, with an
+ * input or without. */
+#define MF_MODEL_NSIM_PLANS 4
+
 typedef struct mf_model {
     mf_arena *arena;  /* owns everything below */
     const char *file; /* for messages */
@@ -100,8 +114,9 @@ typedef struct mf_model {
     int *obs_defines;  /* their item indices */
     char hash[65];     /* SHA-256 of the canonical print */
     /* The simulator's enumeration plans (sim.c), one per kind of
-     * enumeration, built on first use and freed with the model. */
-    _Atomic(struct mf_sim_plan *) sim_plans[4];
+     * enumeration, each published once through the atomic on first use and
+     * freed with the model through its mf_model_cache header. */
+    _Atomic(mf_model_cache *) sim_plans[MF_MODEL_NSIM_PLANS];
 } mf_model;
 
 /* Parse, flatten, type check and settle inputs/observables. On failure
@@ -112,12 +127,8 @@ int mf_model_load(mf_model **out, const char *file, const char *text,
 /* The same from a file (MF_EIO if it cannot be read). */
 int mf_model_load_file(mf_model **out, const char *path,
                        const mf_model_opts *opts);
-/* Flatten an already parsed tree (used by mf_model_load). */
-int mf_model_flatten(mf_model **out, const mf_ast *ast,
-                     const mf_model_opts *opts);
-void mf_model_free(mf_model *m); /* NULL-safe */
-/* Free the plans the simulator kept in m (sim.c; mf_model_free calls it). */
-void mf_sim_plans_free(mf_model *m);
+/* Frees m, its arena and the caches kept in it (model.c). NULL-safe. */
+void mf_model_free(mf_model *m);
 
 /* Index of the variable or DEFINE item named `name`, or -1. */
 int mf_model_find_var(const mf_model *m, const char *name);
@@ -156,10 +167,6 @@ int mf_model_replace_item(mf_model **out, const mf_model *m, int index,
  * parenthesised only where precedence needs it. Printing, re-parsing and
  * printing again yields the same text. */
 void mf_print_model(mf_buf *out, const mf_model *m);
-/* The same, with the text `before` and `after` (whole comment lines, or
- * NULL) printed around item `mark` (-1: none). To show a mutant. */
-void mf_print_model_marked(mf_buf *out, const mf_model *m, int mark,
-                           const char *before, const char *after);
 void mf_print_item(mf_buf *out, const mf_model *m, const mf_item *it);
 void mf_print_expr(mf_buf *out, const mf_model *m, const mf_expr *e);
 void mf_print_type(mf_buf *out, const mf_model *m, const mf_type *t);
@@ -172,6 +179,12 @@ void mf_print_value(mf_buf *out, const mf_model *m, const mf_type *t,
  * mf_sim_observe) as "out=coff, wtr=1"; a DEFINE's value as a symbol where
  * it is one. Prints nothing for a model without observables. */
 void mf_print_obs(mf_buf *out, const mf_model *m, const mf_val *obs);
+/* The inputs in row (m->nslots values, a step's input valuation) as
+ * "inp=req, a[1]=3": the input VARs' cells for the initial input
+ * (initial), else every input's. Returns how many cells were printed (0:
+ * nothing is). */
+int mf_print_inputs(mf_buf *out, const mf_model *m, const mf_val *row,
+                    int initial);
 
 /* The scalar type of a slot (element type for array cells), and the domain
  * of a scalar type as values in ascending order (caller frees *vals). */

@@ -1,5 +1,5 @@
 /* mutate.c - the mutation engine (mutate.h): walks every item of a flattened
- * model in order, applies each operator of DESIGN.md section 3 at every
+ * model in order, applies each operator of docs/operators.md at every
  * expression node in pre-order, and hands each mutant to a callback.
  *
  * A mutant's new item is a path copy: the ancestors of the mutated node are
@@ -901,23 +901,14 @@ static void visit(enumst *st, const mf_expr *e, ctx c)
     node_ops(st, e, c);
     ctx none = {0, 0, 0, NULL};
     switch (e->kind) {
-    case MF_E_CASE:
+    case MF_E_CASE: /* conditions (guards) at even positions */
+    case MF_E_ITE:  /* the condition first */
         for (int k = 0; k < e->nkids; k++) {
             ctx kc = none;
-            if (k % 2 == 0) {
-                kc.cond = kc.guard = 1;
-            } else {
-                kc.boolval = c.boolval;
-                kc.target = c.target;
-            }
-            visit_kid(st, e, k, kc);
-        }
-        break;
-    case MF_E_ITE:
-        for (int k = 0; k < e->nkids; k++) {
-            ctx kc = none;
-            if (k == 0) {
+            int is_case = e->kind == MF_E_CASE;
+            if (is_case ? k % 2 == 0 : k == 0) {
                 kc.cond = 1;
+                kc.guard = is_case;
             } else {
                 kc.boolval = c.boolval;
                 kc.target = c.target;

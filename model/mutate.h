@@ -1,4 +1,4 @@
-/* mutate.h - the mutation engine: every operator of DESIGN.md section 3
+/* mutate.h - the mutation engine: every operator of docs/operators.md
  * applied to a flattened model, in a deterministic order, with stable ids.
  *
  * A mutant is (operator, site, replacement). The site is a path in the
@@ -8,7 +8,8 @@
  * operands), 0, 1, ... (other children): "next(st)/b3.g.r".
  * Applying a mutant replaces one item of the model (or removes it). The id is
  * the first 16 hex digits of SHA-256(operator NUL site NUL replacement), so it
- * survives layout and comment edits and edits elsewhere in the model. */
+ * survives layout and comment edits and edits elsewhere in the model.
+ * Nothing here decides whether a mutant can be killed. */
 #ifndef MF_MUTATE_H
 #define MF_MUTATE_H
 

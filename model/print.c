@@ -93,6 +93,19 @@ static void pcase(mf_buf *out, const mf_model *m, const mf_expr *e, int ind)
     mf_buf_puts(out, "esac");
 }
 
+/* e's kids separated by ", " between `open` and `close`: a set, a call. */
+static void pkids(mf_buf *out, const mf_model *m, const mf_expr *e,
+                  const char *open, const char *close, int ind)
+{
+    mf_buf_puts(out, open);
+    for (int i = 0; i < e->nkids; i++) {
+        if (i)
+            mf_buf_puts(out, ", ");
+        pexpr(out, m, e->kids[i], P_TOP, ind);
+    }
+    mf_buf_puts(out, close);
+}
+
 static void pexpr(mf_buf *out, const mf_model *m, const mf_expr *e, int need,
                   int ind)
 {
@@ -149,13 +162,7 @@ static void pexpr(mf_buf *out, const mf_model *m, const mf_expr *e, int need,
         pcase(out, m, e, ind);
         break;
     case MF_E_SET:
-        mf_buf_puts(out, "{");
-        for (int i = 0; i < e->nkids; i++) {
-            if (i)
-                mf_buf_puts(out, ", ");
-            pexpr(out, m, e->kids[i], P_TOP, ind);
-        }
-        mf_buf_puts(out, "}");
+        pkids(out, m, e, "{", "}", ind);
         break;
     case MF_E_RANGE:
         pexpr(out, m, e->kids[0], P_RANGE + 1, ind);
@@ -163,13 +170,8 @@ static void pexpr(mf_buf *out, const mf_model *m, const mf_expr *e, int need,
         pexpr(out, m, e->kids[1], P_RANGE + 1, ind);
         break;
     case MF_E_CALL:
-        mf_buf_printf(out, "%s(", mf_fn_str(e->op));
-        for (int i = 0; i < e->nkids; i++) {
-            if (i)
-                mf_buf_puts(out, ", ");
-            pexpr(out, m, e->kids[i], P_TOP, ind);
-        }
-        mf_buf_puts(out, ")");
+        mf_buf_puts(out, mf_fn_str(e->op));
+        pkids(out, m, e, "(", ")", ind);
         break;
     case MF_E_INDEX:
         pexpr(out, m, e->kids[0], P_PRIMARY, ind);
@@ -267,8 +269,7 @@ static const char *item_section(const mf_item *it)
     return NULL;
 }
 
-void mf_print_model_marked(mf_buf *out, const mf_model *m, int mark,
-                           const char *before, const char *after)
+void mf_print_model(mf_buf *out, const mf_model *m)
 {
     static const char *decl_kw[] = {"VAR", "IVAR", "FROZENVAR"};
     mf_buf_puts(out, "MODULE main\n");
@@ -290,20 +291,11 @@ void mf_print_model_marked(mf_buf *out, const mf_model *m, int mark,
         if (s && s != sect && (!sect || strcmp(s, sect)))
             mf_buf_printf(out, "%s\n", s);
         sect = s;
-        if (i == mark && before)
-            mf_buf_puts(out, before);
         mf_print_item(out, m, it);
-        if (i == mark && after)
-            mf_buf_puts(out, after);
     }
     for (int i = 0; i < m->nspecs; i++)
         mf_buf_printf(out, "%s\n  %s;\n", m->specs[i].keyword,
                       m->specs[i].text);
-}
-
-void mf_print_model(mf_buf *out, const mf_model *m)
-{
-    mf_print_model_marked(out, m, -1, NULL, NULL);
 }
 
 void mf_print_cell_name(mf_buf *out, const mf_var *v, int k)
@@ -321,20 +313,54 @@ void mf_print_cell_name(mf_buf *out, const mf_var *v, int k)
     }
 }
 
-void mf_print_obs(mf_buf *b, const mf_model *m, const mf_val *obs)
+/* Which variables' cells pcells prints. */
+enum { CELLS_OBSERVED, CELLS_INITIAL_INPUTS, CELLS_STEP_INPUTS };
+
+static int takes(const mf_var *v, int which)
+{
+    switch (which) {
+    case CELLS_OBSERVED:
+        return v->is_observable;
+    case CELLS_INITIAL_INPUTS: /* state 0 takes the input VARs' values */
+        return v->is_input && v->decl == MF_DECL_VAR;
+    default: /* a step takes every input, and the IVARs always are */
+        return v->is_input || v->decl == MF_DECL_IVAR;
+    }
+}
+
+/* "a=1, b[0]=TRUE": every cell of the variables `which` selects, the
+ * values one after the other in vals (CELLS_OBSERVED) or at the cells'
+ * slots (a state-sized valuation). Returns how many cells were printed. */
+static int pcells(mf_buf *out, const mf_model *m, const mf_val *vals,
+                  int which)
 {
     int k = 0;
     for (int i = 0; i < m->nvars; i++) {
         const mf_var *v = &m->vars[i];
-        if (!v->is_observable)
+        if (!takes(v, which))
             continue;
         for (int c = 0; c < v->nslots; c++, k++) {
-            mf_buf_puts(b, k ? ", " : "");
-            mf_print_cell_name(b, v, c);
-            mf_buf_puts(b, "=");
-            mf_print_value(b, m, mf_type_scalar(v->type), obs[k]);
+            mf_buf_puts(out, k ? ", " : "");
+            mf_print_cell_name(out, v, c);
+            mf_buf_puts(out, "=");
+            mf_print_value(out, m, mf_type_scalar(v->type),
+                           which == CELLS_OBSERVED ? vals[k]
+                                                   : vals[v->slot + c]);
         }
     }
+    return k;
+}
+
+int mf_print_inputs(mf_buf *out, const mf_model *m, const mf_val *row,
+                    int initial)
+{
+    return pcells(out, m, row,
+                  initial ? CELLS_INITIAL_INPUTS : CELLS_STEP_INPUTS);
+}
+
+void mf_print_obs(mf_buf *b, const mf_model *m, const mf_val *obs)
+{
+    int k = pcells(b, m, obs, CELLS_OBSERVED);
     for (int i = 0; i < m->nobs_defines; i++, k++) {
         const mf_item *it = &m->items[m->obs_defines[i]];
         mf_buf_printf(b, "%s%s=", k ? ", " : "", it->name);

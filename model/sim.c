@@ -63,7 +63,8 @@ enum {
  * current state and the input. The model keeps one per kind of enumeration
  * (mf_model.sim_plans), built on first use; once published it is only read,
  * by any number of threads. */
-struct mf_sim_plan {
+typedef struct {
+    mf_model_cache cache; /* first: the model frees a kept plan through it */
     const mf_model *m;
     int init;            /* enumerating initial states (else successors) */
     int rc;              /* the build's result: 0, 1 if no state can exist (an
@@ -84,8 +85,7 @@ struct mf_sim_plan {
                        are assigned */
     domain *dom;    /* per variable, for slots searched over their domain */
     int collect;    /* order differs from slot order: collect, sort, replay */
-};
-typedef struct mf_sim_plan plan;
+} plan;
 
 /* Scratch for building a plan. */
 typedef struct {
@@ -340,12 +340,9 @@ static void plan_free(plan *p)
     free(p);
 }
 
-void mf_sim_plans_free(mf_model *m)
+static void plan_cache_free(mf_model_cache *c)
 {
-    for (int k = 0; k < 4; k++) {
-        plan_free(atomic_load_explicit(&m->sim_plans[k], memory_order_acquire));
-        atomic_store_explicit(&m->sim_plans[k], NULL, memory_order_relaxed);
-    }
+    plan_free((plan *)c);
 }
 
 /* The cell an assignment's left-hand side names. 0 and *slot; 1 if its
@@ -686,13 +683,14 @@ static const plan *plan_get(plan **own, const mf_model *m, int init,
 {
     /* The model is const to its readers; its plans are the one thing the
      * simulator fills in, each once, through an atomic. */
-    _Atomic(plan *) *slot =
+    _Atomic(mf_model_cache *) *slot =
         &((mf_model *)m)->sim_plans[2 * !!init + (inp != NULL)];
-    plan *p = atomic_load_explicit(slot, memory_order_acquire), *want = NULL;
+    mf_model_cache *kept = atomic_load_explicit(slot, memory_order_acquire);
     *own = NULL;
-    if (p)
-        return p;
-    p = mf_xcalloc(1, sizeof(*p));
+    if (kept)
+        return (const plan *)kept;
+    plan *p = mf_xcalloc(1, sizeof(*p));
+    p->cache.free = plan_cache_free;
     p->m = m;
     p->init = init;
     plan_build(p, cur, inp);
@@ -701,10 +699,11 @@ static const plan *plan_get(plan **own, const mf_model *m, int init,
         return p;
     }
     /* Another thread may have published the same plan meanwhile. */
-    if (!atomic_compare_exchange_strong_explicit(
-            slot, &want, p, memory_order_acq_rel, memory_order_acquire)) {
+    if (!atomic_compare_exchange_strong_explicit(slot, &kept, &p->cache,
+                                                 memory_order_acq_rel,
+                                                 memory_order_acquire)) {
         plan_free(p);
-        return want;
+        return (const plan *)kept;
     }
     return p;
 }
@@ -830,10 +829,10 @@ static int cmp_state(const void *a, const void *b)
 
 /* The buffers of enumerate, kept per thread from one call to the next: each
  * successor computation would otherwise allocate its state and its
- * candidate and check vectors anew, and grow them value by value (dme1
- * under ASan: a tenth of the time went to the allocator for them). Freed
- * when the thread exits; a call made from inside another (a callback that
- * enumerates) has buffers of its own. */
+ * candidate and check vectors anew and grow them value by value, a share
+ * of the time worth saving (docs/semantics.md). Freed when the thread
+ * exits; a call made from inside another (a callback that enumerates) has
+ * buffers of its own. */
 typedef struct {
     mf_val *st;
     size_t nst;
@@ -1400,22 +1399,10 @@ static int print_obs(mf_buf *b, const mf_model *m, const mf_val *state)
     return rc;
 }
 
-/* "inp=req, x=3": the inputs of one step. */
+/* "inp=req, x=3": the inputs of one step ("-": none). */
 static void print_inputs(mf_buf *b, const mf_model *m, const mf_val *inp)
 {
-    int k = 0;
-    for (int i = 0; i < m->nvars; i++) {
-        const mf_var *v = &m->vars[i];
-        if (!is_ivar(v) && !is_input_var(v))
-            continue;
-        for (int c = 0; c < v->nslots; c++, k++) {
-            mf_buf_puts(b, k ? ", " : "");
-            mf_print_cell_name(b, v, c);
-            mf_buf_puts(b, "=");
-            mf_print_value(b, m, mf_type_scalar(v->type), inp[v->slot + c]);
-        }
-    }
-    if (k == 0)
+    if (mf_print_inputs(b, m, inp, 0) == 0)
         mf_buf_puts(b, "-");
 }
 

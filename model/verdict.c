@@ -1,5 +1,5 @@
 /* verdict.c - tests and verdicts as data: making, copying, freeing and
- * printing them (verdict.h). */
+ * printing them (verdict.h). It decides no verdict. */
 #include "verdict.h"
 
 #include <stdlib.h>
@@ -55,24 +55,7 @@ void mf_verdict_clear(mf_verdict *v)
 void mf_test_print_inputs(mf_buf *b, const mf_model *m, const mf_test *t,
                           int k)
 {
-    const mf_val *in = t->inputs + (size_t)k * (size_t)t->nslots;
-    int first = 1;
-    for (int i = 0; i < m->nvars; i++) {
-        const mf_var *v = &m->vars[i];
-        /* State 0 takes the input VARs' initial values; a step takes every
-         * input, and the IVARs (which are always inputs). */
-        int takes = k == 0 ? v->is_input && v->decl == MF_DECL_VAR
-                           : v->is_input || v->decl == MF_DECL_IVAR;
-        if (!takes)
-            continue;
-        for (int q = 0; q < v->nslots; q++) {
-            mf_buf_puts(b, first ? "" : ", ");
-            first = 0;
-            mf_print_cell_name(b, v, q);
-            mf_buf_puts(b, "=");
-            mf_print_value(b, m, mf_type_scalar(v->type), in[v->slot + q]);
-        }
-    }
+    mf_print_inputs(b, m, t->inputs + (size_t)k * (size_t)t->nslots, k == 0);
 }
 
 void mf_test_print(mf_buf *b, const mf_model *m, const mf_test *t)

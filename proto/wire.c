@@ -82,17 +82,6 @@ const char *mf_wire_verdict_name(Mutfarm__V1__Verdict v)
     }
 }
 
-const char *mf_wire_notion_name(Mutfarm__V1__Notion n)
-{
-    switch (n) {
-    case MUTFARM__V1__NOTION__NOTION_AUTO: return "auto";
-    case MUTFARM__V1__NOTION__NOTION_DETERMINISTIC: return "deterministic";
-    case MUTFARM__V1__NOTION__NOTION_POTENTIAL: return "potential";
-    case MUTFARM__V1__NOTION__NOTION_DEFINITE: return "definite";
-    default: return "?";
-    }
-}
-
 /* ------------------------------------------------------------------ */
 /* Decoding                                                             */
 
@@ -531,26 +520,10 @@ int mf_wire_encode_hello(uint8_t **out, size_t *len, const mf_wire_hello *m)
     return encode_body(out, len, MF_WIRE_HELLO, m);
 }
 
-int mf_wire_encode_job(uint8_t **out, size_t *len, const mf_wire_job *m)
-{
-    return encode_body(out, len, MF_WIRE_JOB, m);
-}
-
 int mf_wire_encode_result(uint8_t **out, size_t *len,
                           const mf_wire_result *m)
 {
     return encode_body(out, len, MF_WIRE_RESULT, m);
-}
-
-int mf_wire_encode_reject_msg(uint8_t **out, size_t *len,
-                              const mf_wire_reject *m)
-{
-    return encode_body(out, len, MF_WIRE_REJECT, m);
-}
-
-int mf_wire_encode_bye_msg(uint8_t **out, size_t *len, const mf_wire_bye *m)
-{
-    return encode_body(out, len, MF_WIRE_BYE, m);
 }
 
 int mf_wire_encode_credit(uint8_t **out, size_t *len, uint32_t n)
@@ -961,7 +934,9 @@ void mf_wire_result_free(mf_wire_result *r)
 /* ------------------------------------------------------------------ */
 /* Decoded results -> verdicts                                          */
 
-int mf_wire_test_from_pb(mf_test **out, const mf_wire_test *pt)
+/* An engine test from a Test message (*out owned by the caller,
+ * mf_test_free). MF_EPARSE if its arrays are inconsistent. */
+static int test_from_pb(mf_test **out, const mf_wire_test *pt)
 {
     *out = NULL;
     vcheck c = {{0}};
@@ -1029,7 +1004,7 @@ int mf_wire_verdict_from_result(mf_verdict *v,
     snprintf(v->reason, sizeof v->reason, "%s", r->reason);
     v->secs = (double)r->solver_ms / 1000.0;
     if (r->test && v->kind == MF_V_KILLED) {
-        int rc = mf_wire_test_from_pb(&v->test, r->test);
+        int rc = test_from_pb(&v->test, r->test);
         if (rc < 0)
             return rc;
     }

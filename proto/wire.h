@@ -96,12 +96,8 @@ void mf_wire_free(mf_wire_env *env); /* NULL-safe */
  * and nothing is allocated). */
 
 int mf_wire_encode_hello(uint8_t **out, size_t *len, const mf_wire_hello *m);
-int mf_wire_encode_job(uint8_t **out, size_t *len, const mf_wire_job *m);
 int mf_wire_encode_result(uint8_t **out, size_t *len,
                           const mf_wire_result *m);
-int mf_wire_encode_reject_msg(uint8_t **out, size_t *len,
-                              const mf_wire_reject *m);
-int mf_wire_encode_bye_msg(uint8_t **out, size_t *len, const mf_wire_bye *m);
 /* Any envelope as is (its protocol_version is sent as given: for tests). */
 int mf_wire_encode_env(uint8_t **out, size_t *len, const mf_wire_env *env);
 
@@ -168,12 +164,8 @@ void mf_wire_result_free(mf_wire_result *r); /* NULL-safe */
  * make a verdict (mf_wire_decode already refuses such results). */
 int mf_wire_verdict_from_result(mf_verdict *v,
                                 const mf_wire_mutant_result *r);
-/* An engine test from a Test message (*out owned by the caller,
- * mf_test_free). MF_EPARSE if its arrays are inconsistent. */
-int mf_wire_test_from_pb(mf_test **out, const mf_wire_test *t);
 
-/* Names as the store writes them ("killed", "potential", ...). */
+/* A verdict's name as the store writes it ("killed", ...). */
 const char *mf_wire_verdict_name(Mutfarm__V1__Verdict v);
-const char *mf_wire_notion_name(Mutfarm__V1__Notion n);
 
 #endif

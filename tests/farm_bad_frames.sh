@@ -15,8 +15,7 @@ if [ ! -x "$PEER" ]; then
     echo "farm_bad_frames: $PEER not built"
     exit 1
 fi
-port=$(free_port)
-ep=tcp://127.0.0.1:$port
+ep=$(free_endpoint)
 bg coord "$MF_BIN" coordinator "$MODEL" --db "$WORK/f.db" --bind "$ep" \
     --bound 3 --operators "$OPS_MEDIUM" --config "$CONF"
 up() { grep -q 'waiting for workers' "$WORK/coord.err"; }
@@ -49,7 +48,7 @@ wait_for 5 dropped && ok "the dropped giant frame is logged" ||
     fail "no log line for the frame over the hard cap"
 
 # Bad frames while a worker is busy with the campaign.
-bg w1 "$MF_BIN" worker --connect "$ep" --threads 2 --id w1 --heartbeat 250 --liveness 4
+bg_worker w1 "$ep" 2
 busy() { [ "$(verdict_rows "$WORK/f.db")" -ge 1 ]; }
 wait_for 60 busy || fail "the worker never got going"
 senders=()
@@ -58,10 +57,7 @@ for kind in garbage version huge truncated unknown-job; do
     senders+=($!)
 done
 wait "${senders[@]}"
-wait_exit "$PID_coord" "$LIMIT"
-code=$?
-[ $code = 0 ] && ok "the campaign completes, exit 0" ||
-    fail "coordinator: exit $code: $(tail -3 "$WORK/coord.err")"
-wait_exit "$PID_w1" 30 && ok "the worker exits 0 on bye" || fail "worker"
+expect_exit0 coord "$LIMIT" "the campaign completes, exit 0"
+expect_exit0 w1 30 "the worker exits 0 on bye"
 check_store "$WORK/f.db"
 finish

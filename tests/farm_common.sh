@@ -91,9 +91,17 @@ child_of() {
     return 1
 }
 
-# A TCP port nobody listens on now.
+# A TCP port nobody listens on now, and an endpoint on it.
 free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+free_endpoint() { echo "tcp://127.0.0.1:$(free_port)"; }
+
+# bg_worker NAME ENDPOINT [THREADS]: a worker with id NAME (one thread by
+# default) and the tests' fast heartbeats, started by bg.
+bg_worker() {
+    bg "$1" "$MF_BIN" worker --connect "$2" --threads "${3:-1}" --id "$1" \
+        --heartbeat 250 --liveness 4
 }
 
 # wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
@@ -123,6 +131,15 @@ wait_exit() {
     { wait "$pid"; } 2>/dev/null
 }
 
+# expect_exit0 NAME SECONDS WHAT: the process bg started as NAME exits 0
+# within SECONDS (ok WHAT), else a failure with the end of its stderr.
+expect_exit0() {
+    local pid_var=PID_$1 code
+    wait_exit "${!pid_var}" "$2"
+    code=$?
+    [ $code = 0 ] && ok "$3" || fail "$1: exit $code: $(tail -3 "$WORK/$1.err")"
+}
+
 q() { sqlite3 -cmd '.timeout 5000' "$@"; }
 
 # Counts for a store's newest campaign.
@@ -133,6 +150,10 @@ pending_count() {
 decided_count() {
     q "$1" "SELECT count(*) FROM mutant_verdicts WHERE status IN
             ('killed','equivalent','survived','unknown','error')"
+}
+# at_least_decided DB N: N mutants or more are decided (for wait_for).
+at_least_decided() {
+    [ "$(decided_count "$1" 2>/dev/null || echo 0)" -ge "$2" ]
 }
 campaign_done() {
     [ "$(q "$1" "SELECT state FROM campaigns ORDER BY id DESC LIMIT 1")" = done ]

@@ -13,16 +13,14 @@
 export MF_TEST_MUTANT_MS=30
 
 ARGS=(--bound 3 --operators "$OPS_MEDIUM" --config "$CONF")
-port=$(free_port)
-ep=tcp://127.0.0.1:$port
+ep=$(free_endpoint)
 
 bg coord "$MF_BIN" coordinator "$MODEL" --db "$WORK/f.db" --bind "$ep" "${ARGS[@]}"
-bg w1 "$MF_BIN" worker --connect "$ep" --threads 1 --id w1 --heartbeat 250 --liveness 4
-bg w2 "$MF_BIN" worker --connect "$ep" --threads 1 --id w2 --heartbeat 250 --liveness 4
+bg_worker w1 "$ep"
+bg_worker w2 "$ep"
 coord=$(child_of "$PID_coord")
 
-enough() { [ "$(decided_count "$WORK/f.db" 2>/dev/null || echo 0)" -ge 8 ]; }
-if ! wait_for 120 enough; then
+if ! wait_for 120 at_least_decided "$WORK/f.db" 8; then
     fail "no progress before the kill: $(tail -3 "$WORK/coord.err")"
     finish
 fi
@@ -42,16 +40,11 @@ ok "killed the coordinator with $n1 of $total verdicts committed"
 
 sleep 1 # the workers notice the silence and start reconnecting
 bg coord2 "$MF_BIN" coordinator "$MODEL" --db "$WORK/f.db" --bind "$ep" "${ARGS[@]}"
-wait_exit "$PID_coord2" "$LIMIT"
-code=$?
-[ $code = 0 ] && ok "restarted coordinator completes, exit 0" ||
-    fail "restarted coordinator: exit $code: $(tail -3 "$WORK/coord2.err")"
+expect_exit0 coord2 "$LIMIT" "restarted coordinator completes, exit 0"
 grep -q 'resuming campaign 1' "$WORK/coord2.err" && ok "it resumed campaign 1" ||
     fail "no resume line: $(head -3 "$WORK/coord2.err")"
 for w in w1 w2; do
-    pid_var=PID_$w
-    wait_exit "${!pid_var}" 30 && ok "worker $w reconnected and exits 0 on bye" ||
-        fail "worker $w: $(tail -2 "$WORK/$w.err")"
+    expect_exit0 $w 30 "worker $w reconnected and exits 0 on bye"
 done
 [ "$(q "$WORK/f.db" 'SELECT count(*) FROM campaigns')" = 1 ] &&
     ok "still one campaign in the file" || fail "a new campaign was created"
@@ -69,8 +62,7 @@ kept=$(grep -cxFf "$WORK/before.j" "$WORK/after.j")
 # ---- part 2: mutfarm run, SIGKILLed, run again -------------------------------
 bg run "$MF_BIN" run "$MODEL" --db "$WORK/r.db" --workers 2 "${ARGS[@]}"
 run=$(child_of "$PID_run")
-enough_r() { [ "$(decided_count "$WORK/r.db" 2>/dev/null || echo 0)" -ge 8 ]; }
-if wait_for 120 enough_r; then
+if wait_for 120 at_least_decided "$WORK/r.db" 8; then
     kids=$(pgrep -P "$run" | tr '\n' ' ')
     kill -KILL "$run"
     { wait "$PID_run"; } 2>/dev/null
@@ -79,10 +71,7 @@ if wait_for 120 enough_r; then
     wait_for 10 gone && ok "the killed run's workers ($kids) went with it" ||
         fail "orphan workers left: $kids"
     bg run2 "$MF_BIN" run "$MODEL" --db "$WORK/r.db" --workers 2 "${ARGS[@]}"
-    wait_exit "$PID_run2" "$LIMIT"
-    code=$?
-    [ $code = 0 ] && ok "second run completes, exit 0" ||
-        fail "second run: exit $code: $(tail -3 "$WORK/run2.err")"
+    expect_exit0 run2 "$LIMIT" "second run completes, exit 0"
     grep -q 'resuming campaign 1' "$WORK/run2.err" && ok "it resumed ($n1 verdicts were kept)" ||
         fail "run did not resume: $(head -3 "$WORK/run2.err")"
     [ "$(q "$WORK/r.db" 'SELECT count(*) FROM campaigns')" = 1 ] &&

@@ -15,13 +15,11 @@
 # job is leased again to a real worker and the campaign completes.
 . "$(dirname "$0")/farm_common.sh"
 
-port=$(free_port)
-ep=tcp://127.0.0.1:$port
+ep=$(free_endpoint)
 bg coord "$MF_BIN" coordinator "$(dirname "$MODEL")/car_alarm.smv" \
     --db "$WORK/f.db" --bind "$ep" --bound 3 --operators "$OPS_MEDIUM" \
     --config "$CONF"
-bg w1 "$MF_BIN" worker --connect "$ep" --threads 1 --id w1 \
-    --heartbeat 250 --liveness 4
+bg_worker w1 "$ep"
 w1=$(child_of "$PID_w1")
 
 # Freeze w1 while it holds a lease (its result cannot have been committed).
@@ -41,14 +39,10 @@ fi
 q "$WORK/f.db" "SELECT mutant_id FROM mutants WHERE job_id = $job ORDER BY 1" >"$WORK/held"
 kill -KILL "$w1"
 ok "killed worker w1 (pid $w1) holding job $job ($(wc -l <"$WORK/held") mutants)"
-bg w2 "$MF_BIN" worker --connect "$ep" --threads 1 --id w2 \
-    --heartbeat 250 --liveness 4
+bg_worker w2 "$ep"
 
-wait_exit "$PID_coord" "$LIMIT"
-code=$?
-[ $code = 0 ] && ok "coordinator completes the campaign, exit 0" ||
-    fail "coordinator: exit $code: $(tail -3 "$WORK/coord.err")"
-wait_exit "$PID_w2" 30 && ok "worker w2 exits 0 on bye" || fail "worker w2 did not exit 0"
+expect_exit0 coord "$LIMIT" "coordinator completes the campaign, exit 0"
+expect_exit0 w2 30 "worker w2 exits 0 on bye"
 grep -q 'worker w1 silent for .* declared dead' "$WORK/coord.err" &&
     ok "w1 declared dead" || fail "no 'declared dead' line for w1"
 grep -q 'worker w1 is dead: 1 job(s) back in the queue' "$WORK/coord.err" &&
@@ -67,8 +61,7 @@ done <"$WORK/held"
 check_store "$WORK/f.db"
 
 # ---- part 2: lease expiry ------------------------------------------------------
-port=$(free_port)
-ep=tcp://127.0.0.1:$port
+ep=$(free_endpoint)
 printf '[farm]\nlease_ms = 3000\n' | cat "$CONF" - >"$WORK/lease.conf"
 bg coord2 "$MF_BIN" coordinator "$MODEL" --db "$WORK/l.db" --bind "$ep" \
     --bound 2 --operators "$OPS_SMALL" --config "$WORK/lease.conf"
@@ -76,11 +69,8 @@ bg hoard "$PEER" hoard "$ep" 120
 hoarded() { grep -q 'hoarded job' "$WORK/hoard.out"; }
 wait_for 60 hoarded || fail "the hoarder got no job: $(tail -2 "$WORK/coord2.err")"
 hjob=$(awk '/hoarded job/ { print $3; exit }' "$WORK/hoard.out")
-bg w3 "$MF_BIN" worker --connect "$ep" --threads 1 --id w3 --heartbeat 250 --liveness 4
-wait_exit "$PID_coord2" "$LIMIT"
-code=$?
-[ $code = 0 ] && ok "campaign with a hoarded job completes, exit 0" ||
-    fail "coordinator: exit $code: $(tail -3 "$WORK/coord2.err")"
+bg_worker w3 "$ep"
+expect_exit0 coord2 "$LIMIT" "campaign with a hoarded job completes, exit 0"
 grep -q 'lease(s) ran out' "$WORK/coord2.err" && ok "the lease ran out and was logged" ||
     fail "no lease expiry line"
 r=$(q "$WORK/l.db" "SELECT state || ' ' || attempts FROM jobs WHERE id = $hjob")
@@ -88,6 +78,6 @@ by=$(q "$WORK/l.db" "SELECT group_concat(DISTINCT worker_id) FROM verdicts WHERE
 [ "$r" = "done 2" ] && [ "$by" = w3 ] &&
     ok "hoarded job $hjob went back and was done by w3 at attempt 2" ||
     fail "hoarded job $hjob: $r, by $by"
-wait_exit "$PID_hoard" 30 && ok "the hoarder is told bye too" || fail "hoarder not told bye"
+expect_exit0 hoard 30 "the hoarder is told bye too"
 check_store "$WORK/l.db"
 finish

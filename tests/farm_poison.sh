@@ -14,10 +14,7 @@ victim=$("$MF_BIN" mutants list "$MODEL" --operators enum-replace |
 MF_TEST_POISON=1 MF_TEST_CRASH_ON=$victim \
     bg run "$MF_BIN" run "$MODEL" --db "$WORK/p.db" --workers 2 --bound 2 \
     --operators "$OPS_SMALL" --config "$CONF"
-wait_exit "$PID_run" "$LIMIT"
-code=$?
-[ $code = 0 ] && ok "the campaign completes despite the poison, exit 0" ||
-    fail "run: exit $code: $(tail -3 "$WORK/run.err")"
+expect_exit0 run "$LIMIT" "the campaign completes despite the poison, exit 0"
 deaths=$(grep -c 'died (killed by signal 9)' "$WORK/run.err")
 [ "$deaths" = 3 ] && ok "3 workers died on it and were restarted" ||
     fail "$deaths worker deaths (expected max_attempts = 3): $(grep died "$WORK/run.err")"
@@ -41,10 +38,7 @@ check_store "$WORK/p.db"
 MF_TEST_POISON=1 MF_TEST_CRASH_ON=$victim \
     bg run1 "$MF_BIN" run "$MODEL" --db "$WORK/p1.db" --workers 1 --bound 2 \
     --operators "$OPS_SMALL" --config "$CONF"
-wait_exit "$PID_run1" "$LIMIT"
-code=$?
-[ $code = 0 ] && ok "with one worker: complete, exit 0" ||
-    fail "run --workers 1: exit $code: $(tail -3 "$WORK/run1.err")"
+expect_exit0 run1 "$LIMIT" "with one worker: complete, exit 0"
 [ "$(q "$WORK/p1.db" "SELECT count(*) FROM jobs WHERE state = 'quarantined'")" = 1 ] &&
     ok "with one worker: the job is quarantined" || fail "with one worker: no quarantine"
 check_store "$WORK/p1.db"

@@ -13,34 +13,25 @@ export MF_TEST_MUTANT_MS=30
 ARGS=(--bound 3 --operators "$OPS_MEDIUM" --config "$CONF")
 
 # ---- 1: worker first ---------------------------------------------------------
-port=$(free_port)
-ep=tcp://127.0.0.1:$port
-bg early "$MF_BIN" worker --connect "$ep" --threads 2 --id early \
-    --heartbeat 250 --liveness 4
+ep=$(free_endpoint)
+bg_worker early "$ep" 2
 sleep 2
 kill -0 "$PID_early" 2>/dev/null && ok "a worker with no coordinator waits" ||
     fail "the worker gave up without a coordinator: $(tail -2 "$WORK/early.err")"
 bg coord "$MF_BIN" coordinator "$MODEL" --db "$WORK/a.db" --bind "$ep" \
     --bound 2 --operators "$OPS_SMALL" --config "$CONF"
-wait_exit "$PID_coord" "$LIMIT"
-code=$?
-[ $code = 0 ] && ok "the coordinator that came second completes, exit 0" ||
-    fail "coordinator: exit $code: $(tail -3 "$WORK/coord.err")"
-wait_exit "$PID_early" 30 && ok "the early worker exits 0 on bye" ||
-    fail "early worker: $(tail -2 "$WORK/early.err")"
+expect_exit0 coord "$LIMIT" "the coordinator that came second completes, exit 0"
+expect_exit0 early 30 "the early worker exits 0 on bye"
 n=$(q "$WORK/a.db" "SELECT count(*) FROM verdicts WHERE worker_id = 'early'")
 [ "$n" -gt 0 ] && ok "the early worker decided all $n mutants" || fail "no verdict by it"
 check_store "$WORK/a.db"
 
 # ---- 2: every worker dies, one comes back ------------------------------------
-port=$(free_port)
-ep=tcp://127.0.0.1:$port
+ep=$(free_endpoint)
 bg coord2 "$MF_BIN" coordinator "$MODEL" --db "$WORK/b.db" --bind "$ep" "${ARGS[@]}"
-bg lone "$MF_BIN" worker --connect "$ep" --threads 1 --id lone \
-    --heartbeat 250 --liveness 4
+bg_worker lone "$ep"
 lone=$(child_of "$PID_lone")
-enough() { [ "$(decided_count "$WORK/b.db" 2>/dev/null || echo 0)" -ge 5 ]; }
-if ! wait_for 120 enough; then
+if ! wait_for 120 at_least_decided "$WORK/b.db" 5; then
     fail "no progress with the first worker: $(tail -3 "$WORK/coord2.err")"
     finish
 fi
@@ -59,12 +50,8 @@ else
 fi
 total=$(q "$WORK/b.db" "SELECT total FROM campaign_scores")
 [ "$n2" -lt "$total" ] || fail "campaign already complete; part 2 tested nothing"
-bg back "$MF_BIN" worker --connect "$ep" --threads 2 --id back \
-    --heartbeat 250 --liveness 4
-wait_exit "$PID_coord2" "$LIMIT"
-code=$?
-[ $code = 0 ] && ok "a returning worker lets it finish, exit 0" ||
-    fail "coordinator: exit $code: $(tail -3 "$WORK/coord2.err")"
-wait_exit "$PID_back" 30 && ok "the new worker exits 0 on bye" || fail "new worker"
+bg_worker back "$ep" 2
+expect_exit0 coord2 "$LIMIT" "a returning worker lets it finish, exit 0"
+expect_exit0 back 30 "the new worker exits 0 on bye"
 check_store "$WORK/b.db"
 finish

@@ -13,32 +13,20 @@ ARGS=(--bound 2 --operators "$OPS_SMALL" --config "$CONF")
 
 # 1. Embedded: mutfarm run.
 bg run "$MF_BIN" run "$MODEL" --db "$WORK/run.db" --workers 2 "${ARGS[@]}"
-wait_exit "$PID_run" "$LIMIT"
-code=$?
-[ $code = 0 ] && ok "mutfarm run exits 0" ||
-    fail "mutfarm run: exit $code: $(tail -3 "$WORK/run.err")"
+expect_exit0 run "$LIMIT" "mutfarm run exits 0"
 grep -q 'mutation score' "$WORK/run.out" && ok "run prints its summary" ||
     fail "run summary missing"
 check_store "$WORK/run.db"
 
 # 2. Distributed: a coordinator on a tcp port and two worker processes.
-port=$(free_port)
-bg coord "$MF_BIN" coordinator "$MODEL" --db "$WORK/tcp.db" \
-    --bind "tcp://127.0.0.1:$port" "${ARGS[@]}"
-bg w1 "$MF_BIN" worker --connect "tcp://127.0.0.1:$port" --threads 1 \
-    --id w1 --heartbeat 250 --liveness 4
-bg w2 "$MF_BIN" worker --connect "tcp://127.0.0.1:$port" --threads 1 \
-    --id w2 --heartbeat 250 --liveness 4
-wait_exit "$PID_coord" "$LIMIT"
-code=$?
-[ $code = 0 ] && ok "coordinator exits 0 once complete" ||
-    fail "coordinator: exit $code: $(tail -3 "$WORK/coord.err")"
+ep=$(free_endpoint)
+bg coord "$MF_BIN" coordinator "$MODEL" --db "$WORK/tcp.db" --bind "$ep" \
+    "${ARGS[@]}"
+bg_worker w1 "$ep"
+bg_worker w2 "$ep"
+expect_exit0 coord "$LIMIT" "coordinator exits 0 once complete"
 for w in w1 w2; do
-    pid_var=PID_$w
-    wait_exit "${!pid_var}" 30
-    code=$?
-    [ $code = 0 ] && ok "worker $w exits 0 on the coordinator's bye" ||
-        fail "worker $w: exit $code: $(tail -2 "$WORK/$w.err")"
+    expect_exit0 $w 30 "worker $w exits 0 on the coordinator's bye"
 done
 check_store "$WORK/tcp.db"
 jobs_w1=$(q "$WORK/tcp.db" "SELECT count(*) FROM verdicts WHERE worker_id = 'w1'")

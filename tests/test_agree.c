@@ -1,9 +1,9 @@
 /* test_agree.c - ground truth for the Z3 engine (issue 3): for the mutants
  * of the models in MF_SHARED_MODELS/corpus and /seeds that the front-end
- * accepts, the engine's verdict (worker/engine.h, batch mode, bound B) is
- * compared with the explicit-state explorer's (model/explore.h, exact up to
- * a state limit; run without a depth bound, so that it can exhaust the
- * product):
+ * accepts, the engine's verdict (worker/engine/engine.h, batch mode, bound
+ * B) is compared with the explicit-state explorer's (model/explore.h, exact
+ * up to a state limit; run without a depth bound, so that it can exhaust
+ * the product):
  *   - engine killed (length L <= B, notion N): mf_engine_replay confirms
  *     the test; the explorer has a potential kill of length <= L (a
  *     definite one for N definite); a deterministic kill needs both models

@@ -1,4 +1,4 @@
-/* test_config.c - the farm's configuration (coordinator/config.h):
+/* test_config.c - the farm's configuration (config/config.h):
  * built-in defaults equal to config/mutfarm.conf, loading and overriding,
  * and a clear "file:line:" error for each kind of bad config. */
 #include <setjmp.h>

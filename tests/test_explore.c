@@ -41,9 +41,14 @@ static char *read_text(const char *path)
     return text;
 }
 
-/* `text` with the first occurrence of `from` replaced by `to`. */
-static char *replace(const char *text, const char *from, const char *to)
+/* `text` with its first `from` replaced by `to` (from NULL: as it is),
+ * loaded as `name`: a hand-made mutant. */
+static mf_model *load_replaced(const char *name, const char *text,
+                               const char *from, const char *to,
+                               const mf_model_opts *opts)
 {
+    if (!from)
+        return load_text(name, text, opts);
     size_t head = 0, n = strlen(from);
     while (text[head] && strncmp(text + head, from, n))
         head++;
@@ -53,7 +58,9 @@ static char *replace(const char *text, const char *from, const char *to)
     mf_buf_put(&b, text, head);
     mf_buf_puts(&b, to);
     mf_buf_puts(&b, text + head + n);
-    return b.data;
+    mf_model *m = load_text(name, b.data, opts);
+    mf_buf_free(&b);
+    return m;
 }
 
 /* The beverage machine observed as in the paper: only `out`. */
@@ -63,10 +70,7 @@ static mf_model *beverage(const char *from, const char *to)
     opts.observe = observe_out;
     opts.nobserve = 1;
     char *text = read_text("tests/models/beverage.smv");
-    char *t = from ? replace(text, from, to) : text;
-    mf_model *m = load_text("beverage.smv", t, &opts);
-    if (t != text)
-        free(t);
+    mf_model *m = load_replaced("beverage.smv", text, from, to, &opts);
     free(text);
     return m;
 }
@@ -253,9 +257,8 @@ static void test_deterministic__mutant_of_a_dead_branch_is_equivalent(
 {
     (void)state;
     mf_model *m = load_text("counter.smv", counter, NULL);
-    char *t = replace(counter, "c > 3      : 0", "c > 3      : 2");
-    mf_model *mu = load_text("counter_mut.smv", t, NULL);
-    free(t);
+    mf_model *mu = load_replaced("counter_mut.smv", counter, "c > 3      : 0",
+                                 "c > 3      : 2", NULL);
     mf_explore_result r;
     assert_int_equal(mf_explore(&r, m, mu, MF_EXPLORE_AUTO, 0, 0), 0);
     assert_int_equal(r.potential.verdict, MF_XV_NOT_KILLABLE);
@@ -276,9 +279,8 @@ static void test_deterministic__off_by_one_guard_is_killed_at_the_first_differen
 {
     (void)state;
     mf_model *m = load_text("counter.smv", counter, NULL);
-    char *t = replace(counter, "go & c < 3", "go & c < 2");
-    mf_model *mu = load_text("counter_mut.smv", t, NULL);
-    free(t);
+    mf_model *mu = load_replaced("counter_mut.smv", counter, "go & c < 3",
+                                 "go & c < 2", NULL);
     mf_explore_result r;
     assert_int_equal(mf_explore(&r, m, mu, MF_EXPLORE_AUTO, 0, 0), 0);
     assert_int_equal(r.potential.verdict, MF_XV_KILLED);
@@ -304,9 +306,8 @@ static void test_deterministic__mutant_refusing_an_accepted_input_is_killed(
     (void)state;
     mf_model *m = load_text("counter.smv", counter, NULL);
     /* Without the TRUE branch the mutant has no successor when !go. */
-    char *t = replace(counter, "      TRUE       : c;\n", "");
-    mf_model *mu = load_text("counter_mut.smv", t, NULL);
-    free(t);
+    mf_model *mu = load_replaced("counter_mut.smv", counter,
+                                 "      TRUE       : c;\n", "", NULL);
     mf_explore_result r;
     assert_int_equal(mf_explore(&r, m, mu, MF_EXPLORE_AUTO, 0, 0), 0);
     assert_int_equal(r.potential.verdict, MF_XV_KILLED);
@@ -333,9 +334,8 @@ static void test_deterministic__different_initial_observables_kill_at_length_zer
         "VAR x : boolean; y : 0..2;\n"
         "ASSIGN init(y) := 0; next(y) := x ? 1 : 0;\n";
     mf_model *m = load_text("init.smv", src, NULL);
-    char *t = replace(src, "init(y) := 0", "init(y) := 2");
-    mf_model *mu = load_text("init_mut.smv", t, NULL);
-    free(t);
+    mf_model *mu = load_replaced("init_mut.smv", src, "init(y) := 0",
+                                 "init(y) := 2", NULL);
     mf_explore_result r;
     assert_int_equal(mf_explore(&r, m, mu, MF_EXPLORE_AUTO, 0, 0), 0);
     assert_int_equal(r.potential.verdict, MF_XV_KILLED);
@@ -377,10 +377,9 @@ static void test_car_alarm__sound_on_flash_only_is_killed_by_opening_when_armed(
     assert_int_equal(
         mf_model_load_file(&m, "tests/models/car_alarm.smv", NULL), 0);
     char *text = read_text("tests/models/car_alarm.smv");
-    char *t = replace(text, "next(sound) := next(st) = FlashSound",
-                      "next(sound) := next(st) = FlashOnly");
-    mf_model *mu = load_text("car_alarm_mut.smv", t, NULL);
-    free(t);
+    mf_model *mu = load_replaced("car_alarm_mut.smv", text,
+                                 "next(sound) := next(st) = FlashSound",
+                                 "next(sound) := next(st) = FlashOnly", NULL);
     free(text);
     mf_explore_result r;
     assert_int_equal(mf_explore(&r, m, mu, MF_EXPLORE_AUTO, 0, 0), 0);

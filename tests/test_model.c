@@ -42,6 +42,16 @@ static char *print(const mf_model *m)
     return b.data;
 }
 
+/* m's print holds every text of want[] (up to a NULL). */
+static void assert_prints(const mf_model *m, const char *const *want)
+{
+    char *s = print(m);
+    for (; *want; want++)
+        if (!strstr(s, *want))
+            fail_msg("no '%s' in:\n%s", *want, s);
+    free(s);
+}
+
 static int var_index(const mf_model *m, const char *name)
 {
     int v = mf_model_find_var(m, name);
@@ -63,11 +73,11 @@ static void test_model__instances_get_dotted_names_and_bound_parameters(
     assert_int_equal(m->nvars, 2);
     assert_string_equal(m->vars[0].name, "b0.v");
     assert_string_equal(m->vars[1].name, "b1.v");
-    char *s = print(m);
-    assert_non_null(strstr(s, "next(b0.v) := b0.v xor TRUE;"));
-    assert_non_null(strstr(s, "next(b1.v) := b1.v xor b0.cout;"));
-    assert_non_null(strstr(s, "b1.cout := b1.v & b0.cout;"));
-    free(s);
+    assert_prints(m, (const char *const[]){
+        "next(b0.v) := b0.v xor TRUE;",
+        "next(b1.v) := b1.v xor b0.cout;",
+        "b1.cout := b1.v & b0.cout;",
+        NULL});
     mf_model_free(m);
 }
 
@@ -84,12 +94,12 @@ static void test_model__define_through_instance_parameter_and_self(
                        "VAR a : cell(b, a); b : cell(a, b);\n"
                        "VAR s : sub(self);\n"
                        "MODULE sub(p) VAR y : boolean; ASSIGN y := p.a.x;\n");
-    char *s = print(m);
-    assert_non_null(strstr(s, "b.ack := !a.x;"));
-    assert_non_null(strstr(s, "a.ack := !b.x;"));
-    assert_non_null(strstr(s, "next(a.x) := a.ack;"));
-    assert_non_null(strstr(s, "s.y := a.x;"));
-    free(s);
+    assert_prints(m, (const char *const[]){
+        "b.ack := !a.x;",
+        "a.ack := !b.x;",
+        "next(a.x) := a.ack;",
+        "s.y := a.x;",
+        NULL});
     mf_model_free(m);
 }
 
@@ -104,12 +114,12 @@ static void test_model__isa_reads_the_included_module_in_place(void **state)
                        "MODULE cpu(CMD) ISA dev\nVAR st : boolean;\n"
                        "ASSIGN next(st) := idle;\n"
                        "MODULE main\nIVAR go : boolean;\nVAR p : cpu(go);\n");
-    char *s = print(m);
-    assert_non_null(strstr(s, "p.busy : boolean;"));
-    assert_non_null(strstr(s, "p.idle := !p.busy;"));
-    assert_non_null(strstr(s, "next(p.busy) := go & !p.busy;"));
-    assert_non_null(strstr(s, "next(p.st) := p.idle;"));
-    free(s);
+    assert_prints(m, (const char *const[]){
+        "p.busy : boolean;",
+        "p.idle := !p.busy;",
+        "next(p.busy) := go & !p.busy;",
+        "next(p.st) := p.idle;",
+        NULL});
     mf_model_free(m);
     refuse("MODULE a ISA b\nMODULE b ISA a\nMODULE main VAR x : a;\n",
            MF_ETYPE, "ISA nested deeper");
@@ -276,15 +286,15 @@ static void test_model__printer_parenthesises_only_where_needed(void **state)
                        "INVAR n - (n - 1) = n - n - 1 | !(a & b);\n"
                        "INVAR n * (n + 1) = -n;\n"
                        "INVAR n in 1..3 & n = (a ? 1 : 2);\n");
-    char *s = print(m);
-    assert_non_null(strstr(s, "(a | b) & c;"));
-    assert_non_null(strstr(s, "  a | b & c;"));
-    assert_non_null(strstr(s, "  a -> b -> c;"));
-    assert_non_null(strstr(s, "(a -> b) -> c;"));
-    assert_non_null(strstr(s, "n - (n - 1) = n - n - 1 | !(a & b);"));
-    assert_non_null(strstr(s, "n * (n + 1) = -n;"));
-    assert_non_null(strstr(s, "n in 1 .. 3 & n = (a ? 1 : 2);"));
-    free(s);
+    assert_prints(m, (const char *const[]){
+        "(a | b) & c;",
+        "  a | b & c;",
+        "  a -> b -> c;",
+        "(a -> b) -> c;",
+        "n - (n - 1) = n - n - 1 | !(a & b);",
+        "n * (n + 1) = -n;",
+        "n in 1 .. 3 & n = (a ? 1 : 2);",
+        NULL});
     mf_model_free(m);
 }
 

@@ -65,6 +65,15 @@ static mf_val *vec(const mf_model *m)
     return mf_xcalloc((size_t)(m->nslots ? m->nslots : 1), sizeof(mf_val));
 }
 
+/* The end of a test: its vectors (NULL-safe) and its model freed. */
+static void release(mf_model *m, mf_val *a, mf_val *b, mf_val *c)
+{
+    free(a);
+    free(b);
+    free(c);
+    mf_model_free(m);
+}
+
 typedef struct {
     const mf_model *m;
     int n;
@@ -116,10 +125,7 @@ static void test_sim__beverage_refill_after_two_requests(void **state)
         assert_int_equal(n[wtr], want_wtr[k + 1]);
         memcpy(s, n, (size_t)m->nslots * sizeof(mf_val));
     }
-    free(s);
-    free(n);
-    free(i);
-    mf_model_free(m);
+    release(m, s, n, i);
 }
 
 /* With an empty tank a request is answered eps and the tank stays empty. */
@@ -135,9 +141,7 @@ static void test_sim__beverage_request_on_empty_tank_gives_eps(void **state)
     assert_int_equal(mf_sim_next_each(m, s, i, collect_fn, &c, 1000), 1);
     assert_int_equal(c.states[0][slot_of(m, "wtr")], 0);
     assert_int_equal(c.states[0][slot_of(m, "out")], sym(m, "eps"));
-    free(s);
-    free(i);
-    mf_model_free(m);
+    release(m, s, i, NULL);
 }
 
 /* The observables are the non-input VARs in slot order: wtr, out. */
@@ -151,8 +155,7 @@ static void test_sim__beverage_observes_wtr_and_out(void **state)
     assert_int_equal(mf_sim_observe(obs, 8, m, s), 2);
     assert_int_equal(obs[0], 1);
     assert_int_equal(obs[1], sym(m, "coff"));
-    free(s);
-    mf_model_free(m);
+    release(m, s, NULL, NULL);
 }
 
 static const char bev_inputs[] = "# the paper's killing sequence\n"
@@ -273,9 +276,7 @@ static void test_sim__car_alarm_is_deterministic(void **state)
         i[slot_of(m, "ev")] = sym(m, evs[k]);
         assert_int_equal(mf_sim_next_each(m, s, i, collect_fn, &c, 1000), 1);
     }
-    free(s);
-    free(i);
-    mf_model_free(m);
+    release(m, s, i, NULL);
 }
 
 /* ---- refusals, constraints, domains ------------------------------------- */
@@ -315,10 +316,7 @@ static void test_sim__non_exhaustive_case_refuses_the_input(void **state)
                         "step 2: refused (no successor for this input)\n");
     mf_buf_free(&out);
     mf_input_seq_free(seq);
-    free(s);
-    free(n);
-    free(i);
-    mf_model_free(m);
+    release(m, s, n, i);
 }
 
 /* x and y are free; TRANS keeps next(x) + next(y) = 3 with x growing, INVAR
@@ -345,9 +343,7 @@ static void test_sim__trans_and_invar_constrain_successors(void **state)
     s[x] = 3;
     s[y] = 0;
     assert_int_equal(mf_sim_next_each(m, s, i, NULL, NULL, 1000), 0);
-    free(s);
-    free(i);
-    mf_model_free(m);
+    release(m, s, i, NULL);
 }
 
 /* A callback that enumerates again (the simulator keeps its buffers per
@@ -399,9 +395,7 @@ static void test_sim__enumeration_from_inside_a_callback(void **state)
             assert_memory_equal(k.inner[t].states[q], d.states[q],
                                 (size_t)m->nslots * sizeof(mf_val));
     }
-    free(s);
-    free(i);
-    mf_model_free(m);
+    release(m, s, i, NULL);
 }
 
 /* INIT constrains the initial states of free variables the same way. */
@@ -446,10 +440,7 @@ static void test_sim__out_of_domain_next_value_is_no_successor(void **state)
     assert_int_equal(c.states[0][y], 2);
     s[x] = 1;
     assert_int_equal(mf_sim_step(n, m, s, i, 0), MF_EREFUSED);
-    free(s);
-    free(n);
-    free(i);
-    mf_model_free(m);
+    release(m, s, n, i);
 }
 
 /* The candidate count limit stops a large enumeration with MF_ELIMIT. */
@@ -523,10 +514,7 @@ test_sim__successors_in_slot_order_when_dependencies_reorder(void **state)
     assert_int_equal(mf_sim_step(n, m, s, i, 2), 0);
     assert_int_equal(n[a], 1);
     assert_int_equal(n[b], 0);
-    free(s);
-    free(i);
-    free(n);
-    mf_model_free(m);
+    release(m, s, i, n);
 }
 
 /* next(a) := !next(c): the search assigns c first, so it meets (a, c) =
@@ -551,10 +539,7 @@ static void test_sim__choice_order_is_slot_order_not_search_order(void **state)
     assert_int_equal(mf_sim_step(n, m, s, i, 1), 0);
     assert_int_equal(n[a], 1);
     assert_int_equal(n[c], 0);
-    free(s);
-    free(n);
-    free(i);
-    mf_model_free(m);
+    release(m, s, n, i);
 }
 
 static void test_sim__combinational_loop_is_an_error(void **state)
@@ -603,9 +588,7 @@ static void test_sim__combinational_loop_is_an_error(void **state)
     assert_non_null(strstr(mf_err_msg(), "combinational loop"));
     assert_int_equal(mf_sim_step(s, m, s, i, 0), rc);
     assert_non_null(strstr(mf_err_msg(), "inline.smv:3:"));
-    free(s);
-    free(i);
-    mf_model_free(m);
+    release(m, s, i, NULL);
     mf_model_free(m0);
 }
 
@@ -627,10 +610,7 @@ static void test_sim__frozenvar_keeps_its_initial_value(void **state)
     assert_int_equal(mf_sim_step(n, m, s, i, 1), MF_ENOTFOUND);
     assert_int_equal(n[slot_of(m, "f")], 3);
     assert_int_equal(n[slot_of(m, "x")], 3);
-    free(s);
-    free(n);
-    free(i);
-    mf_model_free(m);
+    release(m, s, n, i);
 }
 
 /* ---- arrays ------------------------------------------------------------- */
@@ -683,10 +663,7 @@ static void test_sim__array_elements_and_indices(void **state)
                                   "step 3: a[0]=1, a[1]=1, a[2]=1\n");
     mf_buf_free(&out);
     mf_input_seq_free(seq);
-    free(s);
-    free(n);
-    free(i);
-    mf_model_free(m);
+    release(m, s, n, i);
 }
 
 /* ---- plans kept by the model ------------------------------------------- */
@@ -718,10 +695,7 @@ static void test_sim__left_hand_side_index_is_planned_per_state(void **state)
                          MF_ETYPE);
         assert_non_null(strstr(mf_err_msg(), "'a' is assigned twice"));
     }
-    free(s);
-    free(n);
-    free(in);
-    mf_model_free(m);
+    release(m, s, n, in);
 }
 
 /* A model freed and another loaded (without ASan's quarantine soon at the
@@ -863,8 +837,7 @@ static void test_sim__eval_arithmetic_follows_nusmv(void **state)
     eval_define(&s, m, "mdn", st); /* 7 mod 0 */
     assert_set(&s, 0);
     MF_VEC_FREE(s);
-    free(st);
-    mf_model_free(m);
+    release(m, st, NULL, NULL);
 }
 
 static void test_sim__eval_sets_case_and_in(void **state)
@@ -891,8 +864,7 @@ static void test_sim__eval_sets_case_and_in(void **state)
     eval_define(&s, m, "ite", st);
     assert_set(&s, 2, 2, 4);
     MF_VEC_FREE(s);
-    free(st);
-    mf_model_free(m);
+    release(m, st, NULL, NULL);
 }
 
 /* mf_eval appends after what out holds and leaves that alone; on an error it
@@ -915,8 +887,7 @@ static void test_sim__eval_appends_and_keeps_out_on_error(void **state)
     assert_int_equal(mf_eval(&s, m, m->items[d].e, st, NULL, st, 1), MF_ELIMIT);
     assert_set(&s, 4, 9, 3, 5, 6);
     MF_VEC_FREE(s);
-    free(st);
-    mf_model_free(m);
+    release(m, st, NULL, NULL);
 }
 
 /* A condition that may be TRUE or FALSE takes its branch and the later
@@ -937,8 +908,7 @@ static void test_sim__eval_nondeterministic_case_condition(void **state)
     eval_define(&s, m, "d", st); /* 1 or 3 */
     assert_set(&s, 2, 1, 3);
     MF_VEC_FREE(s);
-    free(st);
-    mf_model_free(m);
+    release(m, st, NULL, NULL);
 }
 
 /* ---- input VARs ---------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* test_wire.c - the wire codec (worker/wire.h) and the worker process
+/* test_wire.c - the wire codec (proto/wire.h) and the worker process
  * (worker/farm_worker.h): every message round-trips, every kind of bad
  * frame is refused with its reason, verdicts and tests survive the trip,
  * and a real worker (a forked process) talks to a fake coordinator over
@@ -113,6 +113,17 @@ static void job_frame(uint8_t **buf, size_t *len, const char *text,
     js.opts = &eo;
     js.crash_on = crash_on;
     assert_int_equal(mf_wire_encode_job_spec(buf, len, &js), 0);
+}
+
+/* job_frame's job, decoded as a worker receives it. */
+static mf_wire_env *job_env(const char *text, const idlist *l, uint64_t job_id)
+{
+    uint8_t *buf;
+    size_t len;
+    job_frame(&buf, &len, text, l, job_id, NULL);
+    mf_wire_env *e = decode_ok(buf, len);
+    free(buf);
+    return e;
 }
 
 /* A test with every optional part: 2 steps, 3 slots, 2 observables, two
@@ -665,11 +676,7 @@ static void test_wire__job_is_decided_with_tests_as_text(void **state)
     idlist l;
     pick_ids(&l, 3);
     snprintf(l.ids[l.n++], 17, "%s", "ffffffffffffffff"); /* not a mutant */
-    uint8_t *buf;
-    size_t len;
-    job_frame(&buf, &len, text, &l, 11, NULL);
-    mf_wire_env *e = decode_ok(buf, len);
-    free(buf);
+    mf_wire_env *e = job_env(text, &l, 11);
 
     mf_wire_result *r = NULL;
     assert_int_equal(mf_worker_do_job(&r, e->job, "w-test"), 0);
@@ -696,6 +703,8 @@ static void test_wire__job_is_decided_with_tests_as_text(void **state)
     assert_non_null(strstr(r->mutants[3]->reason, "not found"));
 
     /* And it travels: encode, decode, every kill converts back. */
+    uint8_t *buf;
+    size_t len;
     assert_int_equal(mf_wire_encode_result(&buf, &len, r), 0);
     mf_wire_env *d = decode_ok(buf, len);
     for (size_t i = 0; i < d->result->n_mutants; i++) {
@@ -717,11 +726,7 @@ static void test_wire__job_with_wrong_hash_is_refused(void **state)
     char *text = model_text();
     idlist l;
     pick_ids(&l, 1);
-    uint8_t *buf;
-    size_t len;
-    job_frame(&buf, &len, text, &l, 12, NULL);
-    mf_wire_env *e = decode_ok(buf, len);
-    free(buf);
+    mf_wire_env *e = job_env(text, &l, 12);
     /* The text no longer matches its hash. */
     e->job->model_text[0] = e->job->model_text[0] == ' ' ? '\n' : ' ';
     mf_wire_result *r = (mf_wire_result *)1;
@@ -817,6 +822,18 @@ static void coord_send_heartbeat(fake_coord *c, const char *ident)
     free(buf);
 }
 
+/* job_frame's job, sent to the worker at ident. */
+static void coord_send_job(fake_coord *c, const char *ident, const char *text,
+                           const idlist *l, uint64_t job_id,
+                           const char *crash_on)
+{
+    uint8_t *buf;
+    size_t len;
+    job_frame(&buf, &len, text, l, job_id, crash_on);
+    coord_send(c, ident, buf, len);
+    free(buf);
+}
+
 /* The next message of kind `want` (others skipped, counted in *skipped
  * when given), within ms; its routing identity in ident. */
 static mf_wire_env *coord_expect(fake_coord *c, mf_wire_kind want, int ms,
@@ -862,6 +879,12 @@ static mf_wire_env *coord_expect(fake_coord *c, mf_wire_kind want, int ms,
     }
 }
 
+/* The worker's hello; its routing identity in ident. */
+static void coord_hello(fake_coord *c, char *ident)
+{
+    mf_wire_free(coord_expect(c, MF_WIRE_HELLO, 10000, ident, NULL));
+}
+
 /* Wait for the worker to end within ms; its wait status. */
 static int wait_child(int ms)
 {
@@ -877,6 +900,14 @@ static int wait_child(int ms)
     }
     fail_msg("the worker did not exit within %d ms", ms);
     return -1;
+}
+
+/* The worker exits with `code` within ms. */
+static void assert_child_exits(int ms, int code)
+{
+    int st = wait_child(ms);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), code);
 }
 
 static void test_wire__worker_serves_a_job_and_leaves_on_bye(void **state)
@@ -903,11 +934,7 @@ static void test_wire__worker_serves_a_job_and_leaves_on_bye(void **state)
     mf_wire_free(e);
     snprintf(c.beat_to, sizeof c.beat_to, "%s", ident);
 
-    uint8_t *buf;
-    size_t len;
-    job_frame(&buf, &len, text, &l, 21, NULL);
-    coord_send(&c, ident, buf, len);
-    free(buf);
+    coord_send_job(&c, ident, text, &l, 21, NULL);
     /* Garbage in between is dropped, not fatal. */
     coord_send(&c, ident, "\xff\xff\xff", 3);
     int beats = 0;
@@ -926,6 +953,8 @@ static void test_wire__worker_serves_a_job_and_leaves_on_bye(void **state)
     assert_int_equal(e->credit->n, 1);
     mf_wire_free(e);
 
+    uint8_t *buf;
+    size_t len;
     assert_int_equal(mf_wire_encode_ack(&buf, &len, 21, 1, 0), 0);
     coord_send(&c, ident, buf, len);
     free(buf);
@@ -934,9 +963,7 @@ static void test_wire__worker_serves_a_job_and_leaves_on_bye(void **state)
                      0);
     coord_send(&c, ident, buf, len);
     free(buf);
-    int st = wait_child(10000);
-    assert_true(WIFEXITED(st));
-    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_child_exits(10000, 0);
     coord_down(&c);
     free(text);
 }
@@ -963,9 +990,7 @@ static void test_wire__silent_coordinator_makes_the_worker_reconnect(
                      0);
     coord_send(&c, second, buf, len);
     free(buf);
-    int st = wait_child(10000);
-    assert_true(WIFEXITED(st));
-    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_child_exits(10000, 0);
     coord_down(&c);
 }
 
@@ -979,28 +1004,21 @@ static void test_wire__sigterm_gives_back_running_jobs(void **state)
     fake_coord c;
     coord_up(&c);
     char ident[256];
-    mf_wire_env *e = coord_expect(&c, MF_WIRE_HELLO, 10000, ident, NULL);
-    mf_wire_free(e);
-    uint8_t *buf;
-    size_t len;
-    job_frame(&buf, &len, text, &l, 31, NULL);
-    coord_send(&c, ident, buf, len);
-    free(buf);
+    coord_hello(&c, ident);
+    coord_send_job(&c, ident, text, &l, 31, NULL);
     coord_send_heartbeat(&c, ident);
     /* Let the job start, then stop the worker. */
     struct timespec ts = {0, 300 * 1000000L};
     nanosleep(&ts, NULL);
     kill(child, SIGTERM);
-    e = coord_expect(&c, MF_WIRE_BYE, 10000, NULL, NULL);
+    mf_wire_env *e = coord_expect(&c, MF_WIRE_BYE, 10000, NULL, NULL);
     if (e->bye->n_returned) { /* unless the job was already done */
         assert_int_equal(e->bye->n_returned, 1);
         assert_int_equal(e->bye->returned[0]->job_id, 31);
         assert_int_equal(e->bye->returned[0]->attempt, 1);
     }
     mf_wire_free(e);
-    int st = wait_child(10000);
-    assert_true(WIFEXITED(st));
-    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_child_exits(10000, 0);
     coord_down(&c);
     free(text);
 }
@@ -1015,13 +1033,8 @@ static void test_wire__poison_hook_kills_the_worker(void **state)
     fake_coord c;
     coord_up(&c);
     char ident[256];
-    mf_wire_env *e = coord_expect(&c, MF_WIRE_HELLO, 10000, ident, NULL);
-    mf_wire_free(e);
-    uint8_t *buf;
-    size_t len;
-    job_frame(&buf, &len, text, &l, 41, l.ids[1]);
-    coord_send(&c, ident, buf, len);
-    free(buf);
+    coord_hello(&c, ident);
+    coord_send_job(&c, ident, text, &l, 41, l.ids[1]);
     int st = wait_child(30000);
     assert_true(WIFSIGNALED(st));
     assert_int_equal(WTERMSIG(st), SIGKILL);
@@ -1037,8 +1050,7 @@ static void test_wire__foreign_protocol_version_stops_the_worker(
     fake_coord c;
     coord_up(&c);
     char ident[256];
-    mf_wire_env *e = coord_expect(&c, MF_WIRE_HELLO, 10000, ident, NULL);
-    mf_wire_free(e);
+    coord_hello(&c, ident);
     Mutfarm__V1__Heartbeat hb = MUTFARM__V1__HEARTBEAT__INIT;
     mf_wire_env env = MUTFARM__V1__ENVELOPE__INIT;
     env.protocol_version = 99;
@@ -1049,9 +1061,7 @@ static void test_wire__foreign_protocol_version_stops_the_worker(
     assert_int_equal(mf_wire_encode_env(&buf, &len, &env), 0);
     coord_send(&c, ident, buf, len);
     free(buf);
-    int st = wait_child(10000);
-    assert_true(WIFEXITED(st));
-    assert_int_equal(WEXITSTATUS(st), 2);
+    assert_child_exits(10000, 2);
     coord_down(&c);
 }
 

@@ -10,8 +10,8 @@
  * when the process must leave is given back to the coordinator, and the
  * process ends with _exit() rather than waiting for it.
  *
- * This file does not decide verdicts (worker/engine.c) or encode frames
- * (worker/wire.c). */
+ * This file does not decide verdicts (worker/engine/) or encode frames
+ * (proto/wire.c). */
 #include "farm_worker.h"
 
 #include <errno.h>
@@ -56,7 +56,9 @@ static void wlog(const char *fmt, ...)
     fprintf(stderr, "mutfarm worker: %s\n", line);
 }
 
-void mf_worker_z3_version(char *buf, size_t n)
+/* The Z3 version linked in ("4.8.12.0"), into buf, for the hello: the
+ * coordinator records it with each campaign. */
+static void z3_version(char *buf, size_t n)
 {
     unsigned major = 0, minor = 0, build = 0, rev = 0;
     Z3_get_version(&major, &minor, &build, &rev);
@@ -526,7 +528,7 @@ static int connect_dealer(session *s, int stopping)
     s->dealer = d;
 
     char z3v[64];
-    mf_worker_z3_version(z3v, sizeof z3v);
+    z3_version(z3v, sizeof z3v);
     Mutfarm__V1__Hello h = MUTFARM__V1__HELLO__INIT;
     h.worker_id = w->id;
     h.threads = (uint32_t)w->o->threads;

@@ -55,9 +55,4 @@ int mf_worker_run(const mf_worker_opts *o);
 int mf_worker_do_job(mf_wire_result **out, const mf_wire_job *job,
                      const char *worker_id);
 
-/* The Z3 version linked in ("4.8.12.0"), into buf (always NUL-terminated).
- * Here because only worker/ includes z3.h; the coordinator records it
- * with each campaign. */
-void mf_worker_z3_version(char *buf, size_t n);
-
 #endif
