@@ -171,28 +171,49 @@ static size_t nest_token(const char *t, size_t len, size_t i, int *depth)
     return j;
 }
 
-/* The end of text that starts at `a` and whose last token ends at `b`,
- * moved past what closes the brackets and cases opened in between
- * (`depth` already open at a). */
-static size_t close_nesting(const char *t, size_t len, size_t a, size_t b,
-                            int depth)
+static int is_blank(int c)
 {
-    size_t i = a;
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+           c == '\v';
+}
+
+/* Widen the text [*a, *b) (whose last token ends at *b, with `depth`
+ * brackets or cases already open at *a) to whole brackets: back over the
+ * openers of closers it has without them (a node that starts inside a
+ * parenthesis, `(i < 4) & x`, starts at `i`), and on past what closes
+ * the brackets and cases opened in it. */
+static void close_nesting(const char *t, size_t len, size_t *a, size_t *b,
+                          int depth)
+{
+    size_t i = *a;
+    int low = depth;
     for (;;) {
         i = skip_blank(t, len, i);
-        if (i >= b || i >= len)
+        if (i >= *b || i >= len)
             break;
         i = nest_token(t, len, i, &depth);
+        if (depth < low)
+            low = depth;
     }
-    if (i < b)
-        i = b;
+    if (i < *b)
+        i = *b;
+    for (size_t j = *a; low < 0;) {
+        while (j > 0 && is_blank((unsigned char)t[j - 1]))
+            j--;
+        if (j == 0 || (t[j - 1] != '(' && t[j - 1] != '[' && t[j - 1] != '{'))
+            break;
+        *a = --j;
+        low++;
+        depth++;
+    }
     while (depth > 0) {
         i = skip_blank(t, len, i);
         if (i >= len)
             break;
         i = nest_token(t, len, i, &depth);
     }
-    return i > b ? i : b;
+    if (i > *b)
+        *b = i;
 }
 
 /* Past the `;` that ends the item or case branch ending at i, if any. */
@@ -300,15 +321,30 @@ static void diff(const mf_expr **a, const mf_expr **b)
     }
 }
 
-/* The offset just past the last token of e's leaves at or after `from`. */
+/* The end of the statement or case branch that text from `a` is part of:
+ * its `;` (`depth` brackets or cases already open at a). An expression's
+ * own text ends before it; a leaf placed past it comes from elsewhere (a
+ * module's parameter bound to an actual argument). */
+static size_t statement_end(const char *t, size_t len, size_t a, int depth)
+{
+    size_t i = a;
+    for (;;) {
+        i = skip_blank(t, len, i);
+        if (i >= len || (depth <= 0 && t[i] == ';'))
+            return i;
+        i = nest_token(t, len, i, &depth);
+    }
+}
+
+/* The offset just past the last token of e's leaves in [from, limit). */
 static size_t leaves_end(const mf_report_sites *s, const mf_expr *e,
-                         size_t from, size_t end)
+                         size_t from, size_t limit, size_t end)
 {
     if (!e)
         return end;
     if (e->nkids == 0) {
         size_t a = off_of(s, e->line, e->col);
-        if (a >= from) {
+        if (a >= from && a < limit) {
             size_t b = token_end(s->text, s->len, a);
             if (b > end)
                 end = b;
@@ -316,7 +352,7 @@ static size_t leaves_end(const mf_report_sites *s, const mf_expr *e,
         return end;
     }
     for (int i = 0; i < e->nkids; i++)
-        end = leaves_end(s, e->kids[i], from, end);
+        end = leaves_end(s, e->kids[i], from, limit, end);
     return end;
 }
 
@@ -357,8 +393,9 @@ static void node_span(const mf_report_sites *s, const mf_expr *e, size_t *a,
                 break;
             }
     }
-    size_t last = leaves_end(s, e, *a, token_end(s->text, s->len, *a));
-    *b = close_nesting(s->text, s->len, *a, last, depth);
+    size_t limit = statement_end(s->text, s->len, *a, depth);
+    *b = leaves_end(s, e, *a, limit, token_end(s->text, s->len, *a));
+    close_nesting(s->text, s->len, a, b, depth);
 }
 
 typedef struct {
@@ -432,7 +469,9 @@ static void locate(build_ctx *bc, mf_report_site *site, const mf_item *it,
         node_span(s, x->kids[2 * r], &ga, &gb);
         node_span(s, x->kids[2 * r + 1], &va, &vb);
         a = ga;
-        b = past_semicolon(s->text, s->len, vb > gb ? vb : gb);
+        b = vb > gb ? vb : gb;
+        close_nesting(s->text, s->len, &a, &b, 0);
+        b = past_semicolon(s->text, s->len, b);
     } else if (x->kind == MF_E_CASE && y->kind == MF_E_CASE &&
                x->nkids == y->nkids && x->nkids >= 2) {
         /* Branches changed in place (swapped): from the first that
@@ -452,6 +491,7 @@ static void locate(build_ctx *bc, mf_report_site *site, const mf_item *it,
         node_span(s, x->kids[2 * l + 1], &va, &vb);
         a = ga;
         b = vb > ga ? vb : gb;
+        close_nesting(s->text, s->len, &a, &b, 0);
         print_branches(&repl, m, y, f, l);
     } else {
         node_span(s, x, &a, &b);
