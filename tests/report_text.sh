@@ -8,7 +8,9 @@
 # score (every mutant equivalent, made so in a copy of the store) apart as
 # n/a, not as 0.0%; the cross-operator table says it is as complete as the
 # kill matrix; the history prints one line per finished campaign, with n/a
-# for a NULL score. -o writes the same report to a file.
+# for a NULL score. -o writes the same report to a file. scatter_case
+# gives a real operator with nothing to score (digit-replace, all 4
+# equivalent at bound 3).
 set -uo pipefail
 MF_BIN=${MF_BIN:-./build/mutfarm}
 fail=0
@@ -60,6 +62,28 @@ expect "survivor as SMV" "$r" "^            inp = fill & wtr = 0 : 1;$"
 expect "survivor removed" "$r" "^      mutated:  \(removed\)$"
 expect "cross-operator" "$r" "as complete as the kill matrix"
 expect "cross-operator row" "$r" "^  \[1\] arith-op +[0-9]+ +4 "
+# Every cell of the cross-operator table against the same count in SQL.
+sqlite3 -separator ' ' "$db" "
+    WITH km AS (SELECT m.id AS mid, m.operator AS op, v.test_id AS tid
+                  FROM verdicts v JOIN mutants m ON m.id = v.mutant
+                 WHERE v.campaign_id = 2 AND v.kind = 'killed'),
+         suite AS (SELECT DISTINCT op, tid FROM km WHERE tid IS NOT NULL)
+    SELECT s.op, km.op, count(DISTINCT km.mid)
+      FROM suite s JOIN kills k ON k.test_id = s.tid
+      JOIN km ON km.mid = k.mutant GROUP BY s.op, km.op" | sort > "$tmp/cross.sql"
+sed -n '/^cross-operator/,$p' "$r" | awk '
+    /^  \[[0-9]+\] / { name[$1] = $2; row[NR] = $0 }
+    END {
+        for (i in row) {
+            split(row[i], f, " +")
+            # f[1] is empty (leading blanks), f[2] "[k]", f[3] the operator,
+            # f[4] the suite size, then one cell per column
+            for (j = 5; j < length(f); j++)
+                if (f[j] > 0) print f[3], name["[" (j - 4) "]"], f[j]
+        }
+    }' | sort > "$tmp/cross.txt"
+[ -s "$tmp/cross.sql" ] && cmp -s "$tmp/cross.sql" "$tmp/cross.txt" ||
+    { echo "FAIL: cross-operator cells differ from SQL:"; diff "$tmp/cross.sql" "$tmp/cross.txt" | head; fail=1; }
 n=$(grep -c "^  beverage\.smv:[0-9]*:[0-9]*  " "$r")
 [ "$n" = 22 ] || { echo "FAIL: $n survivor lines, not 22"; fail=1; }
 
@@ -78,6 +102,15 @@ cmp -s "$tmp/out.txt" "$r" || { echo "FAIL: -o differs from stdout"; fail=1; }
 [ -s "$tmp/stdout" ] && { echo "FAIL: -o also printed: $(head -3 "$tmp/stdout")"; fail=1; }
 left=$(ls "$tmp" | grep -c '^out\.txt\.')
 [ "$left" = 0 ] || { echo "FAIL: -o left $left temporary file(s)"; fail=1; }
+
+# Nothing to score, as it comes: scatter_case at bound 3 proves all 4
+# digit-replace mutants equivalent.
+"$MF_BIN" run tests/models/scatter_case.smv --bound 3 --db "$tmp/sc.db" \
+    > "$tmp/run3.out" 2>&1 || { echo "FAIL: scatter_case: $(tail -3 "$tmp/run3.out")"; fail=1; }
+"$MF_BIN" report --db "$tmp/sc.db" > "$tmp/sc.txt" 2>&1 || { echo "FAIL: scatter_case report exits $?"; fail=1; }
+expect "real n/a heading" "$tmp/sc.txt" "^  nothing to score:$"
+expect "real n/a row" "$tmp/sc.txt" "^  digit-replace +4 +0 +4 +0 +0 +0 +0 +n/a$"
+expect "stillborn" "$tmp/sc.txt" "^  mutants: +35 generated: 30 to decide, 3 duplicate, 2 stillborn"
 
 # Nothing to score: every arith-op mutant of campaign 2 made equivalent.
 cp "$db" "$tmp/na.db"

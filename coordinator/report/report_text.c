@@ -263,92 +263,68 @@ cleanup:
 
 /* ---- cross-operator table ------------------------------------------------------- */
 
+/* Computed in one pass over the kill matrix: each test gets the set of
+ * operators whose suite holds it (a bit set), each killed mutant the union
+ * of the sets of the tests that kill it, and a cell (A, B) counts the
+ * operator-B mutants whose union holds A. Linear in kills, whatever the
+ * number of mutants. */
+
 typedef struct {
     char *op;
-    int64_t killed, tests;
+    int64_t killed, tests; /* killed mutants; tests in the suite */
 } op_row;
 
-/* The mutants with a killed verdict (km), and per operator the suite of
- * the tests of those verdicts. */
-static const char km_sql[] =
-    "WITH km AS (SELECT m.id AS mid, m.operator AS op, v.test_id AS tid"
-    "              FROM verdicts v JOIN mutants m ON m.id = v.mutant"
-    "             WHERE v.campaign_id = ?1 AND v.kind = 'killed'),"
-    "     suite AS (SELECT DISTINCT op, tid FROM km WHERE tid IS NOT NULL) ";
+typedef struct {
+    int64_t test;
+    int op;
+} test_op;
 
-static int find_op(const op_row *rows, int n, const char *op)
+typedef MF_VEC(op_row) op_rows;
+typedef MF_VEC(test_op) test_ops;
+
+static int op_index(op_rows *rows, const char *op)
 {
-    for (int i = 0; i < n; i++)
-        if (strcmp(rows[i].op, op) == 0)
+    for (int i = 0; i < rows->n; i++)
+        if (strcmp(rows->v[i].op, op) == 0)
             return i;
-    return -1;
+    op_row r = {mf_xstrdup(op), 0, 0};
+    MF_VEC_PUSH(*rows, r);
+    return rows->n - 1;
 }
 
-static int print_cross(FILE *out, sqlite3 *db, const mf_report_campaign *c)
+static int cmp_op_row(const void *a, const void *b)
 {
-    sqlite3_stmt *st = NULL;
-    MF_VEC(op_row) rows = {0};
-    int64_t *cell = NULL;
-    int rc = 0, s, n;
-    mf_buf sql = {0};
+    return strcmp(((const op_row *)a)->op, ((const op_row *)b)->op);
+}
 
-    mf_buf_puts(&sql, km_sql);
-    mf_buf_puts(&sql, "SELECT op, count(*), count(DISTINCT tid) FROM km"
-                      " GROUP BY op ORDER BY op");
-    if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK) {
-        rc = mf_report_sql_error(db, "reading the kill matrix");
-        goto cleanup;
+static int cmp_test_op(const void *a, const void *b)
+{
+    const test_op *x = a, *y = b;
+    if (x->test != y->test)
+        return x->test < y->test ? -1 : 1;
+    return x->op - y->op;
+}
+
+/* The suite bit set of test t (words of 64 operators), or NULL. */
+static const uint64_t *test_mask(const int64_t *tests, const uint64_t *masks,
+                                 int ntests, int words, int64_t t)
+{
+    int lo = 0, hi = ntests - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (tests[mid] == t)
+            return masks + (size_t)mid * (size_t)words;
+        if (tests[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
     }
-    sqlite3_bind_int64(st, 1, c->id);
-    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-        const unsigned char *op = sqlite3_column_text(st, 0);
-        op_row r = {mf_xstrdup(op ? (const char *)op : "?"),
-                    sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)};
-        MF_VEC_PUSH(rows, r);
-    }
-    if (s != SQLITE_DONE) {
-        rc = mf_report_sql_error(db, "reading the kill matrix");
-        goto cleanup;
-    }
-    sqlite3_finalize(st);
-    st = NULL;
-    n = rows.n;
-    fputs("\ncross-operator: row A's suite is the tests of the killed "
-          "verdicts of A's mutants;\ncolumn [k] counts how many of operator "
-          "k's killed mutants that suite kills, and\n'all' how many of every "
-          "killed mutant. From the kill matrix (kills table, test x\n"
-          "mutant): this table is as complete as the kill matrix, and a "
-          "kill it does not\nrecord is not counted.\n",
-          out);
-    if (n == 0) {
-        fputs("  (no killed mutants)\n", out);
-        goto cleanup;
-    }
-    cell = mf_xcalloc((size_t)n * (size_t)n, sizeof *cell);
-    mf_buf_reset(&sql);
-    mf_buf_puts(&sql, km_sql);
-    mf_buf_puts(&sql, "SELECT s.op, km.op, count(DISTINCT km.mid)"
-                      "  FROM suite s"
-                      "  JOIN kills k ON k.test_id = s.tid"
-                      "  JOIN km ON km.mid = k.mutant"
-                      " GROUP BY s.op, km.op");
-    if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK) {
-        rc = mf_report_sql_error(db, "reading the kill matrix");
-        goto cleanup;
-    }
-    sqlite3_bind_int64(st, 1, c->id);
-    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-        const unsigned char *a = sqlite3_column_text(st, 0);
-        const unsigned char *b = sqlite3_column_text(st, 1);
-        int i = a ? find_op(rows.v, n, (const char *)a) : -1;
-        int j = b ? find_op(rows.v, n, (const char *)b) : -1;
-        if (i >= 0 && j >= 0)
-            cell[i * n + j] = sqlite3_column_int64(st, 2);
-    }
-    if (s != SQLITE_DONE) {
-        rc = mf_report_sql_error(db, "reading the kill matrix");
-        goto cleanup;
-    }
+    return NULL;
+}
+
+static void put_cross(FILE *out, const op_rows *rows, const int64_t *cell)
+{
+    int n = rows->n;
     fprintf(out, "  %-23s %6s", "", "tests");
     for (int j = 0; j < n; j++) {
         char h[16];
@@ -359,29 +335,154 @@ static int print_cross(FILE *out, sqlite3 *db, const mf_report_campaign *c)
     fprintf(out, "  %-23s %6s", "killed mutants", "");
     int64_t all = 0;
     for (int j = 0; j < n; j++) {
-        fprintf(out, " %5lld", (long long)rows.v[j].killed);
-        all += rows.v[j].killed;
+        fprintf(out, " %5lld", (long long)rows->v[j].killed);
+        all += rows->v[j].killed;
     }
     fprintf(out, " %6lld\n", (long long)all);
     for (int i = 0; i < n; i++) {
         char h[40];
         int64_t sum = 0;
-        snprintf(h, sizeof h, "[%d] %s", i + 1, rows.v[i].op);
-        fprintf(out, "  %-23s %6lld", h, (long long)rows.v[i].tests);
+        snprintf(h, sizeof h, "[%d] %s", i + 1, rows->v[i].op);
+        fprintf(out, "  %-23s %6lld", h, (long long)rows->v[i].tests);
         for (int j = 0; j < n; j++) {
             fprintf(out, " %5lld", (long long)cell[i * n + j]);
             sum += cell[i * n + j];
         }
         fprintf(out, " %6lld\n", (long long)sum);
     }
+}
+
+static int print_cross(FILE *out, sqlite3 *db, const mf_report_campaign *c)
+{
+    sqlite3_stmt *st = NULL;
+    op_rows rows = {0};
+    test_ops pairs = {0};
+    int64_t *tests = NULL, *cell = NULL;
+    uint64_t *masks = NULL, *acc = NULL;
+    int *perm = NULL;
+    int rc = 0, s, ntests = 0, words = 1, n;
+
+    fputs("\ncross-operator: row A's suite is the tests of the killed "
+          "verdicts of A's mutants;\ncolumn [k] counts how many of operator "
+          "k's killed mutants that suite kills, and\n'all' how many of every "
+          "killed mutant. From the kill matrix (kills table, test x\n"
+          "mutant): this table is as complete as the kill matrix, and a "
+          "kill it does not\nrecord is not counted.\n",
+          out);
+    /* The killed mutants' operators and the suites. */
+    if (sqlite3_prepare_v2(db,
+                           "SELECT m.operator, v.test_id"
+                           "  FROM verdicts v JOIN mutants m ON m.id = v.mutant"
+                           " WHERE v.campaign_id = ?1 AND v.kind = 'killed'",
+                           -1, &st, NULL) != SQLITE_OK) {
+        rc = mf_report_sql_error(db, "reading the kill matrix");
+        goto cleanup;
+    }
+    sqlite3_bind_int64(st, 1, c->id);
+    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *op = sqlite3_column_text(st, 0);
+        int k = op_index(&rows, op ? (const char *)op : "?");
+        rows.v[k].killed++;
+        if (sqlite3_column_type(st, 1) != SQLITE_NULL) {
+            test_op p = {sqlite3_column_int64(st, 1), k};
+            MF_VEC_PUSH(pairs, p);
+        }
+    }
+    if (s != SQLITE_DONE) {
+        rc = mf_report_sql_error(db, "reading the kill matrix");
+        goto cleanup;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    n = rows.n;
+    if (n == 0) {
+        fputs("  (no killed mutants)\n", out);
+        goto cleanup;
+    }
+    /* Operators in name order: renumber the pairs. */
+    perm = mf_xcalloc((size_t)n, sizeof *perm);
+    for (int i = 0; i < n; i++)
+        rows.v[i].tests = i; /* the old index, for a moment */
+    qsort(rows.v, (size_t)n, sizeof *rows.v, cmp_op_row);
+    for (int i = 0; i < n; i++) {
+        perm[rows.v[i].tests] = i;
+        rows.v[i].tests = 0;
+    }
+    for (int i = 0; i < pairs.n; i++)
+        pairs.v[i].op = perm[pairs.v[i].op];
+    words = (n + 63) / 64;
+    if (pairs.n)
+        qsort(pairs.v, (size_t)pairs.n, sizeof *pairs.v, cmp_test_op);
+    tests = mf_xcalloc((size_t)pairs.n + 1, sizeof *tests);
+    masks = mf_xcalloc(((size_t)pairs.n + 1) * (size_t)words, sizeof *masks);
+    for (int i = 0; i < pairs.n; i++) {
+        if (i == 0 || pairs.v[i].test != pairs.v[i - 1].test)
+            tests[ntests++] = pairs.v[i].test;
+        uint64_t *m = masks + (size_t)(ntests - 1) * (size_t)words;
+        int k = pairs.v[i].op;
+        if (!(m[k / 64] >> (k % 64) & 1))
+            rows.v[k].tests++;
+        m[k / 64] |= (uint64_t)1 << (k % 64);
+    }
+
+    /* Every kill of a killed mutant, by mutant. */
+    cell = mf_xcalloc((size_t)n * (size_t)n, sizeof *cell);
+    acc = mf_xcalloc((size_t)words, sizeof *acc);
+    if (sqlite3_prepare_v2(db,
+                           "SELECT k.mutant, m.operator, k.test_id"
+                           "  FROM kills k"
+                           "  JOIN verdicts v ON v.mutant = k.mutant"
+                           "  JOIN mutants m ON m.id = k.mutant"
+                           " WHERE k.campaign_id = ?1 AND v.kind = 'killed'"
+                           " ORDER BY k.mutant",
+                           -1, &st, NULL) != SQLITE_OK) {
+        rc = mf_report_sql_error(db, "reading the kill matrix");
+        goto cleanup;
+    }
+    sqlite3_bind_int64(st, 1, c->id);
+    int64_t cur = -1;
+    int curop = -1;
+    for (;;) {
+        s = sqlite3_step(st);
+        int64_t mut = s == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -2;
+        if (mut != cur && curop >= 0) {
+            for (int a = 0; a < n; a++)
+                if (acc[a / 64] >> (a % 64) & 1)
+                    cell[a * n + curop]++;
+        }
+        if (s != SQLITE_ROW)
+            break;
+        if (mut != cur) {
+            memset(acc, 0, (size_t)words * sizeof *acc);
+            const unsigned char *op = sqlite3_column_text(st, 1);
+            curop = -1;
+            for (int i = 0; op && i < n; i++)
+                if (strcmp(rows.v[i].op, (const char *)op) == 0)
+                    curop = i;
+            cur = mut;
+        }
+        const uint64_t *m = test_mask(tests, masks, ntests, words,
+                                      sqlite3_column_int64(st, 2));
+        for (int w = 0; m && w < words; w++)
+            acc[w] |= m[w];
+    }
+    if (s != SQLITE_DONE) {
+        rc = mf_report_sql_error(db, "reading the kill matrix");
+        goto cleanup;
+    }
+    put_cross(out, &rows, cell);
 
 cleanup:
     sqlite3_finalize(st);
     for (int i = 0; i < rows.n; i++)
         free(rows.v[i].op);
     MF_VEC_FREE(rows);
+    MF_VEC_FREE(pairs);
+    free(tests);
+    free(masks);
+    free(acc);
     free(cell);
-    mf_buf_free(&sql);
+    free(perm);
     return rc;
 }
 
