@@ -97,6 +97,17 @@ static int check_cb(const mf_mutant *mu, void *vctx)
     assert_true(el > sl || (el == sl && ec >= sc));
     assert_non_null(site->repl);
     assert_non_null(site->item);
+    /* No blank at either end: the first and the last character of the
+     * span are not blanks (a slice of blanks alone is ""). */
+    char *first = mf_report_sites_slice(cc->sites, sl, sc, sl, sc + 1, 8);
+    char *last = ec > 1 ? mf_report_sites_slice(cc->sites, el, ec - 1, el,
+                                                ec, 8)
+                        : mf_xstrdup("");
+    if (!first[0] || !last[0])
+        fail_msg("%s: %s: a blank at an end of %d:%d-%d:%d", cc->file,
+                 mu->id, sl, sc, el, ec);
+    free(first);
+    free(last);
     if (strncmp(mu->desc, "replace `", 9) != 0)
         return 0;
     const char *x = mu->desc + 9;

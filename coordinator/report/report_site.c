@@ -185,7 +185,7 @@ static int is_blank(int c)
 static void close_nesting(const char *t, size_t len, size_t *a, size_t *b,
                           int depth)
 {
-    size_t i = *a;
+    size_t i = *a, end = *b;
     int low = depth;
     for (;;) {
         i = skip_blank(t, len, i);
@@ -194,9 +194,10 @@ static void close_nesting(const char *t, size_t len, size_t *a, size_t *b,
         i = nest_token(t, len, i, &depth);
         if (depth < low)
             low = depth;
+        if (i > end)
+            end = i;
     }
-    if (i < *b)
-        i = *b;
+    i = end;
     for (size_t j = *a; low < 0;) {
         while (j > 0 && is_blank((unsigned char)t[j - 1]))
             j--;
