@@ -52,7 +52,7 @@ int mf_report_sql_error(sqlite3 *db, const char *what)
     return mf_err_set(MF_ERROR, "store: %s: %s", what, sqlite3_errmsg(db));
 }
 
-/* ---- the campaign ------------------------------------------------------------ */
+/* ---- the campaign -------------------------------------------------------- */
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
@@ -229,7 +229,7 @@ void mf_report_time(char *buf, size_t n, int64_t ms)
         snprintf(buf, n, "-");
 }
 
-/* ---- mutants ------------------------------------------------------------------ */
+/* ---- mutants ------------------------------------------------------------- */
 
 static const char *const status_names[] = {
     "killed",  "equivalent", "survived",  "unknown",
@@ -363,7 +363,7 @@ cleanup:
     return rc;
 }
 
-/* ---- tests ----------------------------------------------------------------------- */
+/* ---- tests --------------------------------------------------------------- */
 
 int mf_report_tests_each(sqlite3 *db, int64_t campaign, mf_report_test_fn fn,
                          void *ctx)
@@ -401,7 +401,7 @@ cleanup:
     return rc;
 }
 
-/* ---- escaping ----------------------------------------------------------------------- */
+/* ---- escaping ------------------------------------------------------------ */
 
 /* The length of the UTF-8 sequence at s (n bytes left) and its code point,
  * or 0 if it is not well-formed (overlong, surrogate, past U+10FFFF,
@@ -504,7 +504,7 @@ void mf_report_xml_str(FILE *f, const char *str)
     }
 }
 
-/* ---- entry points ------------------------------------------------------------------- */
+/* ---- entry points -------------------------------------------------------- */
 
 static int finish_output(FILE *out, int rc)
 {

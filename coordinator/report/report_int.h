@@ -16,7 +16,7 @@
 
 #include <sqlite3.h>
 
-/* ---- the campaign ---------------------------------------------------------- */
+/* ---- the campaign -------------------------------------------------------- */
 
 typedef struct {
     int64_t id;
@@ -55,7 +55,7 @@ void mf_report_pct(char *buf, size_t n, double score);
 /* "2026-01-02 03:04:05 UTC", or "-" for 0. */
 void mf_report_time(char *buf, size_t n, int64_t ms);
 
-/* ---- mutants and tests ----------------------------------------------------- */
+/* ---- mutants and tests --------------------------------------------------- */
 
 typedef enum {
     MF_RS_KILLED,
@@ -120,7 +120,7 @@ int mf_report_tests_each(sqlite3 *db, int64_t campaign,
 /* MF_ERROR with "store: WHAT: sqlite's message" (a failed query). */
 int mf_report_sql_error(sqlite3 *db, const char *what);
 
-/* ---- where each mutant sits in the model text ------------------------------ */
+/* ---- where each mutant sits in the model text ---------------------------- */
 
 /* A mutant's change in the model text: the original text [start, end)
  * (end exclusive; 1-based lines and columns, columns in bytes) and what
@@ -166,7 +166,7 @@ char *mf_report_sites_slice(const mf_report_sites *s, int sline, int scol,
                             int eline, int ecol, size_t max);
 void mf_report_sites_free(mf_report_sites *s);
 
-/* ---- writing ---------------------------------------------------------------- */
+/* ---- writing ------------------------------------------------------------- */
 
 /* s as a JSON string with its quotes; '<', '>' and '&' escaped too (so it
  * can sit inside an HTML script element); bytes that are not UTF-8

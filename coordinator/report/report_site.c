@@ -18,7 +18,7 @@
 
 #include "mutate.h"
 
-/* ---- the text ---------------------------------------------------------------- */
+/* ---- the text ------------------------------------------------------------ */
 
 static void index_lines(mf_report_sites *s, const char *text, size_t len)
 {
@@ -236,7 +236,8 @@ int mf_report_sites_utf16_col(const mf_report_sites *s, int line, int col)
     mf_report_sites_clamp(s, &line, &col);
     if (!s->nlines)
         return 1;
-    const unsigned char *p = (const unsigned char *)s->text + s->lines[line - 1];
+    const unsigned char *p =
+        (const unsigned char *)s->text + s->lines[line - 1];
     int units = 1;
     for (int i = 0; i < col - 1;) {
         unsigned c = p[i];
@@ -278,7 +279,7 @@ char *mf_report_sites_slice(const mf_report_sites *s, int sline, int scol,
     return out.data;
 }
 
-/* ---- the mutated node ------------------------------------------------------- */
+/* ---- the mutated node ---------------------------------------------------- */
 
 static int same_node(const mf_expr *a, const mf_expr *b)
 {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- header and scores -------------------------------------------------------- */
+/* ---- header and scores --------------------------------------------------- */
 
 static void print_header(FILE *out, const mf_report_campaign *c,
                          const char *store_name)
@@ -79,7 +79,7 @@ static void print_header(FILE *out, const mf_report_campaign *c,
           out);
 }
 
-/* ---- per operator ---------------------------------------------------------------- */
+/* ---- per operator -------------------------------------------------------- */
 
 static int print_operators(FILE *out, sqlite3 *db, int64_t campaign)
 {
@@ -131,7 +131,7 @@ cleanup:
     return rc;
 }
 
-/* ---- survivors and problems ----------------------------------------------------- */
+/* ---- survivors and problems ---------------------------------------------- */
 
 typedef MF_VEC(char *) id_list;
 
@@ -261,7 +261,7 @@ cleanup:
     return rc;
 }
 
-/* ---- cross-operator table ------------------------------------------------------- */
+/* ---- cross-operator table ------------------------------------------------ */
 
 /* Computed in one pass over the kill matrix: each test gets the set of
  * operators whose suite holds it (a bit set), each killed mutant the union
@@ -498,7 +498,7 @@ int mf_report_text(FILE *out, sqlite3 *db, const mf_report_campaign *c,
     return rc;
 }
 
-/* ---- history ---------------------------------------------------------------------- */
+/* ---- history ------------------------------------------------------------- */
 
 int mf_report_history(FILE *out, mf_store *store, int64_t campaign)
 {
