@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # report_json.sh - `mutfarm report --format json` of real campaigns
-# (beverage at bound 3 observing `out`, car_alarm at bound 3) validated
+# (beverage at bound 3 observing `out`, car_alarm at bound 3, and
+# scatter_case at bound 3 for its 2 stillborn mutants) validated
 # against the mutation-testing-elements report schema by ajv, both from
 # the npm registry (installed in this test's temporary directory), and
 # checked against the text report: one mutant per generated mutant, the
@@ -58,6 +59,8 @@ ok(count('Survived') === v[2], 'Survived count');
 ok(count('Timeout') === v[3], 'Timeout = unknown');
 ok(count('RuntimeError') === v[4], 'RuntimeError = error');
 ok(count('CompileError') === still, 'CompileError = stillborn');
+for (const m of f.mutants.filter((m) => m.status === 'CompileError'))
+    ok(/^stillborn: .*error: /.test(m.statusReason), `${m.id}: ${m.statusReason}`);
 const tests = new Set();
 for (const tf of Object.values(d.testFiles || {})) for (const t of tf.tests) {
     tests.add(t.id);
@@ -89,7 +92,8 @@ for (const m of f.mutants) {
 process.exit(bad);
 EOF
 
-for spec in "beverage.smv --bound 3 --observe out" "car_alarm.smv --bound 3"; do
+for spec in "beverage.smv --bound 3 --observe out" "car_alarm.smv --bound 3" \
+    "scatter_case.smv --bound 3"; do
     set -- $spec
     model=$1
     shift
