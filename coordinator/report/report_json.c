@@ -22,9 +22,8 @@
 
 typedef struct {
     FILE *out;
-    const mf_report_campaign *c;
     const mf_report_sites *sites;
-    int first;
+    int first; /* no mutant written yet */
 } json_ctx;
 
 static const char *schema_status(mf_report_status s)
@@ -234,7 +233,7 @@ int mf_report_json(FILE *out, sqlite3 *db, const mf_report_campaign *c,
     fputs(":{\"language\":\"smv\",\"source\":", out);
     mf_report_json_str(out, c->text, c->text_len);
     fputs(",\"mutants\":[", out);
-    json_ctx jc = {out, c, &sites, 1};
+    json_ctx jc = {out, &sites, 1};
     rc = mf_report_mutants_each(db, c->id, -1, put_mutant, &jc);
     if (rc < 0)
         goto cleanup;
