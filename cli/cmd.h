@@ -32,5 +32,7 @@ int mf_cmd_run(int argc, char **argv);
 int mf_cmd_coordinator(int argc, char **argv);
 /* mutfarm status --db F  -- cmd_status.c */
 int mf_cmd_status(int argc, char **argv);
+/* mutfarm report --db F [--format F] [-o FILE] | --history  -- cmd_report.c */
+int mf_cmd_report(int argc, char **argv);
 
 #endif

@@ -45,9 +45,10 @@ static const command commands[] = {
     {"check", mf_cmd_check,
      "check MODEL [--mutant ID|--all|--against OTHER.smv] [--bound K]\n"
      "      verdicts and tests on the terminal, no farm"},
-    {"report", NULL,
-     "report --db F [--format text|json|html|junit] [-o FILE]\n"
-     "      mutation score, operators, survivors"},
+    {"report", mf_cmd_report,
+     "report --db F [--campaign N] [--format text|json|html|junit]\n"
+     "            [-o FILE] | report --db F --history\n"
+     "      mutation score, operators, survivors; the score history"},
     {"tests", NULL,
      "tests export --db F [--format json|csv]\n"
      "      the tests found, with expected outputs"},
