@@ -31,5 +31,11 @@ int mf_cmd_run(int argc, char **argv);
 int mf_cmd_coordinator(int argc, char **argv);
 /* mutfarm status --db F  -- cmd_status.c */
 int mf_cmd_status(int argc, char **argv);
+/* mutfarm matrix --db F [--campaign N] [--threads N]  -- cmd_matrix.c */
+int mf_cmd_matrix(int argc, char **argv);
+/* mutfarm minimize --db F [--exact] [--name NAME]  -- cmd_minimize.c */
+int mf_cmd_minimize(int argc, char **argv);
+/* mutfarm tests export --db F --format json|csv  -- cmd_tests.c */
+int mf_cmd_tests(int argc, char **argv);
 
 #endif

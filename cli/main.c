@@ -45,14 +45,17 @@ static const command commands[] = {
     {"check", mf_cmd_check,
      "check MODEL [--mutant ID|--all|--against OTHER.smv] [--bound K]\n"
      "      verdicts and tests on the terminal, no farm"},
+    {"matrix", mf_cmd_matrix,
+     "matrix --db F [--campaign N] [--threads N] [--refill]\n"
+     "      the kill matrix: every test replayed on every mutant"},
     {"report", NULL,
      "report --db F [--format text|json|html|junit] [-o FILE]\n"
      "      mutation score, operators, survivors"},
     {"tests", NULL,
      "tests export --db F [--format json|csv]\n"
      "      the tests found, with expected outputs"},
-    {"minimize", NULL,
-     "minimize --db F [--exact]\n"
+    {"minimize", mf_cmd_minimize,
+     "minimize --db F [--campaign N] [--exact] [--name NAME]\n"
      "      a smallest test suite killing every killed mutant"},
     {"keygen", NULL,
      "keygen\n"
