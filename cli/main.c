@@ -51,9 +51,10 @@ static const command commands[] = {
     {"report", NULL,
      "report --db F [--format text|json|html|junit] [-o FILE]\n"
      "      mutation score, operators, survivors"},
-    {"tests", NULL,
-     "tests export --db F [--format json|csv]\n"
-     "      the tests found, with expected outputs"},
+    {"tests", mf_cmd_tests,
+     "tests export --db F [--campaign N] [--format json|csv] [--suite NAME]\n"
+     "             [-o FILE]\n"
+     "      the tests found, with expected outputs and the mutants killed"},
     {"minimize", mf_cmd_minimize,
      "minimize --db F [--campaign N] [--exact] [--name NAME]\n"
      "      a smallest test suite killing every killed mutant"},

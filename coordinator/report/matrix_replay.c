@@ -519,7 +519,9 @@ static int split_nodes(node_set *out, const valvec *T, const valvec *T2,
     return 0;
 }
 
-/* The first departure: *step (-1 none), *refusal, *det. */
+/* The first departure: *step (-1 none), *refusal (some mutant state on a
+ * common word refuses at that step: every node of the step is looked
+ * at, so the answer does not depend on their order), *det. */
 static int potential(side *d, int *step, int *refusal, int *det)
 {
     mf_matrix_orig *o = d->o;
@@ -533,55 +535,56 @@ static int potential(side *d, int *step, int *refusal, int *det)
     *det = 1;
     for (int k = 0; k <= d->t->length && rc == 0 && *step < 0; k++) {
         long total = 0;
-        int nodes = k ? cur.v.n : 1;
+        int nodes = k ? cur.v.n : 1, departs = 0;
+        const mf_val *inp = inputs_at(d->t, k);
         node_set_clear(&nxt);
-        for (int p = 0; p < nodes && rc == 0 && *step < 0; p++) {
-            int cnt, calls[2] = {1, 1};
+        for (int p = 0; p < nodes && rc == 0; p++) {
+            const node *nd = k ? &cur.v.v[p] : NULL;
+            int cnt, calls[2] = {1, 1}, before = departs;
             T.n = T2.n = 0;
-            if (k == 0) {
-                if ((rc = orig_succ(o, inputs_at(d->t, 0), NULL, &T, &cnt)) <
-                    0)
-                    break;
+            if (!nd) {
+                rc = mut_succ(d, 0, NULL, &T2, &cnt);
                 *det &= cnt <= 1;
-                if ((rc = mut_succ(d, 0, NULL, &T2, &cnt)) < 0)
-                    break;
-                *det &= cnt <= 1;
-                if (cnt == 0) {
-                    *step = 0;
-                    *refusal = 1;
-                }
+                if (rc == 0 && cnt == 0)
+                    departs = *refusal = 1;
             } else {
-                const node *nd = &cur.v.v[p];
-                const mf_val *S = node_s(&cur, nd), *M = node_m(&cur, nd);
-                calls[0] = nd->ns;
+                const mf_val *M = node_m(&cur, nd);
                 calls[1] = nd->nm;
-                for (int i = 0; i < nd->ns && rc == 0; i++) {
-                    rc = orig_succ(o, inputs_at(d->t, k),
-                                   S + (size_t)i * w + nobs, &T, &cnt);
-                    *det &= cnt <= 1;
-                }
                 for (int i = 0; i < nd->nm && rc == 0; i++) {
                     rc = mut_succ(d, k, M + (size_t)i * w + nobs, &T2, &cnt);
                     *det &= cnt <= 1;
-                    if (rc == 0 && cnt == 0) {
-                        *step = k;
-                        *refusal = 1;
-                    }
+                    if (rc == 0 && cnt == 0)
+                        departs = *refusal = 1;
                 }
             }
-            if (rc < 0 || *step >= 0)
-                break;
+            if (rc < 0 || before)
+                continue; /* past the departure: only refusals count */
+            if (!nd) {
+                rc = orig_succ(o, inp, NULL, &T, &cnt);
+                *det &= cnt <= 1;
+            } else {
+                const mf_val *S = node_s(&cur, nd);
+                calls[0] = nd->ns;
+                for (int i = 0; i < nd->ns && rc == 0; i++) {
+                    rc = orig_succ(o, inp, S + (size_t)i * w + nobs, &T,
+                                   &cnt);
+                    *det &= cnt <= 1;
+                }
+            }
+            if (rc < 0 || departs)
+                continue; /* the original's branching counts for det */
             /* One step's rows come sorted; several need a merge. */
             if (calls[0] > 1)
                 sort_rows(&T, w);
             if (calls[1] > 1)
                 sort_rows(&T2, w);
-            if (split_nodes(&nxt, &T, &T2, w, nobs, &total))
-                *step = k;
-            else if (total > REPLAY_LIMIT)
-                rc = mf_err_set(MF_ELIMIT, "more than %d states in the "
-                                "replay", REPLAY_LIMIT);
+            departs = split_nodes(&nxt, &T, &T2, w, nobs, &total);
         }
+        if (rc == 0 && departs)
+            *step = k;
+        else if (rc == 0 && total > REPLAY_LIMIT)
+            rc = mf_err_set(MF_ELIMIT, "more than %d states in the replay",
+                            REPLAY_LIMIT);
         node_set sw = cur;
         cur = nxt;
         nxt = sw;
