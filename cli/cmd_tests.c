@@ -95,6 +95,12 @@ static int export_cmd(int argc, char **argv)
     int code = mf_matrix_cli_open(&s, &mc, "tests export", db, campaign);
     if (code)
         return code;
+    int64_t sid;
+    int frc = suite ? mf_export_suite_find(s, mc.id, suite, &sid) : 0;
+    if (frc < 0) { /* before filling the matrix: a typo costs nothing */
+        code = mf_matrix_cli_fail("tests export", frc);
+        goto done;
+    }
     if (mc.info.state == MF_CAMPAIGN_DONE) {
         if ((code = mf_matrix_cli_ensure(s, &mc, "tests export", 1)))
             goto done;

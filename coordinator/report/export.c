@@ -304,9 +304,8 @@ static int db_fail(mf_store *s, const char *what)
                       sqlite3_errmsg(mf_store_db(s)));
 }
 
-/* The suite's row id; MF_ENOTFOUND listing the campaign's suites. */
-static int suite_id(mf_store *s, int64_t campaign, const char *name,
-                    int64_t *out)
+int mf_export_suite_find(mf_store *s, int64_t campaign, const char *name,
+                         int64_t *out)
 {
     sqlite3_stmt *st = NULL;
     mf_buf names = {0};
@@ -373,7 +372,8 @@ int mf_export_tests(FILE *f, mf_store *s, const mf_matrix_campaign *c,
     x.f = f;
     x.m = c->model;
     x.n = out;
-    if (o->suite && (rc = suite_id(s, c->id, o->suite, &suite)) < 0)
+    if (o->suite &&
+        (rc = mf_export_suite_find(s, c->id, o->suite, &suite)) < 0)
         return rc;
     int full = mf_matrix_is_full(s, c->id);
     if (full < 0)

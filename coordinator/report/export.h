@@ -28,6 +28,11 @@ typedef struct {
     int64_t tests, steps, kills; /* written */
 } mf_export_counts;
 
+/* The row of the campaign's suite `name` in *id. MF_ENOTFOUND for none,
+ * the message listing the campaign's suites (or how to make one). */
+int mf_export_suite_find(mf_store *s, int64_t campaign, const char *name,
+                         int64_t *id);
+
 /* Write the campaign's tests (or those of suite o->suite, in its order;
  * else by id) to f. MF_ENOTFOUND for no such suite (the message lists the
  * campaign's suites), MF_EPARSE for a malformed stored test, MF_EIO when

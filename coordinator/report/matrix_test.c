@@ -188,6 +188,9 @@ static int value(reader *r, const cell *c, mf_val *out)
             v = MF_SYM(sym);
         else
             return fail(r, "%s: unknown value \"%.40s\"", c->name, s);
+        if (c->ty && !mf_type_contains(c->ty, v))
+            return fail(r, "%s: \"%.40s\" is no value of its type", c->name,
+                        s);
     } else if (!strncmp(r->p, "true", 4) || !strncmp(r->p, "false", 5)) {
         v = *r->p == 't';
         r->p += v ? 4 : 5;
