@@ -97,7 +97,7 @@ int mf_cmd_matrix(int argc, char **argv)
     if (st.already)
         printf("  full already (--refill replays it again)\n");
     else
-        printf("  %lld replays in %.2f s: %.0f a second, %d thread%s\n",
+        printf("  %lld replays in %.3f s: %.0f a second, %d thread%s\n",
                (long long)st.pairs, st.secs,
                st.secs > 0 ? (double)st.pairs / st.secs : 0.0, o.threads,
                o.threads == 1 ? "" : "s");

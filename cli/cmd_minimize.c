@@ -33,7 +33,7 @@ static void usage(FILE *f)
           "                  Optimize (default: greedy)\n"
           "  --timeout SECS  Z3's budget with --exact (default 60); past it\n"
           "                  the greedy suite is kept and the output says so\n"
-          "  --threads N     replay threads for filling the matrix (default 1)\n"
+          "  --threads N     replay threads to fill the matrix (default 1)\n"
           "  exit: 0 done, 1 usage error, no such store or campaign, or a\n"
           "  campaign not complete yet, 2 internal error\n",
           f);

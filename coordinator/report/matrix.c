@@ -570,6 +570,14 @@ static void tx_rollback(writer *w)
     w->in_tx = 0;
 }
 
+static int kill_row_cmp(const void *a, const void *b)
+{
+    const kill_row *x = a, *y = b;
+    if (x->test_id != y->test_id)
+        return x->test_id < y->test_id ? -1 : 1;
+    return (x->mutant_row > y->mutant_row) - (x->mutant_row < y->mutant_row);
+}
+
 /* Write every pending kill; with `final`, also the block's progress, in
  * the same transaction as its last rows. */
 static int write_kills(runner *r, int final)
@@ -584,6 +592,9 @@ static int write_kills(runner *r, int final)
     r->out.n = r->out.cap = 0;
     pthread_mutex_unlock(&r->mu);
 
+    /* In key order: the b-tree pages of one test are written together. */
+    if (rows.n > 1)
+        qsort(rows.v, (size_t)rows.n, sizeof *rows.v, kill_row_cmp);
     int rc = 0;
     for (int i = 0; i < rows.n && rc == 0; i++) {
         if ((rc = tx_begin(w)) < 0)
