@@ -77,10 +77,13 @@ int mf_matrix_cli_ensure(mf_store *s, const mf_matrix_campaign *c,
     }
     mf_matrix_opts o = {threads, 0, 0, 0};
     mf_matrix_stats st;
-    fprintf(stderr, "mutfarm %s: filling the kill matrix of campaign %lld "
-            "first (mutfarm matrix)\n", cmd, (long long)c->id);
     int rc = mf_matrix_fill(s, c, &o, &st);
     if (rc < 0)
         return mf_matrix_cli_fail(cmd, rc);
+    /* Said after, so that a failure stays one line. */
+    fprintf(stderr, "mutfarm %s: filled the kill matrix of campaign %lld "
+            "first (%lld tests x %lld mutants, %.1f s; see mutfarm "
+            "matrix)\n", cmd, (long long)c->id, (long long)st.tests,
+            (long long)st.mutants, st.secs);
     return 0;
 }

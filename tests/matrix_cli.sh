@@ -3,10 +3,12 @@
 # command line, with the real binary and real stores:
 # - every user error (no --db, no such file, unknown campaign, suite or
 #   format, a store from a newer schema, a campaign not complete, no
-#   subcommand) prints exactly one line on stderr, nothing on stdout, and
-#   exits 1;
+#   subcommand, a malformed stored test or model) prints exactly one line
+#   on stderr, nothing on stdout, and exits 1;
 # - the kills the coordinator stores carry their verdict's notion (the
-#   trigger of schema/002), and the matrix fills each kill's notion;
+#   trigger of schema/002), and the matrix fills each kill's notion; two
+#   replay threads fill the same matrix as one, and a fill stopped part
+#   way resumes after its last committed block with the same result;
 # - the JSON export parses (sqlite3's json functions) and its counts are
 #   the store's (tests, steps, kills; a suite's tests), the CSV has one row
 #   per test and step, -o writes the file whole;
@@ -76,6 +78,14 @@ sqlite3 "$tmp/running.db" "UPDATE campaigns SET state = 'running'"
 usage_error "campaign not complete (matrix)" matrix --db "$tmp/running.db"
 usage_error "campaign not complete (minimize)" minimize --db "$tmp/running.db"
 grep -q "not complete" "$tmp/err" || { echo "FAIL: not complete: $(cat "$tmp/err")"; fail=1; }
+sqlite3 "$db" ".backup '$tmp/bad.db'"
+sqlite3 "$tmp/bad.db" "UPDATE tests SET inputs = '[{},{\"inp\":\"lava\"}]' WHERE id = 2"
+usage_error "a malformed stored test" matrix --db "$tmp/bad.db"
+grep -q 'test 2: inputs\[1\]: inp: unknown value "lava"' "$tmp/err" || { echo "FAIL: malformed test: $(cat "$tmp/err")"; fail=1; }
+sqlite3 "$tmp/bad.db" "UPDATE tests SET inputs = '[{},{\"inp\":\"fill\"}]' WHERE id = 2"
+usage_error "a stored test the original does not replay" minimize --db "$tmp/bad.db"
+sqlite3 "$tmp/bad.db" "UPDATE models SET text = 'MODULE main VAR x : boolean;'"
+usage_error "a stored model that reads differently" tests export --db "$tmp/bad.db"
 check "the unknown suite's message names the way to make one" \
     bash -c "'$MF_BIN' tests export --db '$db' --suite nope 2>&1 | grep -q 'mutfarm minimize'"
 for c in matrix minimize "tests export"; do
@@ -93,6 +103,16 @@ check "every kill has a notion and a step" \
     [ "$(q "$db" "SELECT count(*) FROM kills WHERE notion IS NULL OR step IS NULL")" = 0 ]
 "$MF_BIN" matrix --db "$db" > "$tmp/again.out" 2>&1
 check "a full matrix is kept" grep -q "full already" "$tmp/again.out"
+kills=$(q "$db" "SELECT group_concat(test_id || ':' || mutant || ':' || notion || ':' || step || ':' || coalesce(refuses, '-'), ' ') FROM (SELECT * FROM kills ORDER BY test_id, mutant)")
+"$MF_BIN" matrix --db "$db" --refill --threads 2 > "$tmp/t2.out" 2>&1
+check "matrix --threads 2 exits 0" [ $? = 0 ]
+check "two threads fill the same matrix" [ "$(q "$db" "SELECT group_concat(test_id || ':' || mutant || ':' || notion || ':' || step || ':' || coalesce(refuses, '-'), ' ') FROM (SELECT * FROM kills ORDER BY test_id, mutant)")" = "$kills" ]
+# A fill stopped after the tests up to id 3 resumes after them.
+q "$db" "UPDATE matrices SET state = 'filling', through_test = 3; DELETE FROM kills WHERE source = 'replay' AND test_id > 3"
+ntests=$(q "$db" "SELECT count(*) FROM tests WHERE id > 3")
+"$MF_BIN" matrix --db "$db" > "$tmp/resume.out" 2>&1
+check "a stopped fill resumes after its last block" grep -q "^  $((ntests * 101)) replays" "$tmp/resume.out"
+check "the resumed matrix is the same" [ "$(q "$db" "SELECT group_concat(test_id || ':' || mutant || ':' || notion || ':' || step || ':' || coalesce(refuses, '-'), ' ') FROM (SELECT * FROM kills ORDER BY test_id, mutant)")" = "$kills" ]
 check "campaign_tests counts per notion" \
     [ "$(q "$db" "SELECT count(*) FROM campaign_tests WHERE kills <> deterministic + definite + potential")" = 0 ]
 
