@@ -78,6 +78,10 @@ sqlite3 "$tmp/running.db" "UPDATE campaigns SET state = 'running'"
 usage_error "campaign not complete (matrix)" matrix --db "$tmp/running.db"
 usage_error "campaign not complete (minimize)" minimize --db "$tmp/running.db"
 grep -q "not complete" "$tmp/err" || { echo "FAIL: not complete: $(cat "$tmp/err")"; fail=1; }
+"$MF_BIN" tests export --db "$tmp/running.db" > "$tmp/running.json" 2> "$tmp/err"
+check "export of a running campaign exits 0" [ $? = 0 ]
+check "export of a running campaign says so" grep -q "not complete yet: the kills are those found so far" "$tmp/err"
+check "export of a running campaign: a partial matrix" [ "$(sqlite3 :memory: "SELECT json_extract(readfile('$tmp/running.json'), '\$.kill_matrix')")" = partial ]
 sqlite3 "$db" ".backup '$tmp/bad.db'"
 sqlite3 "$tmp/bad.db" "UPDATE tests SET inputs = '[{},{\"inp\":\"lava\"}]' WHERE id = 2"
 usage_error "a malformed stored test" matrix --db "$tmp/bad.db"
