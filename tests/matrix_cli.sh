@@ -88,6 +88,10 @@ usage_error "a malformed stored test" matrix --db "$tmp/bad.db"
 grep -q 'test 2: inputs\[1\]: inp: unknown value "lava"' "$tmp/err" || { echo "FAIL: malformed test: $(cat "$tmp/err")"; fail=1; }
 sqlite3 "$tmp/bad.db" "UPDATE tests SET inputs = '[{},{\"inp\":\"fill\"}]' WHERE id = 2"
 usage_error "a stored test the original does not replay" minimize --db "$tmp/bad.db"
+sqlite3 "$db" ".backup '$tmp/bad2.db'"
+sqlite3 "$tmp/bad2.db" "UPDATE mutants SET mutant_id = '0000000000000000' WHERE id = (SELECT min(mutant) FROM verdicts WHERE kind = 'killed')"
+usage_error "a stored mutant the model does not have" matrix --db "$tmp/bad2.db"
+grep -q "not among the model's mutants" "$tmp/err" || { echo "FAIL: unknown mutant: $(cat "$tmp/err")"; fail=1; }
 sqlite3 "$tmp/bad.db" "UPDATE models SET text = 'MODULE main VAR x : boolean;'"
 usage_error "a stored model that reads differently" tests export --db "$tmp/bad.db"
 check "the unknown suite's message names the way to make one" \

@@ -8,7 +8,9 @@
  * time, with the original's memoised steps); for each block the model's
  * mutants are enumerated once (mf_mutants_each), and each one the campaign
  * decided is made (mf_mutant_apply), replayed on the block's tests, and
- * freed. What is kept per mutant is its id and row (targets). With
+ * freed; which ones the campaign decided is read from the store next to
+ * the enumeration (the same order: a merge), so nothing is kept per
+ * mutant. With
  * --threads N the enumerating thread hands mutants to N replay threads
  * (each with its own copy of the block's memos) and alone writes to
  * SQLite, in transactions of WRITE_BATCH rows; a block's progress is
@@ -63,95 +65,79 @@ static int prepare(mf_store *s, sqlite3_stmt **st, const char *sql)
 
 /* ---- targets: the mutants a matrix replays on ---------------------------- */
 
+/* The campaign's killed, survived and unknown mutants, read in planning
+ * order (row id) next to mf_mutants_each, which yields them in the same
+ * order: a merge, so no list of them is kept. */
 typedef struct {
-    uint64_t id;   /* the 16 hex digits */
-    int64_t row;   /* mutants.id */
-    int64_t vtest; /* the test of its killed verdict, 0: none */
-} target;
-
-typedef struct {
-    target *v;
-    int n;
+    sqlite3_stmt *st;
+    int has;        /* a current row */
+    char id[17];    /* its mutant id */
+    int64_t row;    /* mutants.id */
+    int64_t vtest;  /* the test of its killed verdict, 0: none */
+    int64_t n;      /* targets in all */
+    mf_store *s;
+    int rc;         /* a read failure */
 } targets;
 
-static int hex_id(uint64_t *out, const char *s)
+static const char *TARGETS_WHERE =
+    "FROM mutants m JOIN verdicts v ON v.mutant = m.id WHERE "
+    "m.campaign_id = ?1 AND m.status = 'ok' AND v.kind IN ('killed', "
+    "'survived', 'unknown')";
+
+static void targets_next(targets *t)
 {
-    uint64_t v = 0;
-    for (int i = 0; i < 16; i++) {
-        char c = s[i];
-        int d = c >= '0' && c <= '9'   ? c - '0'
-                : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                       : -1;
-        if (d < 0)
-            return -1;
-        v = v << 4 | (uint64_t)d;
-    }
-    if (s[16])
-        return -1;
-    *out = v;
-    return 0;
+    int rc = sqlite3_step(t->st);
+    t->has = rc == SQLITE_ROW;
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        t->rc = db_fail(t->s, "reading the mutants");
+    if (!t->has)
+        return;
+    const char *mid = (const char *)sqlite3_column_text(t->st, 0);
+    snprintf(t->id, sizeof t->id, "%s", mid ? mid : "");
+    t->row = sqlite3_column_int64(t->st, 1);
+    t->vtest = sqlite3_column_int64(t->st, 2);
 }
 
-static int target_cmp(const void *a, const void *b)
+/* Count them and stand before the first. */
+static int targets_open(targets *t, mf_store *s, int64_t campaign)
 {
-    uint64_t x = ((const target *)a)->id, y = ((const target *)b)->id;
-    return x < y ? -1 : x > y;
-}
-
-static int targets_load(mf_store *s, int64_t campaign, targets *out)
-{
+    char sql[512];
     sqlite3_stmt *st = NULL;
-    int rc = prepare(s, &st,
-                     "SELECT m.mutant_id, m.id, "
-                     "CASE WHEN v.kind = 'killed' THEN v.test_id END "
-                     "FROM mutants m JOIN verdicts v ON v.mutant = m.id "
-                     "WHERE m.campaign_id = ?1 AND m.status = 'ok' AND "
-                     "v.kind IN ('killed', 'survived', 'unknown') "
-                     "ORDER BY m.id");
-    MF_VEC(target) v = {0};
+    memset(t, 0, sizeof *t);
+    t->s = s;
+    snprintf(sql, sizeof sql, "SELECT count(*) %s", TARGETS_WHERE);
+    int rc = prepare(s, &st, sql);
     if (rc < 0)
         return rc;
     sqlite3_bind_int64(st, 1, campaign);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        target t = {0, sqlite3_column_int64(st, 1),
-                    sqlite3_column_int64(st, 2)};
-        const char *mid = (const char *)sqlite3_column_text(st, 0);
-        if (!mid || hex_id(&t.id, mid) < 0) {
-            rc = mf_err_set(MF_ERROR, "store %s: mutant row %lld has a "
-                            "malformed id '%.20s'", mf_store_path(s),
-                            (long long)t.row, mid ? mid : "");
-            goto cleanup;
-        }
-        MF_VEC_PUSH(v, t);
-    }
-    rc = rc == SQLITE_DONE ? 0 : db_fail(s, "reading the mutants");
-cleanup:
+    if (sqlite3_step(st) == SQLITE_ROW)
+        t->n = sqlite3_column_int64(st, 0);
+    else
+        rc = db_fail(s, "counting the mutants");
     sqlite3_finalize(st);
-    if (rc < 0) {
-        MF_VEC_FREE(v);
+    if (rc < 0)
         return rc;
-    }
-    if (v.n)
-        qsort(v.v, (size_t)v.n, sizeof *v.v, target_cmp);
-    out->v = v.v;
-    out->n = v.n;
-    return 0;
+    snprintf(sql, sizeof sql, "SELECT m.mutant_id, m.id, CASE WHEN v.kind "
+             "= 'killed' THEN v.test_id END %s ORDER BY m.id", TARGETS_WHERE);
+    if ((rc = prepare(s, &t->st, sql)) < 0)
+        return rc;
+    sqlite3_bind_int64(t->st, 1, campaign);
+    targets_next(t);
+    return t->rc;
 }
 
-static int target_find(const targets *tg, const char *mid)
+/* Back to the first (another block of tests). */
+static int targets_rewind(targets *t)
 {
-    uint64_t id;
-    if (hex_id(&id, mid) < 0)
-        return -1;
-    int lo = 0, hi = tg->n;
-    while (lo < hi) {
-        int mid_i = lo + (hi - lo) / 2;
-        if (tg->v[mid_i].id < id)
-            lo = mid_i + 1;
-        else
-            hi = mid_i;
-    }
-    return lo < tg->n && tg->v[lo].id == id ? lo : -1;
+    sqlite3_reset(t->st);
+    targets_next(t);
+    return t->rc;
+}
+
+static void targets_close(targets *t)
+{
+    sqlite3_finalize(t->st);
+    t->st = NULL;
 }
 
 /* ---- a block of tests ---------------------------------------------------- */
@@ -273,7 +259,9 @@ typedef struct {
 
 typedef struct {
     mf_model *mm;
-    int ti; /* target index */
+    char id[17];   /* the mutant's id */
+    int64_t row;   /* mutants.id */
+    int64_t vtest; /* the test of its killed verdict, 0: none */
 } job;
 
 typedef struct runner runner;
@@ -291,9 +279,12 @@ struct runner {
     block *b;
     targets *tg;
     int threads;
-    int early;           /* suite: stop a mutant at its first rank-2 kill */
-    signed char *rank;   /* suite: per target, best rank; -1 undecided */
-    int found;           /* targets met in the enumeration */
+    int early;           /* suite: stop a mutant at its first rank-2 kill,
+                            and tell rank_fn (one thread, one block) */
+    mf_matrix_rank_fn rank_fn;
+    void *rank_ctx;
+    int stop;            /* rank_fn asked to stop */
+    int64_t found;       /* targets met in the enumeration */
     /* the queue from the enumerating thread to the replay threads */
     pthread_mutex_t mu;
     pthread_cond_t cv_job, cv_space;
@@ -301,7 +292,7 @@ struct runner {
     int jhead, jn, jcap;
     int closing;
     MF_VEC(kill_row) out; /* kills waiting to be written */
-    int fatal;            /* a replay thread failed: stop */
+    int fatal;            /* making a mutant failed: stop */
     char why[256];        /* first undecided pair's reason */
     tstate *inline_ts;    /* threads == 1: replay in the enumeration */
     mf_matrix_orig **origs; /* per thread, kept across blocks; [0] also
@@ -312,29 +303,26 @@ struct runner {
     void *wctx;
 };
 
-static void note_why(runner *r, int64_t test, const target *t, int rc)
+static void note_why(runner *r, int64_t test, const char *mutant, int rc)
 {
     if (r->why[0])
         return;
-    snprintf(r->why, sizeof r->why, "test %lld on mutant %016llx: %s%s",
-             (long long)test, (unsigned long long)t->id,
-             rc == MF_ELIMIT ? "" : "simulator: ", mf_err_msg());
+    snprintf(r->why, sizeof r->why, "test %lld on mutant %s: %s%s",
+             (long long)test, mutant, rc == MF_ELIMIT ? "" : "simulator: ",
+             mf_err_msg());
 }
 
-/* Replay every test of the block on one mutant (freed here). */
-static void run_mutant(tstate *ts, mf_model *mm, int ti)
+/* Replay every test of the block on one mutant (its model freed here). */
+static void run_mutant(tstate *ts, job *j)
 {
     runner *r = ts->r;
-    const target *tg = &r->tg->v[ti];
     mf_matrix_mut mu;
     MF_VEC(kill_row) mine = {0};
-    int undecided = 0;
+    int undecided = 0, rank = 0;
 
-    mf_matrix_mut_init(&mu, r->c->model, mm);
-    for (int i = 0; i < r->b->n; i++) {
+    mf_matrix_mut_init(&mu, r->c->model, j->mm);
+    for (int i = 0; i < r->b->n && !(r->early && rank == 2); i++) {
         btest *bt = &r->b->v[i];
-        if (r->early && r->rank[ti] == 2)
-            break;
         ts->pairs++;
         if (!bt->ok) { /* the original alone was past the limits */
             ts->undecided++;
@@ -347,28 +335,28 @@ static void run_mutant(tstate *ts, mf_model *mm, int ti)
             ts->undecided++;
             undecided = 1;
             pthread_mutex_lock(&r->mu);
-            note_why(r, bt->id, tg, rc);
+            note_why(r, bt->id, j->id, rc);
             pthread_mutex_unlock(&r->mu);
             continue;
         }
         if (!k.killed) {
-            if (bt->id == tg->vtest)
+            if (bt->id == j->vtest)
                 ts->unconfirmed++;
             continue;
         }
-        if (r->early) {
-            int rk = mf_matrix_notion_rank(k.notion);
-            if (rk > r->rank[ti])
-                r->rank[ti] = (signed char)rk;
-        } else {
-            kill_row kr = {bt->id, tg->row, k};
+        if (mf_matrix_notion_rank(k.notion) > rank)
+            rank = mf_matrix_notion_rank(k.notion);
+        if (!r->early) {
+            kill_row kr = {bt->id, j->row, k};
             MF_VEC_PUSH(mine, kr);
         }
     }
-    if (r->early && undecided && r->rank[ti] == 0)
-        r->rank[ti] = -1;
     mf_matrix_mut_free(&mu);
-    mf_model_free(mm);
+    mf_model_free(j->mm);
+    j->mm = NULL;
+    if (r->early && r->rank_fn(j->row, j->id, rank ? rank : -undecided,
+                               r->rank_ctx))
+        r->stop = 1;
     if (mine.n) {
         pthread_mutex_lock(&r->mu);
         for (int i = 0; i < mine.n; i++)
@@ -395,7 +383,7 @@ static void *replay_thread(void *arg)
         r->jn--;
         pthread_cond_signal(&r->cv_space);
         pthread_mutex_unlock(&r->mu);
-        run_mutant(ts, j.mm, j.ti);
+        run_mutant(ts, &j);
     }
 }
 
@@ -416,30 +404,36 @@ static int drain(runner *r, int final)
 static int enum_fn(const mf_mutant *mu, void *ctx)
 {
     runner *r = ctx;
+    targets *tg = r->tg;
+    if (!tg->has || strcmp(mu->id, tg->id) != 0)
+        return 0; /* not one the campaign decided as killable */
+    job j = {NULL, "", tg->row, tg->vtest};
+    memcpy(j.id, tg->id, sizeof j.id);
+    targets_next(tg);
+    if (tg->rc < 0)
+        return 1;
     if (mu->status != MF_MUT_OK)
-        return 0;
-    int ti = target_find(r->tg, mu->id);
-    if (ti < 0)
-        return 0;
+        return 0; /* the store says otherwise: counted as not found */
     r->found++;
-    mf_model *mm = NULL;
-    if (mf_mutant_apply(&mm, r->c->model, mu) < 0) {
+    if (mf_mutant_apply(&j.mm, r->c->model, mu) < 0) {
         r->fatal = 1;
         snprintf(r->why, sizeof r->why, "mutant %s: %s", mu->id,
                  mf_err_msg());
         return 1;
     }
     if (r->threads <= 1)
-        run_mutant(r->inline_ts, mm, ti);
+        run_mutant(r->inline_ts, &j);
     else {
         pthread_mutex_lock(&r->mu);
         while (r->jn == r->jcap)
             pthread_cond_wait(&r->cv_space, &r->mu);
-        r->jobs[(r->jhead + r->jn) % r->jcap] = (job){mm, ti};
+        r->jobs[(r->jhead + r->jn) % r->jcap] = j;
         r->jn++;
         pthread_cond_signal(&r->cv_job);
         pthread_mutex_unlock(&r->mu);
     }
+    if (r->stop)
+        return 1;
     return drain(r, 0) < 0 ? 1 : 0;
 }
 
@@ -458,6 +452,10 @@ static int run_block(runner *r, block_counts *cnt)
     }
     r->found = 0;
     r->inline_ts = &ts[0];
+    if ((rc = targets_rewind(r->tg)) < 0) {
+        free(ts);
+        return rc;
+    }
     if (nth > 1) {
         r->jcap = 2 * nth;
         r->jobs = mf_xcalloc((size_t)r->jcap, sizeof *r->jobs);
@@ -468,8 +466,11 @@ static int run_block(runner *r, block_counts *cnt)
                 nth = i;
                 break;
             }
-        if (nth == 0)
+        if (nth == 0) {
             r->threads = 1;
+            free(r->jobs);
+            r->jobs = NULL;
+        }
     }
     int erc = mf_mutants_each(r->c->model, r->c->mask, enum_fn, r);
     if (r->threads > 1) {
@@ -491,14 +492,17 @@ static int run_block(runner *r, block_counts *cnt)
     free(ts);
     if (r->fatal)
         rc = mf_err_set(MF_ERROR, "%s", r->why);
+    else if (r->tg->rc < 0)
+        rc = r->tg->rc;
     else if (erc < 0)
         rc = erc;
-    else if (erc > 0) /* a write failed: its message is set */
+    else if (erc > 0 && !r->stop) /* a write failed: its message is set */
         rc = MF_ERROR;
-    else if (r->found != r->tg->n)
-        rc = mf_err_set(MF_ERROR, "%d of the campaign's mutants are not "
-                        "among the model's mutants in this mutfarm (a store "
-                        "from another version?)", r->tg->n - r->found);
+    else if (!r->stop && r->found != r->tg->n)
+        rc = mf_err_set(MF_EPARSE, "%lld of the campaign's mutants are not "
+                        "among the model's mutants, in its order, in this "
+                        "mutfarm (a store from another version?)",
+                        (long long)(r->tg->n - r->found));
     return rc;
 }
 
@@ -782,7 +786,7 @@ static int fill_end(mf_store *s, int64_t campaign, int64_t tests,
 int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
                    const mf_matrix_opts *o, mf_matrix_stats *out)
 {
-    targets tg = {0};
+    targets tg;
     runner r;
     writer w = {0};
     int64_t after = 0, ntests = 0;
@@ -807,8 +811,9 @@ int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
                            "= ?1", c->id);
         return rc;
     }
+    memset(&tg, 0, sizeof tg);
     if ((rc = fill_begin(s, c->id, o->refill, &after)) < 0 ||
-        (rc = targets_load(s, c->id, &tg)) < 0 ||
+        (rc = targets_open(&tg, s, c->id)) < 0 ||
         (rc = query_i64(s, &ntests,
                         "SELECT count(*) FROM tests WHERE campaign_id = ?1",
                         c->id)) < 0)
@@ -835,8 +840,8 @@ int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
         double tb = now_s();
         if (progress)
             fprintf(stderr, "matrix: tests %lld..%lld of campaign %lld on "
-                    "%d mutants\n", (long long)b.v[0].id,
-                    (long long)b.last, (long long)c->id, tg.n);
+                    "%lld mutants\n", (long long)b.v[0].id,
+                    (long long)b.last, (long long)c->id, (long long)tg.n);
         r.b = &b;
         w.b = &b;
         memset(&w.cnt, 0, sizeof w.cnt);
@@ -864,7 +869,7 @@ int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
                 (long long)out->undecided, r.why);
 cleanup:
     sqlite3_finalize(w.ins);
-    free(tg.v);
+    targets_close(&tg);
     out->secs = now_s() - t0;
     return rc;
 }
@@ -875,32 +880,27 @@ int mf_matrix_suite_ranks(mf_store *s, const mf_matrix_campaign *c,
                           const int64_t *test_ids, int ntests,
                           mf_matrix_rank_fn fn, void *ctx)
 {
-    targets tg = {0};
+    targets tg;
     runner r;
-    int rc = targets_load(s, c->id, &tg);
-    if (rc < 0)
+    block b = {0};
+    block_counts cnt = {0};
+    int rc = targets_open(&tg, s, c->id);
+    if (rc < 0) {
+        targets_close(&tg);
         return rc;
+    }
+    /* One block, all of the suite: a mutant's rank is known when its
+     * replays end. */
     runner_init(&r, c, &tg, 1);
     r.early = 1;
-    r.rank = mf_xcalloc((size_t)tg.n + 1, 1);
-    for (int at = 0; at < ntests && rc == 0; at += BLOCK_TESTS) {
-        block b = {0};
-        int n = ntests - at < BLOCK_TESTS ? ntests - at : BLOCK_TESTS;
-        block_counts cnt = {0};
-        if ((rc = block_ids(&b, s, c, r.origs[0], test_ids + at, n)) == 0) {
-            r.b = &b;
-            rc = run_block(&r, &cnt);
-        }
-        block_free(&b);
+    r.rank_fn = fn;
+    r.rank_ctx = ctx;
+    if ((rc = block_ids(&b, s, c, r.origs[0], test_ids, ntests)) == 0) {
+        r.b = &b;
+        rc = run_block(&r, &cnt);
     }
-    for (int i = 0; i < tg.n && rc == 0; i++) {
-        char mid[17];
-        snprintf(mid, sizeof mid, "%016llx", (unsigned long long)tg.v[i].id);
-        if (fn(tg.v[i].row, mid, r.rank[i], ctx))
-            break;
-    }
-    free(r.rank);
+    block_free(&b);
     runner_free(&r);
-    free(tg.v);
+    targets_close(&tg);
     return rc;
 }

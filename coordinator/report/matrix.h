@@ -7,10 +7,9 @@
  * It does not decide mutants (the Z3 engine does) and does not choose
  * suites (minimize.h). It reads the store through mf_store_db() and writes
  * only the kills, matrices tables of schema/002_matrix.sql, in its own
- * transactions. Memory: one block of tests, the original's memoised
- * steps per thread (at most 32 MB), 24 bytes per mutant (its id, row and
- * verdict's test); mutants are made one at a time from the model, never
- * all at once. */
+ * transactions. Memory: one block of tests and the original's memoised
+ * steps per thread (at most 32 MB); mutants are made one at a time from
+ * the model and read from the store next to it, never all at once. */
 #ifndef MF_MATRIX_H
 #define MF_MATRIX_H
 
