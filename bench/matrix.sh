@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # matrix.sh - kill-matrix throughput (`mutfarm matrix`): test x mutant
 # replays per second on real campaigns, with one replay thread and with
-# two, and the ratio of the two rates. Prints; asserts nothing (DESIGN.md
-# s. 7).
+# two, the ratio of the two rates, and the CPU share the process got
+# (on a machine busy with other work a second thread cannot show more
+# than the cores it is given). Prints; asserts nothing (DESIGN.md s. 7).
 #
 # For each model a campaign is run once (mutfarm run --bound B, into a
 # temporary store), then its matrix is filled R times with --refill at
@@ -25,8 +26,10 @@ MF_BIN=${MF_BIN:-$here/build/mutfarm}
 MF_SHARED_MODELS=${MF_SHARED_MODELS:-$here/../shared/models}
 BOUND=${MF_BENCH_BOUND:-10}
 REPEAT=${MF_BENCH_REPEAT:-3}
+TIME=/usr/bin/time
 
 [ -x "$MF_BIN" ] || { echo "matrix.sh: no mutfarm at $MF_BIN" >&2; exit 1; }
+[ -x "$TIME" ] || { echo "matrix.sh: needs GNU time: apt-get install time" >&2; exit 1; }
 if [ $# -gt 0 ]; then
     models=("$@")
 else
@@ -38,14 +41,19 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mf-bench-matrix.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# best_fill DB THREADS: "replays seconds" of the fastest of REPEAT fills.
+# best_fill DB THREADS: "replays seconds cpu%" of the fastest of REPEAT
+# fills (cpu%: the process's CPU time over its wall time, from GNU time:
+# 200% is two cores busy throughout).
 best_fill() {
     local best="" line
     for ((i = 0; i < REPEAT; i++)); do
-        line=$("$MF_BIN" matrix --db "$1" --refill --threads "$2" |
-               sed -n 's/^ *\([0-9]*\) replays in \([0-9.]*\) s.*/\1 \2/p')
-        [ -n "$line" ] || { echo "matrix.sh: no replay count from mutfarm matrix" >&2; exit 1; }
-        if [ -z "$best" ] || awk -v a="${line#* }" -v b="${best#* }" \
+        line=$($TIME -f "cpu %P" "$MF_BIN" matrix --db "$1" --refill \
+                   --threads "$2" 2>&1 |
+               sed -n -e 's/^ *\([0-9]*\) replays in \([0-9.]*\) s.*/\1 \2/p' \
+                      -e 's/^cpu \([0-9]*\)%$/\1/p' | paste -sd' ')
+        [ "$(wc -w <<< "$line")" = 3 ] || { echo "matrix.sh: no replay count from mutfarm matrix" >&2; exit 1; }
+        if [ -z "$best" ] || awk -v a="$(cut -d' ' -f2 <<< "$line")" \
+                                 -v b="$(cut -d' ' -f2 <<< "$best")" \
                                  'BEGIN { exit !(a < b) }'; then
             best=$line
         fi
@@ -53,8 +61,8 @@ best_fill() {
     echo "$best"
 }
 
-printf '%-28s %7s %8s %9s %12s %12s %7s\n' model tests mutants replays \
-       "1 thread/s" "2 threads/s" ratio
+printf '%-28s %6s %7s %8s %11s %5s %11s %5s %6s\n' model tests mutants \
+       replays "1 thread/s" "cpu%" "2 thread/s" "cpu%" ratio
 for f in "${models[@]}"; do
     name=$(basename "$f" .smv)
     db="$tmp/$name.db"
@@ -62,13 +70,13 @@ for f in "${models[@]}"; do
         echo "skip $name: the campaign failed ($(tail -1 "$tmp/run.log"))"
         continue
     fi
-    read -r n1 s1 <<< "$(best_fill "$db" 1)"
-    read -r n2 s2 <<< "$(best_fill "$db" 2)"
+    read -r n1 s1 c1 <<< "$(best_fill "$db" 1)"
+    read -r n2 s2 c2 <<< "$(best_fill "$db" 2)"
     tests=$(sqlite3 "$db" "SELECT tests FROM campaign_matrix")
     mutants=$(sqlite3 "$db" "SELECT mutants FROM campaign_matrix")
     awk -v m="${name:0:28}" -v t="$tests" -v mu="$mutants" -v n="$n1" \
-        -v a="$s1" -v b="$s2" -v n2="$n2" 'BEGIN {
+        -v a="$s1" -v b="$s2" -v n2="$n2" -v c1="$c1" -v c2="$c2" 'BEGIN {
             r1 = a > 0 ? n / a : 0; r2 = b > 0 ? n2 / b : 0;
-            printf "%-28s %7d %8d %9d %12.0f %12.0f %7.2f\n", m, t, mu, n,
-                   r1, r2, (r1 > 0 ? r2 / r1 : 0) }'
+            printf "%-28s %6d %7d %8d %11.0f %5d %11.0f %5d %6.2f\n", m, t,
+                   mu, n, r1, c1, r2, c2, (r1 > 0 ? r2 / r1 : 0) }'
 done
