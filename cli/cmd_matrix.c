@@ -106,6 +106,9 @@ int mf_cmd_matrix(int argc, char **argv)
            (long long)st.kills, (long long)st.by_notion[MF_N_DETERMINISTIC],
            (long long)st.by_notion[MF_N_DEFINITE],
            (long long)st.by_notion[MF_N_POTENTIAL], (long long)st.undecided);
+    if (st.undecided && st.undecided_why[0])
+        printf("  undecided pairs are past the replay's limits; the first: "
+               "%s\n", st.undecided_why);
     if (st.unconfirmed)
         printf("  note: %lld kills of the verdicts are not shown by the "
                "replay; they are kept as the verdicts say\n",

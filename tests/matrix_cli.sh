@@ -14,6 +14,8 @@
 #   per test and step, -o writes the file whole;
 # - an observed enumerated DEFINE prints as its value (lamp.smv: Off/On,
 #   not the raw code 1099511627776 + i that the store's own JSON holds);
+# - pairs past the replay's limits (wide_init.smv) are counted undecided,
+#   named, and stored as no kill;
 # - --help of each command exits 0.
 set -uo pipefail
 MF_BIN=${MF_BIN:-./build/mutfarm}
@@ -169,6 +171,19 @@ check "DEFINE light as On" grep -q '"light":"On"' "$tmp/lamp.json"
 check "no raw symbol codes" bash -c "! grep -q '10995116277' '$tmp/lamp.json'"
 "$MF_BIN" tests export --db "$ldb" --format csv > "$tmp/lamp.csv" 2> /dev/null
 check "CSV DEFINE as its value" grep -q '^1,0,,idle,Off,0,' "$tmp/lamp.csv"
+
+# ---- pairs past the replay's limits are undecided, not kills ----
+wdb=$tmp/wide.db
+"$MF_BIN" run tests/models/wide_init.smv --bound 2 --workers 1 --db "$wdb" \
+    > "$tmp/wrun.log" 2>&1
+nwide=$(q "$wdb" "SELECT count(*) FROM verdicts WHERE kind IN ('killed', 'survived', 'unknown')")
+q "$wdb" "INSERT INTO tests(campaign_id, hash, length, notion, inputs, expected, created_at) VALUES (1, 'by hand', 1, 'potential', '[{},{\"go\":\"TRUE\"}]', '[{\"x\":0,\"y\":\"FALSE\"},{\"x\":0,\"y\":\"FALSE\"}]', 0)"
+"$MF_BIN" matrix --db "$wdb" > "$tmp/wide.out" 2>&1
+check "matrix with undecided pairs exits 0" [ $? = 0 ]
+check "every pair undecided" grep -q "undecided: $nwide\$" "$tmp/wide.out"
+check "the first undecided pair named" grep -q "the first: test .*more than 20000 states" "$tmp/wide.out"
+check "no kill stored for them" [ "$(q "$wdb" "SELECT count(*) FROM kills")" = 0 ]
+check "counted in the store" [ "$(q "$wdb" "SELECT undecided FROM campaign_matrix")" = "$nwide" ]
 
 [ $fail = 0 ] && echo "matrix_cli: ok"
 exit $fail

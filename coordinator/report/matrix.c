@@ -147,6 +147,7 @@ typedef struct {
     mf_test *t;
     int ok; /* 0: the original alone was past the replay limits, so every
                pair of it is undecided */
+    char why[128]; /* !ok: the limit */
 } btest;
 
 typedef struct {
@@ -192,7 +193,14 @@ static int block_add(block *b, mf_store *s, const mf_matrix_campaign *c,
                           (long long)id, why);
     }
     b->v = mf_xrealloc(b->v, sizeof *b->v * (size_t)(b->n + 1));
-    b->v[b->n++] = (btest){id, t, rc == 0};
+    btest *bt = &b->v[b->n++];
+    memset(bt, 0, sizeof *bt);
+    bt->id = id;
+    bt->t = t;
+    bt->ok = rc == 0;
+    if (!bt->ok)
+        snprintf(bt->why, sizeof bt->why, "the original alone: %s",
+                 mf_err_msg());
     if (id > b->last)
         b->last = id;
     return 0;
@@ -303,13 +311,14 @@ struct runner {
     void *wctx;
 };
 
-static void note_why(runner *r, int64_t test, const char *mutant, int rc)
+static void note_why(runner *r, int64_t test, const char *mutant, int rc,
+                     const char *why)
 {
     if (r->why[0])
         return;
     snprintf(r->why, sizeof r->why, "test %lld on mutant %s: %s%s",
              (long long)test, mutant, rc == MF_ELIMIT ? "" : "simulator: ",
-             mf_err_msg());
+             why);
 }
 
 /* Replay every test of the block on one mutant (its model freed here). */
@@ -327,6 +336,9 @@ static void run_mutant(tstate *ts, job *j)
         if (!bt->ok) { /* the original alone was past the limits */
             ts->undecided++;
             undecided = 1;
+            pthread_mutex_lock(&r->mu);
+            note_why(r, bt->id, j->id, MF_ELIMIT, bt->why);
+            pthread_mutex_unlock(&r->mu);
             continue;
         }
         mf_matrix_kill k;
@@ -335,7 +347,7 @@ static void run_mutant(tstate *ts, job *j)
             ts->undecided++;
             undecided = 1;
             pthread_mutex_lock(&r->mu);
-            note_why(r, bt->id, j->id, rc);
+            note_why(r, bt->id, j->id, rc, mf_err_msg());
             pthread_mutex_unlock(&r->mu);
             continue;
         }
@@ -864,9 +876,7 @@ int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
         rc = fill_end(s, c->id, ntests, tg.n, out);
     out->mutants = tg.n;
     out->tests = ntests;
-    if (rc == 0 && r.why[0] && out->undecided && !o->quiet)
-        fprintf(stderr, "matrix: %lld pairs undecided, the first: %s\n",
-                (long long)out->undecided, r.why);
+    snprintf(out->undecided_why, sizeof out->undecided_why, "%s", r.why);
 cleanup:
     sqlite3_finalize(w.ins);
     targets_close(&tg);

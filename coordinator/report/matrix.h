@@ -111,7 +111,8 @@ typedef struct {
     int threads; /* replay threads (>= 1) */
     int refill;  /* drop the replayed kills and fill again */
     int block;   /* tests per block (0: default) */
-    int quiet;   /* no progress lines on stderr */
+    int quiet;   /* no progress lines (a line a block, on stderr when it
+                    is a terminal) */
 } mf_matrix_opts;
 
 typedef struct {
@@ -124,6 +125,7 @@ typedef struct {
     int64_t unconfirmed; /* verdict kills the replay does not show */
     int64_t by_notion[3]; /* kills per mf_notion (whole matrix) */
     double secs;       /* wall time of this call */
+    char undecided_why[256]; /* this call's first undecided pair, why */
 } mf_matrix_stats;
 
 /* 1 if the campaign's matrix is full, 0 if not (or never started), < 0 on
