@@ -10,11 +10,11 @@
  * decided is made (mf_mutant_apply), replayed on the block's tests, and
  * freed; which ones the campaign decided is read from the store next to
  * the enumeration (the same order: a merge), so nothing is kept per
- * mutant. With
- * --threads N the enumerating thread hands mutants to N replay threads
- * (each with its own copy of the block's memos) and alone writes to
- * SQLite, in transactions of WRITE_BATCH rows; a block's progress is
- * committed with its last rows, so a fill that stops resumes after it.
+ * mutant. With --threads N the enumerating thread hands mutants to N
+ * replay threads (each with its own memo of the original's steps) and
+ * alone writes to SQLite, in transactions of at least WRITE_BATCH rows; a
+ * block's progress is committed with its last rows, so a fill that stops
+ * resumes after it.
  *
  * It does not decide mutants and does not minimise. */
 #include "matrix.h"
