@@ -34,5 +34,11 @@ int mf_cmd_coordinator(int argc, char **argv);
 int mf_cmd_status(int argc, char **argv);
 /* mutfarm report --db F [--format F] [-o FILE] | --history  -- cmd_report.c */
 int mf_cmd_report(int argc, char **argv);
+/* mutfarm matrix --db F [--campaign N] [--threads N]  -- cmd_matrix.c */
+int mf_cmd_matrix(int argc, char **argv);
+/* mutfarm minimize --db F [--exact] [--name NAME]  -- cmd_minimize.c */
+int mf_cmd_minimize(int argc, char **argv);
+/* mutfarm tests export --db F --format json|csv  -- cmd_tests.c */
+int mf_cmd_tests(int argc, char **argv);
 
 #endif

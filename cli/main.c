@@ -45,29 +45,24 @@ static const command commands[] = {
     {"check", mf_cmd_check,
      "check MODEL [--mutant ID|--all|--against OTHER.smv] [--bound K]\n"
      "      verdicts and tests on the terminal, no farm"},
+    {"matrix", mf_cmd_matrix,
+     "matrix --db F [--campaign N] [--threads N] [--refill]\n"
+     "      the kill matrix: every test replayed on every mutant"},
     {"report", mf_cmd_report,
      "report --db F [--campaign N] [--format text|json|html|junit]\n"
      "            [-o FILE] | report --db F --history\n"
      "      mutation score, operators, survivors; the score history"},
-    {"tests", NULL,
-     "tests export --db F [--format json|csv]\n"
-     "      the tests found, with expected outputs"},
-    {"minimize", NULL,
-     "minimize --db F [--exact]\n"
+    {"tests", mf_cmd_tests,
+     "tests export --db F [--campaign N] [--format json|csv] [--suite NAME]\n"
+     "             [-o FILE]\n"
+     "      the tests found, with expected outputs and the mutants killed"},
+    {"minimize", mf_cmd_minimize,
+     "minimize --db F [--campaign N] [--exact] [--name NAME]\n"
      "      a smallest test suite killing every killed mutant"},
-    {"keygen", NULL,
-     "keygen\n"
-     "      a CURVE key pair for [security] curve = on"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
-/* A command of the table that is not built yet. */
-static int not_implemented(const char *name)
-{
-    fprintf(stderr, "mutfarm: '%s' is not implemented yet\n", name);
-    return MF_EXIT_INTERNAL;
-}
 
 static void usage(FILE *f)
 {
@@ -103,17 +98,6 @@ static int is_help(const char *s)
     return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0;
 }
 
-static int run(const command *c, int argc, char **argv)
-{
-    if (c->fn)
-        return c->fn(argc, argv);
-    /* Not built yet, but --help still answers with the synopsis. */
-    if (argc > 1 && is_help(argv[1])) {
-        printf("usage: mutfarm %s\n", c->synopsis);
-        return MF_EXIT_OK;
-    }
-    return not_implemented(c->name);
-}
 
 int main(int argc, char **argv)
 {
@@ -140,7 +124,7 @@ int main(int argc, char **argv)
             return MF_EXIT_USAGE;
         char help[] = "--help";
         char *hargv[] = {argv[2], help, NULL};
-        return run(c, 2, hargv);
+        return c->fn(2, hargv);
     }
     if (argv[1][0] == '-') {
         fprintf(stderr, "mutfarm: unknown option '%s'; see 'mutfarm --help'\n",
@@ -149,5 +133,5 @@ int main(int argc, char **argv)
     }
     if (!(c = find(argv[1])))
         return MF_EXIT_USAGE;
-    return run(c, argc - 1, argv + 1);
+    return c->fn(argc - 1, argv + 1);
 }

@@ -1,0 +1,161 @@
+/* matrix.h - the kill matrix of a finished campaign: every stored test
+ * replayed by the simulator on every killed, survived or unknown mutant,
+ * with the notion the test achieves on each (docs/minimisation.md). Also
+ * what the minimisation and the test export share with it: a campaign's
+ * model read back from the store, and stored tests read back as mf_test.
+ *
+ * It does not decide mutants (the Z3 engine does) and does not choose
+ * suites (minimize.h). It reads the store through mf_store_db() and writes
+ * only the kills, matrices tables of schema/002_matrix.sql, in its own
+ * transactions. Memory: one block of tests and the original's memoised
+ * steps per thread (at most 32 MB); mutants are made one at a time from
+ * the model and read from the store next to it, never all at once. */
+#ifndef MF_MATRIX_H
+#define MF_MATRIX_H
+
+#include <stdint.h>
+
+#include "model.h"
+#include "store.h"
+#include "verdict.h"
+
+/* ---- a campaign, read back ----------------------------------------------- */
+
+typedef struct {
+    int64_t id;
+    mf_store_campaign_info info;
+    mf_model *model; /* the stored text loaded with the campaign's
+                        inputs and observables; owned */
+    unsigned mask;   /* the campaign's operators (0: all) */
+} mf_matrix_campaign;
+
+/* Campaign `campaign` of the store (0: the newest), with its model. The
+ * model must load and have the stored hash. MF_ENOTFOUND for no such
+ * campaign (or none at all), MF_ERROR when the stored model or options do
+ * not load in this mutfarm (message says which); *out is zeroed then. */
+int mf_matrix_campaign_open(mf_matrix_campaign *out, mf_store *s,
+                            int64_t campaign);
+void mf_matrix_campaign_close(mf_matrix_campaign *c); /* zeroes; NULL-safe */
+
+/* ---- stored tests, read back --------------------------------------------- */
+
+/* A stored test (tests.inputs, expected, allowed: docs/schema.md, in the
+ * named form or, for a store written without a model, as raw arrays) as
+ * an mf_test of m: inputs, expected observables and, where `allowed` is
+ * not NULL, the allowed observables per state. MF_EPARSE with a message
+ * naming the test id and the state for anything malformed: a value
+ * outside its type, an unknown cell, a missing one, a wrong count. */
+int mf_matrix_test_parse(mf_test **out, const mf_model *m, int64_t id,
+                         int length, const char *inputs, const char *expected,
+                         const char *allowed);
+
+/* ---- replaying one test on mutants --------------------------------------- */
+
+/* The original's side of the replays: its steps, memoised by (input,
+ * state) for every test and mutant replayed with it. One per thread; `m`
+ * must outlive it. */
+typedef struct mf_matrix_orig mf_matrix_orig;
+
+int mf_matrix_orig_new(mf_matrix_orig **out, const mf_model *m);
+void mf_matrix_orig_free(mf_matrix_orig *o); /* NULL-safe */
+
+/* 0 if the original shows t's expected observables on some run over its
+ * inputs, MF_ERROR otherwise (naming the step), MF_ELIMIT past the
+ * replay limits. */
+int mf_matrix_test_check(mf_matrix_orig *o, const mf_test *t);
+
+/* A mutant as the replay takes it: its model, how its steps relate to the
+ * original's (mf_explore_step_delta: where it steps as the original does,
+ * the original's memoised steps serve), and its own steps memoised across
+ * the tests replayed on it. */
+struct mf_matrix_memo;
+typedef struct {
+    const mf_model *m;
+    int delta; /* MF_STEP_DIFFERS, MF_STEP_NEXT, MF_STEP_SAME */
+    int item;  /* MF_STEP_NEXT: the item that differs */
+    struct mf_matrix_memo *memo; /* owned */
+} mf_matrix_mut;
+
+void mf_matrix_mut_init(mf_matrix_mut *out, const mf_model *orig,
+                        const mf_model *mut);
+void mf_matrix_mut_free(mf_matrix_mut *mu); /* frees the memo, not m */
+
+/* What one test does to one mutant (explore.h's definitions on the test's
+ * inputs: potential, some behaviour of the mutant is no behaviour of the
+ * original; definite, none is; deterministic, both had at most one state
+ * at every step up to the kill, where the two coincide). */
+typedef struct {
+    int killed;
+    mf_notion notion; /* killed: deterministic, potential or definite */
+    int step;    /* killed: the state index by which the test has killed
+                    with that notion */
+    int refuses; /* killed: the step whose input the mutant refuses where
+                    its behaviour first departs, -1 when it departs by
+                    its observables */
+} mf_matrix_kill;
+
+/* Replay test t (checked with mf_matrix_test_check) on mu. Returns 0
+ * with *out filled, MF_ELIMIT when a set of states (or pairs) grows past
+ * the replay limit (undecided), another negative code if the simulator
+ * fails. */
+int mf_matrix_replay(mf_matrix_kill *out, mf_matrix_orig *o,
+                     const mf_test *t, mf_matrix_mut *mu);
+
+/* A notion's strength for comparing kills: 2 definite or deterministic
+ * (every behaviour departs), 1 potential, 0 none. */
+int mf_matrix_notion_rank(mf_notion n);
+
+/* ---- the matrix in the store --------------------------------------------- */
+
+typedef struct {
+    int threads; /* replay threads (>= 1) */
+    int refill;  /* drop the replayed kills and fill again */
+    int block;   /* tests per block (0: default) */
+    int quiet;   /* no progress lines (a line a block, on stderr when it
+                    is a terminal) */
+} mf_matrix_opts;
+
+typedef struct {
+    int already;       /* it was full: nothing done */
+    int64_t tests;     /* tests of the campaign */
+    int64_t mutants;   /* killed, survived or unknown mutants */
+    int64_t pairs;     /* replays done by this call */
+    int64_t kills;     /* pairs that kill (the whole matrix) */
+    int64_t undecided; /* pairs past the replay limits (whole matrix) */
+    int64_t unconfirmed; /* verdict kills the replay does not show */
+    int64_t by_notion[3]; /* kills per mf_notion (whole matrix) */
+    double secs;       /* wall time of this call */
+    char undecided_why[256]; /* this call's first undecided pair, why */
+} mf_matrix_stats;
+
+/* 1 if the campaign's matrix is full, 0 if not (or never started), < 0 on
+ * failure. */
+int mf_matrix_is_full(mf_store *s, int64_t campaign);
+
+/* Fill the kill matrix of a finished campaign (MF_ERROR "still running"
+ * otherwise): every test by every killed, survived or unknown mutant, one
+ * replay each, each kill upserted into `kills` (source 'replay'; 'verdict'
+ * rows keep their source and get notion, step, refuses), in transactions
+ * of a few thousand rows. A fill that stops part way resumes after the
+ * last block it committed. A full matrix is left as is (out->already)
+ * unless o->refill. */
+int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
+                   const mf_matrix_opts *o, mf_matrix_stats *out);
+
+/* ---- a suite, replayed --------------------------------------------------- */
+
+/* Called once per killed, survived or unknown mutant of the campaign with
+ * the strongest notion rank any of the suite's tests achieves on it (0:
+ * none kills it, -1: undecided). Return non-zero to stop. */
+typedef int (*mf_matrix_rank_fn)(int64_t mutant_row, const char *mutant_id,
+                                 int rank, void *ctx);
+
+/* Replay the tests `test_ids` (rows of the campaign's tests) on every
+ * mutant as mf_matrix_fill does, but stop at a mutant's first kill of
+ * rank 2 (the full matrix is not asked for), and report per mutant
+ * through fn. Reads the store only. */
+int mf_matrix_suite_ranks(mf_store *s, const mf_matrix_campaign *c,
+                          const int64_t *test_ids, int ntests,
+                          mf_matrix_rank_fn fn, void *ctx);
+
+#endif
