@@ -5,7 +5,8 @@
 # A has an undefined symbol that B defines; every strongly connected
 # component of more than one file is printed with the symbols that make
 # it); (b) includes go down the layers only: model < worker/engine < proto
-# < {worker, config, coordinator/store} < coordinator < cli, a folder
+# < {worker, config, coordinator/store} < {coordinator, coordinator/report}
+# < cli (folders of one layer include nothing of each other), a folder
 # including headers of its own folder and of lower layers only (tests/ may
 # include anything), so that the folders cannot form a cycle either; every
 # offending #include line is printed. It does not build anything: the
@@ -134,7 +135,7 @@ function rank(d) {
     if (d == "worker/engine") return 1
     if (d == "proto") return 2
     if (d == "worker" || d == "config" || d == "coordinator/store") return 3
-    if (d == "coordinator") return 4
+    if (d == "coordinator" || d == "coordinator/report") return 4
     if (d == "cli") return 5
     if (d == "tests" || index(d, "tests/") == 1) return 6
     return -1
