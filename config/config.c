@@ -457,22 +457,6 @@ void mf_config_print(mf_buf *out, const mf_config *c)
     }
 }
 
-/* A JSON string; SMV names and option values need no more than this. */
-static void json_str(mf_buf *b, const char *s)
-{
-    mf_buf_puts(b, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            mf_buf_printf(b, "\\%c", c);
-        else if (c < 0x20)
-            mf_buf_printf(b, "\\u%04x", c);
-        else
-            mf_buf_put(b, s, 1);
-    }
-    mf_buf_puts(b, "\"");
-}
-
 /* The operator list in canonical form: names in catalogue order, "" for
  * all, so "a,b" and "b, a" name the same campaign. */
 static int canonical_ops(mf_buf *out, const char *list)
@@ -500,17 +484,17 @@ int mf_config_campaign_key(const mf_config *c, mf_buf *ops, mf_buf *options)
     if (rc < 0)
         return rc;
     mf_buf_printf(options, "{\"bound\":%d,\"notion\":", c->bound);
-    json_str(options, mf_config_notion_name(c->notion));
+    mf_buf_json_str(options, mf_config_notion_name(c->notion));
     mf_buf_puts(options, ",\"operators\":");
-    json_str(options, ops->data);
+    mf_buf_json_str(options, ops->data);
     mf_buf_puts(options, ",\"inputs\":");
-    json_str(options, c->inputs);
+    mf_buf_json_str(options, c->inputs);
     mf_buf_puts(options, ",\"observe\":");
-    json_str(options, c->observe);
+    mf_buf_json_str(options, c->observe);
     mf_buf_printf(options, ",\"timeout_ms\":%u,\"rlimit\":%u,\"prove\":%s",
                   c->timeout_ms, c->rlimit, c->prove ? "true" : "false");
     mf_buf_puts(options, ",\"engine\":");
-    json_str(options, enum_name(engine_names, 2, (int)c->engine));
+    mf_buf_json_str(options, enum_name(engine_names, 2, (int)c->engine));
     mf_buf_printf(options, ",\"mode\":\"%s\",\"cegis_max\":%d}",
                   enum_name(mode_names, 2, (int)c->mode), c->cegis_max);
     return 0;

@@ -60,6 +60,10 @@ void mf_buf_puts(mf_buf *b, const char *s);
 void mf_buf_printf(mf_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void mf_buf_vprintf(mf_buf *b, const char *fmt, va_list ap);
+/* s as a JSON string, quotes included: '"' and '\\' escaped, control
+ * characters as \\u00XX; other bytes as they are (the caller's text is
+ * UTF-8 or ASCII). */
+void mf_buf_json_str(mf_buf *b, const char *s);
 void mf_buf_reset(mf_buf *b); /* len = 0, keeps the memory */
 void mf_buf_free(mf_buf *b);  /* frees and zeroes */
 

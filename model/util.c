@@ -261,6 +261,21 @@ void mf_buf_printf(mf_buf *b, const char *fmt, ...)
     va_end(ap);
 }
 
+void mf_buf_json_str(mf_buf *b, const char *s)
+{
+    mf_buf_puts(b, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            mf_buf_printf(b, "\\%c", c);
+        else if (c < 0x20)
+            mf_buf_printf(b, "\\u%04x", c);
+        else
+            mf_buf_put(b, s, 1);
+    }
+    mf_buf_puts(b, "\"");
+}
+
 void mf_buf_reset(mf_buf *b)
 {
     b->len = 0;

@@ -93,27 +93,12 @@ static int value_text(out_ctx *x, const cell *c, mf_val v)
     return num;
 }
 
-static void json_str(mf_buf *b, const char *s)
-{
-    mf_buf_puts(b, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            mf_buf_printf(b, "\\%c", c);
-        else if (c < 0x20)
-            mf_buf_printf(b, "\\u%04x", c);
-        else
-            mf_buf_put(b, s, 1);
-    }
-    mf_buf_puts(b, "\"");
-}
-
 static void json_val(out_ctx *x, const cell *c, mf_val v)
 {
     if (value_text(x, c, v))
         mf_buf_puts(&x->b, x->tmp.data);
     else
-        json_str(&x->b, x->tmp.data);
+        mf_buf_json_str(&x->b, x->tmp.data);
 }
 
 /* {"cell": value, ...} of the cells (inputs: those of state k). */
@@ -128,7 +113,7 @@ static void json_state(out_ctx *x, const cell_vec *cells, const mf_val *row,
             continue;
         mf_buf_puts(&x->b, first ? "" : ",");
         first = 0;
-        json_str(&x->b, c->name);
+        mf_buf_json_str(&x->b, c->name);
         mf_buf_puts(&x->b, ":");
         json_val(x, c, row[c->index]);
     }
@@ -164,7 +149,7 @@ static void json_test(out_ctx *x, int64_t id, const char *found_for,
     mf_buf_printf(b, "%s\n    {\"id\":%lld,\"length\":%d,\"found_for\":",
                   first ? "" : ",", (long long)id, t->length);
     if (found_for)
-        json_str(b, found_for);
+        mf_buf_json_str(b, found_for);
     else
         mf_buf_puts(b, "null");
     mf_buf_puts(b, ",\"steps\":[");
@@ -187,7 +172,7 @@ static void json_test(out_ctx *x, int64_t id, const char *found_for,
         for (int i = 0; i < kv->n; i++)
             if (kv->v[i].refuses == k) {
                 mf_buf_puts(b, any ? "," : ",\"refused_by\":[");
-                json_str(b, kv->v[i].mutant);
+                mf_buf_json_str(b, kv->v[i].mutant);
                 any = 1;
             }
         mf_buf_puts(b, any ? "]}" : "}");
@@ -198,7 +183,7 @@ static void json_test(out_ctx *x, int64_t id, const char *found_for,
         mf_buf_printf(b, "%s\n      {\"mutant\":\"%s\",\"notion\":",
                       i ? "," : "", ki->mutant);
         if (ki->notion[0])
-            json_str(b, ki->notion);
+            mf_buf_json_str(b, ki->notion);
         else
             mf_buf_puts(b, "null");
         if (ki->step >= 0)
@@ -402,23 +387,23 @@ int mf_export_tests(FILE *f, mf_store *s, const mf_matrix_campaign *c,
 
     if (o->format == MF_EXPORT_JSON) {
         mf_buf_printf(&x.b, "{\"campaign\":%lld,\"model\":", (long long)c->id);
-        json_str(&x.b, c->info.model);
+        mf_buf_json_str(&x.b, c->info.model);
         mf_buf_printf(&x.b, ",\"model_hash\":\"%s\",\"suite\":",
                       c->info.model_hash);
         if (o->suite)
-            json_str(&x.b, o->suite);
+            mf_buf_json_str(&x.b, o->suite);
         else
             mf_buf_puts(&x.b, "null");
         mf_buf_printf(&x.b, ",\"kill_matrix\":\"%s\",\"inputs\":[",
                       full ? "full" : "partial");
         for (int i = 0; i < x.in.n; i++) {
             mf_buf_puts(&x.b, i ? "," : "");
-            json_str(&x.b, x.in.v[i].name);
+            mf_buf_json_str(&x.b, x.in.v[i].name);
         }
         mf_buf_puts(&x.b, "],\"observables\":[");
         for (int i = 0; i < x.obs.n; i++) {
             mf_buf_puts(&x.b, i ? "," : "");
-            json_str(&x.b, x.obs.v[i].name);
+            mf_buf_json_str(&x.b, x.obs.v[i].name);
         }
         mf_buf_puts(&x.b, "],\"tests\":[");
     } else
