@@ -19,27 +19,12 @@
 
 #include "encode.h"
 #include "quant.h"
+#include "reach.h"
+#include "replay.h"
 #include "sim.h"
+#include "z3util.h"
 
-#define REPLAY_LIMIT 20000
-#define REACH_LIMIT 20000
-#define INPUT_COMBOS 4096
-
-static _Thread_local int z3_err;
-static _Thread_local char z3_msg[256];
-
-static void on_z3_error(Z3_context c, Z3_error_code e)
-{
-    z3_err = (int)e + 1;
-    snprintf(z3_msg, sizeof z3_msg, "%s", Z3_get_error_msg(c, e));
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#define MF_REACH_INPUT_COMBOS 4096
 
 void mf_engine_opts_default(mf_engine_opts *o)
 {
@@ -56,160 +41,6 @@ void mf_engine_opts_default(mf_engine_opts *o)
     o->explicit_max = 20000;
 }
 
-/* ------------------------------------------------------------------ */
-/* Z3 plumbing                                                          */
-
-static Z3_context mk_ctx(void)
-{
-    Z3_config cfg = Z3_mk_config();
-    Z3_set_param_value(cfg, "model", "true");
-    Z3_context c = Z3_mk_context_rc(cfg);
-    Z3_del_config(cfg);
-    Z3_set_error_handler(c, on_z3_error);
-    return c;
-}
-
-/* The timeout each live solver of this thread was last given, so that a
- * check sets it only when it must change: setting parameters on the
- * incremental SAT solver is not free (beverage(16) definite, 33 lengths
- * of refinement: 2.6 s with the timeout set before every check, 1.2 s
- * without). UINT_MAX: none. A solver not in the table is set each time. */
-#define TO_SLOTS 64
-static _Thread_local struct {
-    Z3_solver s;
-    unsigned ms;
-} to_slot[TO_SLOTS];
-
-static int to_find(Z3_solver s)
-{
-    for (int i = 0; i < TO_SLOTS; i++)
-        if (to_slot[i].s == s)
-            return i;
-    return -1;
-}
-
-/* A bit-vector batch gets Z3's incremental SAT solver (QF_BV: bit-blasted,
- * assumptions native), many times faster than the SMT core on the
- * unrolling's counters; an Int batch the SMT core. */
-static Z3_solver mk_solver(Z3_context c, const mf_engine_opts *o, int qfbv)
-{
-    Z3_solver s = qfbv ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c,
-                                                                 "QF_BV"))
-                       : Z3_mk_simple_solver(c);
-    Z3_solver_inc_ref(c, s);
-    Z3_params p = Z3_mk_params(c);
-    Z3_params_inc_ref(c, p);
-    if (o->timeout_ms)
-        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"),
-                           o->timeout_ms);
-    if (o->rlimit)
-        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), o->rlimit);
-    Z3_solver_set_params(c, s, p);
-    Z3_params_dec_ref(c, p);
-    int i = to_find(NULL);
-    if (i >= 0) {
-        to_slot[i].s = s;
-        to_slot[i].ms = o->timeout_ms ? o->timeout_ms : UINT_MAX;
-    }
-    return s;
-}
-
-static void del_solver(Z3_context c, Z3_solver s)
-{
-    if (!s)
-        return;
-    int i = to_find(s);
-    if (i >= 0)
-        to_slot[i].s = NULL;
-    Z3_solver_dec_ref(c, s);
-}
-
-/* The wall deadline of the mutant being decided (0: none), per thread
- * (a worker runs one engine per job thread): every check is cut to it. */
-static _Thread_local double wall_deadline;
-static _Thread_local unsigned wall_timeout_ms; /* the solvers' own timeout */
-
-/* A check: Z3_L_TRUE/FALSE, or Z3_L_UNDEF with the reason in why. */
-static Z3_lbool check(Z3_context c, Z3_solver s, int n, Z3_ast *as,
-                      char *why, size_t whyn)
-{
-    if (wall_deadline > 0) {
-        double left = (wall_deadline - now()) * 1000.0;
-        if (left < 1) {
-            snprintf(why, whyn, "the mutant's wall budget is spent");
-            return Z3_L_UNDEF;
-        }
-        /* Set each time: a solver shared by mutants keeps what the last
-         * one's budget left it. */
-        unsigned ms = wall_timeout_ms && wall_timeout_ms < left
-                          ? wall_timeout_ms
-                          : (unsigned)left;
-        /* Changed only when too short, or longer than ms by over a tenth
-         * (a check overruns the budget by at most that). */
-        int i = to_find(s);
-        unsigned *cur = i >= 0 ? &to_slot[i].ms : NULL;
-        if (!cur || *cur < ms || *cur - ms > ms / 10 + 50) {
-            Z3_params p = Z3_mk_params(c);
-            Z3_params_inc_ref(c, p);
-            Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), ms);
-            Z3_solver_set_params(c, s, p);
-            Z3_params_dec_ref(c, p);
-            if (cur)
-                *cur = ms;
-        }
-    }
-    z3_err = 0;
-    Z3_lbool r = Z3_solver_check_assumptions(c, s, (unsigned)n, as);
-    if (z3_err) {
-        snprintf(why, whyn, "z3 error: %.200s", z3_msg);
-        return Z3_L_UNDEF;
-    }
-    if (r == Z3_L_UNDEF)
-        snprintf(why, whyn, "z3: %s", Z3_solver_get_reason_unknown(c, s));
-    return r;
-}
-
-static Z3_model get_model(Z3_context c, Z3_solver s)
-{
-    Z3_model mdl = Z3_solver_get_model(c, s);
-    if (mdl)
-        Z3_model_inc_ref(c, mdl);
-    return mdl;
-}
-
-static void del_model(Z3_context c, Z3_model mdl)
-{
-    if (mdl)
-        Z3_model_dec_ref(c, mdl);
-}
-
-static Z3_ast mk_lit(mf_enc *E, const char *pfx)
-{
-    static _Atomic long n;
-    char name[64];
-    Z3_context c = mf_enc_ctx(E);
-    snprintf(name, sizeof name, "%s!%ld", pfx, n++);
-    return mf_enc_keep(E, Z3_mk_const(c, Z3_mk_string_symbol(c, name),
-                                      Z3_mk_bool_sort(c)));
-}
-
-static void assert_implies(mf_enc *E, Z3_solver s, Z3_ast g, Z3_ast f)
-{
-    Z3_context c = mf_enc_ctx(E);
-    Z3_solver_assert(c, s, mf_enc_keep(E, Z3_mk_implies(c, g, f)));
-}
-
-/* Observables of a equal to values. */
-static Z3_ast obs_is(mf_enc *E, Z3_ast *a, const mf_val *v)
-{
-    int n = mf_enc_nobs(E);
-    Z3_ast *x = mf_xcalloc((size_t)(n ? n : 1), sizeof *x);
-    for (int i = 0; i < n; i++)
-        x[i] = mf_enc_eq(E, a[i], mf_enc_val(E, v[i]));
-    Z3_ast r = mf_enc_and(E, n, x);
-    free(x);
-    return r;
-}
 
 static int is_input_slot(const mf_model *m, int slot)
 {
@@ -222,532 +53,6 @@ static int is_input_slot(const mf_model *m, int slot)
 }
 
 /* ------------------------------------------------------------------ */
-/* Tests                                                                */
-
-mf_test *mf_engine_test_from_model(mf_enc *E, Z3_model mdl, mf_inputs *in,
-                                   mf_unroll *o, mf_unroll *mu, int len)
-{
-    const mf_model *m = mf_enc_model(E);
-    int n = m->nslots, nobs = mf_enc_nobs(E);
-    mf_test *t = mf_test_new(n, nobs, len);
-    for (int k = 0; k <= len; k++) {
-        Z3_ast *ic = mf_inputs_state(in, k);
-        for (int s = 0; s < n; s++)
-            if (ic[s])
-                t->inputs[(size_t)k * n + s] = mf_enc_eval(E, mdl, ic[s]);
-        Z3_ast *ob = mf_unroll_obs(o, k);
-        for (int i = 0; i < nobs; i++)
-            t->expect[(size_t)k * nobs + i] = mf_enc_eval(E, mdl, ob[i]);
-    }
-    if (mu) {
-        t->mobs = mf_xcalloc((size_t)(len + 1) * (size_t)(nobs + 1),
-                             sizeof *t->mobs);
-        for (int k = 0; k <= len; k++) {
-            Z3_ast *ob = mf_unroll_obs(mu, k);
-            for (int i = 0; i < nobs; i++)
-                t->mobs[(size_t)k * nobs + i] = mf_enc_eval(E, mdl, ob[i]);
-        }
-    }
-    return t;
-}
-
-/* ------------------------------------------------------------------ */
-/* Replay (the self-check)                                              */
-
-typedef MF_VEC(mf_val) valvec;
-
-/* A set of states (rows of n values in out), with a hash table of row
- * numbers + 1 (0: empty slot) over it: a linear scan for repeats made the
- * reachable states of gigamax quadratic (memcmp was a quarter of a
- * campaign's CPU). Free with collect_free. */
-typedef struct {
-    valvec *out;
-    int n;
-    int limit;
-    int over;
-    int *tab;
-    size_t cap; /* slots of tab: a power of two, or 0 */
-} collect;
-
-static uint64_t row_hash(const mf_val *st, int n)
-{
-    uint64_t h = 1469598103934665603u;
-    for (int i = 0; i < n; i++) {
-        h ^= (uint64_t)st[i];
-        h *= 1099511628211u;
-        h ^= h >> 29;
-    }
-    return h;
-}
-
-static void collect_free(collect *c)
-{
-    free(c->tab);
-    c->tab = NULL;
-    c->cap = 0;
-}
-
-/* Slot of `row` in an open-addressed table of row + 1 (0 empty) over rows
- * of `width` values in pool: where it is, or the empty slot for it. */
-static size_t row_slot(const int *tab, size_t cap, const mf_val *pool,
-                       int width, const mf_val *row)
-{
-    size_t i = row_hash(row, width) & (cap - 1);
-    while (tab[i] && memcmp(pool + (size_t)(tab[i] - 1) * width, row,
-                            sizeof *row * (size_t)width))
-        i = (i + 1) & (cap - 1);
-    return i;
-}
-
-static size_t collect_slot(const collect *c, const mf_val *st)
-{
-    return row_slot(c->tab, c->cap, c->out->v, c->n, st);
-}
-
-static int collect_fn(const mf_val *st, void *ctx)
-{
-    collect *c = ctx;
-    int cnt = c->out->n / (c->n ? c->n : 1);
-    if ((size_t)(cnt + 1) * 2 > c->cap) {
-        /* Rows already in out (a caller's) are entered here too. */
-        free(c->tab);
-        c->cap = c->cap ? c->cap * 2 : 64;
-        while ((size_t)(cnt + 1) * 2 > c->cap)
-            c->cap *= 2;
-        c->tab = mf_xcalloc(c->cap, sizeof *c->tab);
-        for (int r = 0; r < cnt; r++)
-            c->tab[collect_slot(c, c->out->v + (size_t)r * c->n)] = r + 1;
-    }
-    size_t i = collect_slot(c, st);
-    if (c->tab[i])
-        return 0;
-    if (cnt >= c->limit) {
-        c->over = 1;
-        return 1;
-    }
-    for (int q = 0; q < c->n; q++)
-        MF_VEC_PUSH(*c->out, st[q]);
-    c->tab[i] = cnt + 1;
-    return 0;
-}
-
-/* The original's steps in a batch's replays, memoised: every kill is
- * replayed, and spread to the other mutants by replays, each of which steps
- * the original again along the same test (misc/bubblesort, whose TRANS make
- * the simulator try 3125 assignments a step: replays were half of the
- * batch's time). Key: (initial?, cur, inp); value: the successors, as the
- * simulator lists them. Set by check_batch for its original model, per
- * thread. */
-typedef struct {
-    const mf_model *m;
-    int n, width;        /* cells; key width 2n + 1 */
-    valvec keys, rows;   /* per entry: a key; the successor rows */
-    MF_VEC(int) at, cnt; /* per entry: first row, row count */
-    int *tab;            /* entry + 1 by key hash, 0 empty */
-    size_t cap;
-} succ_memo;
-
-#define MEMO_MAX_VALS (1L << 22) /* keys and rows: 32 MB */
-static _Thread_local succ_memo *memo;
-
-static void memo_key(const succ_memo *M, mf_val *k, const mf_val *cur,
-                     const mf_val *inp)
-{
-    k[0] = cur != NULL;
-    for (int i = 0; i < M->n; i++) {
-        k[1 + i] = cur ? cur[i] : 0;
-        k[1 + M->n + i] = inp[i];
-    }
-}
-
-static size_t memo_slot(const succ_memo *M, const mf_val *k)
-{
-    return row_slot(M->tab, M->cap, M->keys.v, M->width, k);
-}
-
-/* Entry of key k, or -1. */
-static int memo_find(const succ_memo *M, const mf_val *k)
-{
-    if (!M->cap)
-        return -1;
-    size_t i = memo_slot(M, k);
-    return M->tab[i] - 1;
-}
-
-static void memo_add(succ_memo *M, const mf_val *k, const valvec *succ)
-{
-    if ((long)M->keys.n + M->rows.n + succ->n + M->width > MEMO_MAX_VALS)
-        return;
-    int e = M->at.n;
-    if ((size_t)(e + 1) * 2 > M->cap) {
-        free(M->tab);
-        M->cap = M->cap ? M->cap * 2 : 256;
-        M->tab = mf_xcalloc(M->cap, sizeof *M->tab);
-        for (int q = 0; q < e; q++)
-            M->tab[memo_slot(M, M->keys.v + (size_t)q * M->width)] = q + 1;
-    }
-    for (int i = 0; i < M->width; i++)
-        MF_VEC_PUSH(M->keys, k[i]);
-    MF_VEC_PUSH(M->at, M->rows.n / (M->n ? M->n : 1));
-    MF_VEC_PUSH(M->cnt, succ->n / (M->n ? M->n : 1));
-    for (int i = 0; i < succ->n; i++)
-        MF_VEC_PUSH(M->rows, succ->v[i]);
-    M->tab[memo_slot(M, k)] = e + 1;
-}
-
-static void memo_begin(succ_memo *M, const mf_model *m)
-{
-    memset(M, 0, sizeof *M);
-    M->m = m;
-    M->n = m->nslots;
-    M->width = 2 * m->nslots + 1;
-    memo = M;
-}
-
-static void memo_end(succ_memo *M)
-{
-    memo = NULL;
-    MF_VEC_FREE(M->keys);
-    MF_VEC_FREE(M->rows);
-    MF_VEC_FREE(M->at);
-    MF_VEC_FREE(M->cnt);
-    free(M->tab);
-}
-
-static int sim_states(collect *c, const mf_model *m, const mf_val *cur,
-                      const mf_val *inp)
-{
-    return cur ? mf_sim_next_each(m, cur, inp, collect_fn, c, 0)
-               : mf_sim_initial_each(m, inp, collect_fn, c, 0);
-}
-
-/* States (init: cur NULL) into out; MF_ELIMIT past the limit. */
-static int states(valvec *out, const mf_model *m, const mf_val *cur,
-                  const mf_val *inp)
-{
-    collect c = {out, m->nslots, REPLAY_LIMIT, 0, NULL, 0};
-    succ_memo *M = memo && memo->m == m ? memo : NULL;
-    int rc = 0;
-    if (!M)
-        rc = sim_states(&c, m, cur, inp);
-    else {
-        mf_val *k = mf_xmalloc(sizeof *k * (size_t)M->width);
-        memo_key(M, k, cur, inp);
-        int e = memo_find(M, k), cnt = 0;
-        valvec succ = {0};
-        const mf_val *r = NULL;
-        if (e >= 0) {
-            r = M->rows.v + (size_t)M->at.v[e] * M->n;
-            cnt = M->cnt.v[e];
-        } else {
-            collect one = {&succ, m->nslots, REPLAY_LIMIT, 0, NULL, 0};
-            rc = sim_states(&one, m, cur, inp);
-            collect_free(&one);
-            c.over = one.over;
-            if (rc >= 0 && !one.over)
-                memo_add(M, k, &succ);
-            r = succ.v;
-            cnt = succ.n / (M->n ? M->n : 1);
-        }
-        /* Through out's table: out may hold rows already. */
-        for (int i = 0; rc >= 0 && i < cnt && !c.over; i++)
-            collect_fn(r + (size_t)i * M->n, &c);
-        MF_VEC_FREE(succ);
-        free(k);
-    }
-    collect_free(&c);
-    if (rc < 0)
-        return rc;
-    if (c.over)
-        return mf_err_set(MF_ELIMIT, "more than %d states in the replay",
-                          REPLAY_LIMIT);
-    return 0;
-}
-
-static int obs_of(mf_val *o, int nobs, const mf_model *m, const mf_val *st)
-{
-    int rc = mf_sim_observe(o, nobs, m, st);
-    return rc < 0 ? rc : 0;
-}
-
-static int add_allowed(mf_test *t, int k, const mf_val *o)
-{
-    for (int a = 0; a < t->nallowed[k]; a++)
-        if (!memcmp(t->allowed[k] + (size_t)a * t->nobs, o,
-                    sizeof *o * (size_t)t->nobs))
-            return 0;
-    t->allowed[k] = mf_xrealloc(t->allowed[k],
-                                sizeof *o * (size_t)(t->nallowed[k] + 1) *
-                                    (size_t)(t->nobs ? t->nobs : 1));
-    memcpy(t->allowed[k] + (size_t)t->nallowed[k] * t->nobs, o,
-           sizeof *o * (size_t)t->nobs);
-    t->nallowed[k]++;
-    return 0;
-}
-
-/* The original's states matching the expected observables, and the
- * allowed outputs per step. */
-/* Sort the rows of v (`width` values each) and drop repeats: the replays
- * track sets of states (or pairs), whose size is bounded by the state space,
- * not by the number of runs. */
-static _Thread_local size_t row_bytes;
-
-static int row_cmp(const void *a, const void *b)
-{
-    return memcmp(a, b, row_bytes);
-}
-
-static void dedupe_rows(valvec *v, int width)
-{
-    if (width <= 0 || v->n <= width)
-        return;
-    size_t rows = (size_t)(v->n / width);
-    row_bytes = sizeof(mf_val) * (size_t)width;
-    qsort(v->v, rows, row_bytes, row_cmp);
-    size_t out = 1;
-    for (size_t i = 1; i < rows; i++)
-        if (memcmp(v->v + i * (size_t)width, v->v + (out - 1) * (size_t)width,
-                   row_bytes))
-            memmove(v->v + out++ * (size_t)width, v->v + i * (size_t)width,
-                    row_bytes);
-    v->n = (int)(out * (size_t)width);
-}
-
-static int replay_original(const mf_model *m, mf_test *t)
-{
-    int n = m->nslots, no = t->nobs, rc = 0;
-    valvec cur = {0}, nxt = {0}, keep = {0};
-    mf_val *o = mf_xcalloc((size_t)(no + 1), sizeof *o);
-    for (int k = 0; k <= t->length && rc == 0; k++) {
-        const mf_val *inp = t->inputs + (size_t)k * n;
-        nxt.n = 0;
-        if (k == 0)
-            rc = states(&nxt, m, NULL, inp);
-        else
-            for (int i = 0; i < cur.n / (n ? n : 1) && rc == 0; i++)
-                rc = states(&nxt, m, cur.v + (size_t)i * n, inp);
-        if (rc)
-            break;
-        keep.n = 0;
-        for (int i = 0; i < nxt.n / (n ? n : 1) && rc == 0; i++) {
-            const mf_val *st = nxt.v + (size_t)i * n;
-            if ((rc = obs_of(o, no, m, st)) != 0)
-                break;
-            add_allowed(t, k, o);
-            if (!memcmp(o, t->expect + (size_t)k * no, sizeof *o * (size_t)no))
-                for (int q = 0; q < n; q++)
-                    MF_VEC_PUSH(keep, st[q]);
-        }
-        dedupe_rows(&keep, n);
-        if (rc == 0 && keep.n == 0)
-            rc = mf_err_set(MF_ERROR,
-                            "self-check: the original cannot produce the "
-                            "expected observables at step %d", k);
-        valvec sw = cur;
-        cur = keep;
-        keep = sw;
-    }
-    MF_VEC_FREE(cur);
-    MF_VEC_FREE(nxt);
-    MF_VEC_FREE(keep);
-    free(o);
-    return rc;
-}
-
-/* Potential: the mutant can show mobs, the original cannot. */
-static int replay_potential(const mf_model *m, const mf_model *mm,
-                            const mf_test *t)
-{
-    int n = m->nslots, no = t->nobs, rc = 0;
-    const mf_model *ms[2] = {m, mm};
-    valvec set[2] = {{0}, {0}}, nxt = {0};
-    mf_val *o = mf_xcalloc((size_t)(no + 1), sizeof *o);
-    int verdict = 0; /* 1 distinguished */
-    for (int k = 0; k <= t->length && rc == 0 && !verdict; k++) {
-        const mf_val *inp = t->inputs + (size_t)k * n;
-        int refused[2] = {0, 0};
-        for (int w = 0; w < 2 && rc == 0; w++) {
-            nxt.n = 0;
-            if (k == 0) {
-                rc = states(&nxt, ms[w], NULL, inp);
-                refused[w] = nxt.n == 0;
-            } else
-                for (int i = 0; i < set[w].n / (n ? n : 1) && rc == 0; i++) {
-                    valvec one = {0};
-                    rc = states(&one, ms[w], set[w].v + (size_t)i * n, inp);
-                    if (one.n == 0)
-                        refused[w] = 1; /* this state refuses */
-                    for (int q = 0; q < one.n; q++)
-                        MF_VEC_PUSH(nxt, one.v[q]);
-                    MF_VEC_FREE(one);
-                }
-            if (rc)
-                break;
-            set[w].n = 0;
-            for (int i = 0; i < nxt.n / (n ? n : 1) && rc == 0; i++) {
-                const mf_val *st = nxt.v + (size_t)i * n;
-                if ((rc = obs_of(o, no, ms[w], st)) != 0)
-                    break;
-                if (t->mobs && !memcmp(o, t->mobs + (size_t)k * no,
-                                       sizeof *o * (size_t)no))
-                    for (int q = 0; q < n; q++)
-                        MF_VEC_PUSH(set[w], st[q]);
-            }
-            dedupe_rows(&set[w], n);
-        }
-        if (rc)
-            break;
-        if (t->mrefuses == k) {
-            /* Refusal: a mutant state on the prefix refuses this input, no
-             * original state on the prefix does. */
-            verdict = refused[1] && !refused[0];
-            if (!verdict)
-                rc = mf_err_set(MF_ERROR, "self-check: the mutant does not "
-                                "refuse step %d as the test says", k);
-            break;
-        }
-        if (set[1].n == 0) {
-            rc = mf_err_set(MF_ERROR, "self-check: the mutant cannot show "
-                            "the deviating behaviour at step %d", k);
-            break;
-        }
-        if (set[0].n == 0)
-            verdict = 1;
-    }
-    if (rc == 0 && !verdict)
-        rc = mf_err_set(MF_ERROR, "self-check: the original can match the "
-                        "mutant's behaviour on this test");
-    MF_VEC_FREE(set[0]);
-    MF_VEC_FREE(set[1]);
-    MF_VEC_FREE(nxt);
-    free(o);
-    return rc;
-}
-
-/* Definite (and deterministic): no pair of behaviours with the test's
- * inputs shows the same observables (a refusal shared by both is the same
- * behaviour). */
-static int replay_definite(const mf_model *m, const mf_model *mm,
-                           const mf_test *t)
-{
-    int n = m->nslots, no = t->nobs, rc = 0;
-    valvec pairs = {0}, np = {0}, a = {0}, b = {0};
-    mf_val *oa = mf_xcalloc((size_t)(no + 1), sizeof *oa);
-    mf_val *ob = mf_xcalloc((size_t)(no + 1), sizeof *ob);
-    int done = 0;
-    for (int k = 0; k <= t->length && rc == 0 && !done; k++) {
-        const mf_val *inp = t->inputs + (size_t)k * n;
-        int npairs = k == 0 ? 1 : pairs.n / (2 * (n ? n : 1));
-        np.n = 0;
-        for (int p = 0; p < npairs && rc == 0; p++) {
-            a.n = b.n = 0;
-            const mf_val *so = k ? pairs.v + (size_t)p * 2 * n : NULL;
-            const mf_val *sm = k ? so + n : NULL;
-            if ((rc = states(&a, m, so, inp)) != 0 ||
-                (rc = states(&b, mm, sm, inp)) != 0)
-                break;
-            if (a.n == 0 && b.n == 0) {
-                rc = mf_err_set(MF_ERROR, "self-check: original and mutant "
-                                "both refuse step %d", k);
-                break;
-            }
-            for (int i = 0; i < a.n / (n ? n : 1) && rc == 0; i++) {
-                if ((rc = obs_of(oa, no, m, a.v + (size_t)i * n)) != 0)
-                    break;
-                for (int j = 0; j < b.n / (n ? n : 1) && rc == 0; j++) {
-                    if ((rc = obs_of(ob, no, mm, b.v + (size_t)j * n)) != 0)
-                        break;
-                    if (memcmp(oa, ob, sizeof *oa * (size_t)no))
-                        continue;
-                    if (np.n / (2 * (n ? n : 1)) >= REPLAY_LIMIT)
-                        dedupe_rows(&np, 2 * n);
-                    if (np.n / (2 * (n ? n : 1)) >= REPLAY_LIMIT) {
-                        rc = mf_err_set(MF_ELIMIT, "more than %d state pairs "
-                                        "in the replay", REPLAY_LIMIT);
-                        break;
-                    }
-                    for (int q = 0; q < n; q++)
-                        MF_VEC_PUSH(np, a.v[(size_t)i * n + q]);
-                    for (int q = 0; q < n; q++)
-                        MF_VEC_PUSH(np, b.v[(size_t)j * n + q]);
-                }
-            }
-        }
-        if (rc)
-            break;
-        dedupe_rows(&np, 2 * n);
-        valvec sw = pairs;
-        pairs = np;
-        np = sw;
-        if (pairs.n == 0)
-            done = 1;
-    }
-    if (rc == 0 && !done)
-        rc = mf_err_set(MF_ERROR, "self-check: the test does not "
-                        "distinguish original and mutant (replayed by the "
-                        "simulator)");
-    MF_VEC_FREE(pairs);
-    MF_VEC_FREE(np);
-    MF_VEC_FREE(a);
-    MF_VEC_FREE(b);
-    free(oa);
-    free(ob);
-    return rc;
-}
-
-int mf_engine_replay(const mf_model *m, const mf_model *mutant, mf_test *t,
-                     mf_notion notion)
-{
-    int rc = replay_original(m, t);
-    if (rc)
-        return rc;
-    if (notion == MF_N_POTENTIAL)
-        return replay_potential(m, mutant, t);
-    return replay_definite(m, mutant, t);
-}
-
-/* An original run over t's inputs into t->expect: depth first, each
- * step's successors listed once, at most REPLAY_LIMIT steps tried. 0, or
- * < 0 if the original has no run (or none found within the limit). */
-static int fill_expect(const mf_model *m, mf_test *t)
-{
-    int n = m->nslots, nn = n ? n : 1, len = t->length, rc = 0, k = 0;
-    long tried = 0;
-    valvec *cand = mf_xcalloc((size_t)len + 1, sizeof *cand);
-    int *at = mf_xcalloc((size_t)len + 1, sizeof *at);
-    rc = states(&cand[0], m, NULL, t->inputs);
-    while (rc == 0) {
-        if (at[k] >= cand[k].n / nn) { /* none of state k's goes on */
-            if (k == 0) {
-                rc = mf_err_set(MF_ERROR, "the original has no run over "
-                                "the explorer's inputs");
-                break;
-            }
-            at[--k]++;
-            continue;
-        }
-        if (k == len)
-            break; /* a state at every step */
-        if (++tried > REPLAY_LIMIT) {
-            rc = mf_err_set(MF_ELIMIT, "no original run within %d steps "
-                            "tried", REPLAY_LIMIT);
-            break;
-        }
-        cand[k + 1].n = 0;
-        rc = states(&cand[k + 1], m, cand[k].v + (size_t)at[k] * n,
-                    t->inputs + (size_t)(k + 1) * n);
-        at[++k] = 0;
-    }
-    for (int q = 0; q <= len && rc == 0; q++)
-        rc = obs_of(t->expect + (size_t)q * t->nobs, t->nobs, m,
-                    cand[q].v + (size_t)at[q] * n);
-    for (int q = 0; q <= len; q++)
-        MF_VEC_FREE(cand[q]);
-    free(cand);
-    free(at);
-    return rc;
-}
-
 /* ------------------------------------------------------------------ */
 /* Batches                                                              */
 
@@ -904,7 +209,7 @@ static void twocopy_open(twocopy *x, batch *B, mf_enc *E, mf_enc *EM,
                          int meta, int hard_ok, const char *tag)
 {
     char t[16];
-    x->s = mk_solver(B->c, B->o, mf_enc_bits(E) > 0);
+    x->s = mf_z3_solver(B->c, B->o, mf_enc_bits(E) > 0);
     snprintf(t, sizeof t, "%si", tag);
     x->in = mf_inputs_new(E, x->s, t);
     snprintf(t, sizeof t, "%so", tag);
@@ -920,7 +225,7 @@ static void twocopy_close(twocopy *x, batch *B)
     mf_unroll_free(x->o);
     mf_unroll_free(x->m);
     mf_inputs_free(x->in);
-    del_solver(B->c, x->s);
+    mf_z3_solver_free(B->c, x->s);
 }
 
 typedef struct {
@@ -939,14 +244,14 @@ static void det_kill(batch *B, dgroup *G, int d, int q, const int *which)
 {
     Z3_context c = B->c;
     int j = G->idx[q];
-    Z3_model mdl = get_model(c, G->x.s);
+    Z3_model mdl = mf_z3_model(c, G->x.s);
     mf_test *t =
-        mf_engine_test_from_model(G->E, mdl, G->x.in, G->x.o, NULL, d);
+        mf_z3_test(G->E, mdl, G->x.in, G->x.o, NULL, d);
     Z3_ast r2 = NULL;
     if (Z3_model_eval(c, mdl, mf_unroll_ok(G->x.m, d), 1, &r2) && r2 &&
         Z3_get_bool_value(c, r2) == Z3_L_FALSE)
         t->mrefuses = d;
-    del_model(c, mdl);
+    mf_z3_model_free(c, mdl);
     record_kill(B, j, t, MF_N_DETERMINISTIC);
     if (B->out[j].kind == MF_V_KILLED)
         for (int k = 0; k < B->nmut; k++)
@@ -1020,8 +325,8 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
                     mf_enc_not(E, mf_enc_obs_eq(E, mf_unroll_obs(O, d),
                                      mf_unroll_obs(M, d)))};
     parts[1] = mf_enc_keep(E, Z3_mk_or(c, 2, dd));
-    Z3_ast g = mk_lit(E, "g");
-    assert_implies(E, G->x.s, g, mf_enc_and(E, 2, parts));
+    Z3_ast g = mf_z3_lit(E, "g");
+    mf_z3_implies(E, G->x.s, g, mf_enc_and(E, 2, parts));
     for (;;) {
         MF_VEC(Z3_ast) sels = {0};
         int last = -1;
@@ -1039,15 +344,15 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
         int na = 0;
         as[na++] = g;
         if (B->meta) {
-            Z3_ast pick = mk_lit(E, "pick");
-            assert_implies(E, G->x.s, pick,
+            Z3_ast pick = mf_z3_lit(E, "pick");
+            mf_z3_implies(E, G->x.s, pick,
                            mf_enc_keep(E, Z3_mk_or(c, (unsigned)sels.n,
                                                    sels.v)));
             as[na++] = pick;
         }
         MF_VEC_FREE(sels);
         char why[256];
-        Z3_lbool r = check(c, G->x.s, na, as, why, sizeof why);
+        Z3_lbool r = mf_z3_check(c, G->x.s, na, as, why, sizeof why);
         if (r == Z3_L_FALSE)
             break;
         if (r == Z3_L_UNDEF) {
@@ -1060,7 +365,7 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
                 if (B->meta)
                     a1[n1++] = mf_enc_sel(G->EM, q);
                 a1[n1++] = g;
-                r = check(c, G->x.s, n1, a1, why, sizeof why);
+                r = mf_z3_check(c, G->x.s, n1, a1, why, sizeof why);
                 if (r == Z3_L_UNDEF)
                     set_unknown(B, G->idx[q], why);
                 else if (r == Z3_L_TRUE)
@@ -1070,7 +375,7 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
         }
         int k = last;
         if (B->meta) {
-            Z3_model mdl = get_model(c, G->x.s);
+            Z3_model mdl = mf_z3_model(c, G->x.s);
             for (int q = 0; q < G->n; q++) {
                 Z3_ast v = NULL;
                 if (B->todo[G->idx[q]] &&
@@ -1080,7 +385,7 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
                     break;
                 }
             }
-            del_model(c, mdl);
+            mf_z3_model_free(c, mdl);
         }
         det_kill(B, G, d, k, which);
     }
@@ -1181,7 +486,7 @@ static Z3_ast uniform(mf_enc *E, mf_unroll *u, int d)
 typedef struct {
     mf_unroll *u[2];
     int depth;
-    valvec ch; /* choice values, step by step (copy 0's, then copy 1's) */
+    mf_valset ch; /* choice values, step by step (copy 0's, then copy 1's) */
 } blk;
 
 typedef struct {
@@ -1195,7 +500,7 @@ typedef struct {
 } bpool;
 
 static void step_choices(mf_enc *E, Z3_model mdl, mf_unroll *u, int k,
-                         valvec *out)
+                         mf_valset *out)
 {
     int n;
     Z3_ast *a = mf_unroll_choices(u, k, &n);
@@ -1252,7 +557,7 @@ static void fix_choices(mf_enc *E, Z3_solver s, mf_unroll *x,
                         mf_unroll *from, Z3_model mdl, int d)
 {
     for (int k = 0; k <= d; k++) {
-        valvec v = {0};
+        mf_valset v = {0};
         step_choices(E, mdl, from, k, &v);
         fix_step(E, s, x, k, v.v, v.n);
         MF_VEC_FREE(v);
@@ -1263,7 +568,7 @@ static void fix_choices(mf_enc *E, Z3_solver s, mf_unroll *x,
 static blk *block_copy(bpool *P, Z3_solver syn, mf_inputs *in, Z3_model vm,
                          int d)
 {
-    valvec v = {0};
+    mf_valset v = {0};
     MF_VEC(int) at = {0}; /* start of each (step, copy) in v */
     for (int k = 0; k <= d; k++) {
         for (int c = 0; c < P->n; c++) {
@@ -1345,12 +650,12 @@ static int block_found(bpool *P, Z3_solver syn, Z3_solver ver,
 {
     mf_enc *E = P->enc[0];
     Z3_context c = mf_enc_ctx(E);
-    Z3_model vm = get_model(c, ver);
+    Z3_model vm = mf_z3_model(c, ver);
     blk *b = block_copy(P, syn, in, vm, d);
-    assert_implies(E, syn, g, mf_enc_not(E, block_match(P, b, other, d)));
-    del_model(c, vm);
+    mf_z3_implies(E, syn, g, mf_enc_not(E, block_match(P, b, other, d)));
+    mf_z3_model_free(c, vm);
     Z3_solver_pop(c, ver, 1);
-    del_model(c, mdl);
+    mf_z3_model_free(c, mdl);
     return (int)(b - P->v.v);
 }
 
@@ -1365,7 +670,7 @@ static void refuted_lemma(mf_enc *E, Z3_solver syn, int n, Z3_ast *match,
     if (cond)
         l = mf_enc_keep(E, Z3_mk_implies(c, cond, l));
     if (na)
-        assert_implies(E, syn, mf_enc_and(E, na, as), l);
+        mf_z3_implies(E, syn, mf_enc_and(E, na, as), l);
     else
         Z3_solver_assert(c, syn, l);
 }
@@ -1392,32 +697,6 @@ static void bpool_free(bpool *P)
     MF_VEC_FREE(P->v);
 }
 
-/* 1 if `m` has no successor of `cur` (no initial state when cur is NULL)
- * under inp, 0 if it has, -1 on a simulator error. */
-static int sim_refuses(const mf_model *m, const mf_val *cur, const mf_val *inp)
-{
-    int rc = cur ? mf_sim_next_each(m, cur, inp, NULL, NULL, 1000000)
-                 : mf_sim_initial_each(m, inp, NULL, NULL, 1000000);
-    return rc < 0 ? -1 : rc == 0;
-}
-
-static mf_val *eval_state(mf_enc *E, Z3_model mdl, Z3_ast *st, int n)
-{
-    mf_val *v = mf_xcalloc((size_t)(n ? n : 1), sizeof *v);
-    for (int i = 0; i < n; i++)
-        v[i] = mf_enc_eval(E, mdl, st[i]);
-    return v;
-}
-
-static Z3_ast state_is(mf_enc *E, Z3_ast *st, const mf_val *v, int n)
-{
-    Z3_ast *x = mf_xcalloc((size_t)(n ? n : 1), sizeof *x);
-    for (int i = 0; i < n; i++)
-        x[i] = mf_enc_eq(E, st[i], mf_enc_val(E, v[i]));
-    Z3_ast r = mf_enc_and(E, n, x);
-    free(x);
-    return r;
-}
 
 /* --- learnt steps ---
  *
@@ -1441,7 +720,7 @@ static Z3_ast state_is(mf_enc *E, Z3_ast *st, const mf_val *v, int n)
  * with all of it. */
 typedef struct steplib {
     int w[2];    /* choices of an initial step, of a later step; -1 none yet */
-    valvec v[2]; /* rows of w[x] values */
+    mf_valset v[2]; /* rows of w[x] values */
 } steplib;
 
 static int obs_fix_state(const mf_model *m)
@@ -1462,7 +741,7 @@ static int steplib_rows(const steplib *L, int x)
 }
 
 /* Adds a row if it is new. */
-static void steplib_add(steplib *L, int x, const valvec *row)
+static void steplib_add(steplib *L, int x, const mf_valset *row)
 {
     if (L->w[x] < 0)
         L->w[x] = (int)row->n;
@@ -1582,7 +861,7 @@ static void block_steps(stepper *S, Z3_solver syn, mf_inputs *in,
     for (int r = from; r < steplib_rows(S->L, d > 0); r++) {
         Z3_ast x = step_match(S, syn, in, M, d, r);
         MF_VEC_PUSH(*steps, x);
-        assert_implies(S->E, syn, g, mf_enc_not(S->E, x));
+        mf_z3_implies(S->E, syn, g, mf_enc_not(S->E, x));
     }
 }
 
@@ -1593,7 +872,7 @@ static void block_accepting(stepper *S, Z3_solver syn, mf_inputs *in,
 {
     for (int r = from, k; r < steplib_rows(S->L, d > 0); r++) {
         mf_unroll *u = step_copy(S, syn, in, M, d, r, &k);
-        assert_implies(S->E, syn, gr, mf_enc_not(S->E, mf_unroll_ok(u, k)));
+        mf_z3_implies(S->E, syn, gr, mf_enc_not(S->E, mf_unroll_ok(u, k)));
     }
 }
 
@@ -1612,7 +891,7 @@ static Z3_model canonical_step(stepper *S, mf_unroll *V, int k, int na,
     int nch;
     Z3_ast *ch = mf_unroll_choices(V, k, &nch);
     if (nch <= 0 || L->w[k] != nch || !steplib_rows(L, k))
-        return get_model(c, S->ver);
+        return mf_z3_model(c, S->ver);
     Z3_ast *lits = mf_xcalloc((size_t)(na + nch), sizeof *lits);
     int *live = mf_xcalloc((size_t)nch, sizeof *live);
     for (int i = 0; i < na; i++)
@@ -1620,8 +899,8 @@ static Z3_model canonical_step(stepper *S, mf_unroll *V, int k, int na,
     const int *cs = mf_unroll_choice_slots(V, k);
     for (int i = 0; i < nch; i++) {
         live[i] = !(S->bind && cs[i] >= 0);
-        Z3_ast l = mk_lit(E, "pk");
-        assert_implies(E, S->ver, l, mf_enc_eq(E, ch[i], mf_enc_val(
+        Z3_ast l = mf_z3_lit(E, "pk");
+        mf_z3_implies(E, S->ver, l, mf_enc_eq(E, ch[i], mf_enc_val(
                                                      E, L->v[k].v[i])));
         lits[na + i] = l;
     }
@@ -1633,9 +912,9 @@ static Z3_model canonical_step(stepper *S, mf_unroll *V, int k, int na,
         for (int i = 0; i < nch; i++)
             if (live[i])
                 sel[n++] = lits[na + i];
-        Z3_lbool r = check(c, S->ver, n, sel, why, whyn);
+        Z3_lbool r = mf_z3_check(c, S->ver, n, sel, why, whyn);
         if (r == Z3_L_TRUE) {
-            mdl = get_model(c, S->ver);
+            mdl = mf_z3_model(c, S->ver);
             break;
         }
         if (r != Z3_L_FALSE)
@@ -1660,8 +939,8 @@ static Z3_model canonical_step(stepper *S, mf_unroll *V, int k, int na,
     free(live);
     if (!mdl) { /* the first model again */
         char w2[64];
-        if (check(c, S->ver, na, as, w2, sizeof w2) == Z3_L_TRUE)
-            mdl = get_model(c, S->ver);
+        if (mf_z3_check(c, S->ver, na, as, w2, sizeof w2) == Z3_L_TRUE)
+            mdl = mf_z3_model(c, S->ver);
     }
     return mdl;
 }
@@ -1682,8 +961,8 @@ static Z3_lbool step_find(stepper *S, Z3_model mdl, mf_inputs *in,
     mf_unroll *V = d ? S->Q : S->Q0;
     Z3_solver_push(c, ver);
     if (d) {
-        mf_val *st = eval_state(E, mdl, mf_unroll_state(M, d - 1), n);
-        Z3_solver_assert(c, ver, state_is(E, S->q0, st, n));
+        mf_val *st = mf_z3_eval_state(E, mdl, mf_unroll_state(M, d - 1), n);
+        Z3_solver_assert(c, ver, mf_z3_state_is(E, S->q0, st, n));
         free(st);
     }
     Z3_ast *a = mf_inputs_state(S->qin, k), *b = mf_inputs_state(in, d);
@@ -1692,13 +971,13 @@ static Z3_lbool step_find(stepper *S, Z3_model mdl, mf_inputs *in,
             Z3_solver_assert(c, ver, mf_enc_eq(E, a[sl], mf_enc_val(
                                           E, mf_enc_eval(E, mdl, b[sl]))));
     if (obs)
-        Z3_solver_assert(c, ver, obs_is(E, mf_unroll_obs(V, k), obs));
+        Z3_solver_assert(c, ver, mf_z3_obs_is(E, mf_unroll_obs(V, k), obs));
     Z3_solver_assert(c, ver, mf_unroll_ok(V, k));
-    Z3_lbool r = check(c, ver, na, as, why, whyn);
+    Z3_lbool r = mf_z3_check(c, ver, na, as, why, whyn);
     if (r == Z3_L_TRUE) {
         Z3_model vm = canonical_step(S, V, k, na, as, why, whyn);
         if (vm) {
-            valvec row = {0};
+            mf_valset row = {0};
             step_choices(E, vm, V, k, &row);
             const int *cs = mf_unroll_choice_slots(V, k);
             for (int i = 0; i < (int)row.n && S->bind; i++)
@@ -1706,7 +985,7 @@ static Z3_lbool step_find(stepper *S, Z3_model mdl, mf_inputs *in,
                     row.v[i] = 0;
             steplib_add(S->L, k, &row);
             MF_VEC_FREE(row);
-            del_model(c, vm);
+            mf_z3_model_free(c, vm);
         } else {
             snprintf(why, whyn, "learnt steps: the verifier lost its model");
             r = Z3_L_UNDEF;
@@ -1760,8 +1039,8 @@ static Z3_ast pick_live(batch *B, Z3_solver s, const int *live)
     for (int j = 0; j < B->nmut; j++)
         if (live[j])
             MF_VEC_PUSH(sels, mf_enc_sel(B->EM, j));
-    Z3_ast p = mk_lit(B->E, "pk");
-    assert_implies(B->E, s, p,
+    Z3_ast p = mf_z3_lit(B->E, "pk");
+    mf_z3_implies(B->E, s, p,
                    mf_enc_keep(B->E, Z3_mk_or(B->c, (unsigned)sels.n, sels.v)));
     MF_VEC_FREE(sels);
     return p;
@@ -1826,12 +1105,12 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
     const mf_model *m = B->m;
     int n = m->nslots, no = mf_enc_nobs(E);
     int iters = 0, killed = 0;
-    Z3_ast gr = mk_lit(E, "pr");
+    Z3_ast gr = mf_z3_lit(E, "pr");
     Z3_ast parts[3] = {d ? mf_enc_all_ok(EM, M, 0, d - 1) : mf_enc_keep(E, Z3_mk_true(c)),
                        mf_enc_not(E, mf_unroll_ok(M, d)),
                        d ? mf_enc_all_obs_eq(E, O, M, d - 1)
                          : mf_enc_keep(E, Z3_mk_true(c))};
-    assert_implies(E, syn, gr, mf_enc_and(E, 3, parts));
+    mf_z3_implies(E, syn, gr, mf_enc_and(E, 3, parts));
     /* Observables fixing the state: the one original state with the
      * mutant's observables must accept input d (a step from it with free
      * choices), else no refusal there kills. */
@@ -1840,7 +1119,7 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
                                      mf_unroll_state(M, d - 1));
         mf_unroll_shift_inputs(u, d - 1);
         MF_VEC_PUSH(acc->cps, u);
-        assert_implies(E, syn, gr, mf_unroll_ok(u, 1));
+        mf_z3_implies(E, syn, gr, mf_unroll_ok(u, 1));
     }
     /* No state where a learnt step of a mutant accepts refuses. */
     block_accepting(acc, syn, in, M, d, 0, gr);
@@ -1854,20 +1133,20 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
             as[na++] = pick;
         as[na++] = gr;
         char why[256];
-        Z3_lbool r = check(c, syn, na, as, why, sizeof why);
+        Z3_lbool r = mf_z3_check(c, syn, na, as, why, sizeof why);
         if (r != Z3_L_TRUE)
             return r == Z3_L_FALSE ? killed : -1;
-        Z3_model mdl = get_model(c, syn);
+        Z3_model mdl = mf_z3_model(c, syn);
         int q = picked(B, mdl, live);
         if (q < 0) {
-            del_model(c, mdl);
+            mf_z3_model_free(c, mdl);
             return -1;
         }
-        mf_val *inp = eval_state(E, mdl, mf_inputs_state(in, d), n);
+        mf_val *inp = mf_z3_eval_state(E, mdl, mf_inputs_state(in, d), n);
         for (int s = 0; s < n; s++)
             if (!mf_inputs_state(in, d)[s])
                 inp[s] = 0;
-        mf_val *ms = d ? eval_state(E, mdl, mf_unroll_state(M, d - 1), n)
+        mf_val *ms = d ? mf_z3_eval_state(E, mdl, mf_unroll_state(M, d - 1), n)
                        : NULL;
         Z3_ast *ic = mf_inputs_state(in, d);
         MF_VEC(Z3_ast) pt = {0};
@@ -1875,56 +1154,56 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
             if (ic[s])
                 MF_VEC_PUSH(pt, mf_enc_eq(E, ic[s], mf_enc_val(E, inp[s])));
         if (d)
-            MF_VEC_PUSH(pt, state_is(E, mf_unroll_state(M, d - 1), ms, n));
+            MF_VEC_PUSH(pt, mf_z3_state_is(E, mf_unroll_state(M, d - 1), ms, n));
         Z3_ast point = mf_enc_and(E, pt.n, pt.v);
         MF_VEC_FREE(pt);
         int res = 0;
-        int refuses = sim_refuses(B->mmodels[q], ms, inp);
+        int refuses = mf_reach_refuses(B->mmodels[q], ms, inp);
         if (refuses == 1) {
             /* Does an original behaviour with these observables refuse? */
             Z3_solver_push(c, ver);
             fix_inputs(E, ver, vin, in, mdl, d);
             for (int k = 0; k < d; k++) {
-                mf_val *vals = eval_state(E, mdl, mf_unroll_obs(M, k), no);
-                Z3_solver_assert(c, ver, obs_is(E, mf_unroll_obs(P, k), vals));
+                mf_val *vals = mf_z3_eval_state(E, mdl, mf_unroll_obs(M, k), no);
+                Z3_solver_assert(c, ver, mf_z3_obs_is(E, mf_unroll_obs(P, k), vals));
                 free(vals);
             }
             if (d)
                 Z3_solver_assert(c, ver, mf_enc_all_ok(E, P, 0, d - 1));
             res = 1;
             for (int it = 0; it < 1000; it++) {
-                Z3_lbool r2 = check(c, ver, 0, NULL, why, sizeof why);
+                Z3_lbool r2 = mf_z3_check(c, ver, 0, NULL, why, sizeof why);
                 if (r2 == Z3_L_UNDEF) {
                     res = -1;
                     break;
                 }
                 if (r2 == Z3_L_FALSE)
                     break;
-                Z3_model vm = get_model(c, ver);
-                mf_val *ps = d ? eval_state(E, vm, mf_unroll_state(P, d - 1), n)
+                Z3_model vm = mf_z3_model(c, ver);
+                mf_val *ps = d ? mf_z3_eval_state(E, vm, mf_unroll_state(P, d - 1), n)
                                : NULL;
-                int ref = sim_refuses(m, ps, inp);
+                int ref = mf_reach_refuses(m, ps, inp);
                 if (ref != 0) {
                     res = 0; /* an original behaviour refuses too */
                     free(ps);
-                    del_model(c, vm);
+                    mf_z3_model_free(c, vm);
                     break;
                 }
                 if (!d) { /* the one empty prefix accepts: a kill */
                     free(ps);
-                    del_model(c, vm);
+                    mf_z3_model_free(c, vm);
                     break;
                 }
-                Z3_solver_assert(c, ver, mf_enc_not(E, state_is(
+                Z3_solver_assert(c, ver, mf_enc_not(E, mf_z3_state_is(
                                              E, mf_unroll_state(P, d - 1), ps, n)));
                 free(ps);
-                del_model(c, vm);
+                mf_z3_model_free(c, vm);
             }
             Z3_solver_pop(c, ver, 1);
         }
         if (res == 1) {
             mf_test *t =
-                mf_engine_test_from_model(E, mdl, in, O, M, d);
+                mf_z3_test(E, mdl, in, O, M, d);
             t->mrefuses = d;
             B->killed_at[q] = d;
             record_kill(B, q, t, MF_N_POTENTIAL);
@@ -1943,14 +1222,14 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
                 steplib_rows(acc->L, d > 0) > before)
                 block_accepting(acc, syn, in, M, d, before, gr);
             else
-                assert_implies(E, syn, gr,
+                mf_z3_implies(E, syn, gr,
                                ns ? mf_enc_keep(E, Z3_mk_implies(c, sa[0],
                                                     mf_enc_not(E, point)))
                                   : mf_enc_not(E, point));
         }
         free(inp);
         free(ms);
-        del_model(c, mdl);
+        mf_z3_model_free(c, mdl);
         if (res < 0)
             return res;
         if (res == 1) {
@@ -1965,29 +1244,22 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
 static void pot_kill(batch *B, int j, Z3_model mdl, mf_inputs *in,
                      mf_unroll *O, mf_unroll *M, int d)
 {
-    mf_test *t = mf_engine_test_from_model(B->E, mdl, in, O, M, d);
-    del_model(B->c, mdl);
+    mf_test *t = mf_z3_test(B->E, mdl, in, O, M, d);
+    mf_z3_model_free(B->c, mdl);
     B->killed_at[j] = d;
     record_kill(B, j, t, MF_N_POTENTIAL);
 }
 
-/* Explicit reachable states of the original (every input), or 0 states if
- * past the limits. */
-typedef struct {
-    int ok;
-    valvec st;
-} reach;
-
-static int prove_marked(batch *S, int *mark, reach *rs, int *rs_done);
-static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done);
+static int prove_marked(batch *S, int *mark, mf_reach *rs, int *rs_done);
+static void refusal_capable(batch *B, int *mark, mf_reach *rs, int *rs_done);
 
 /* --- potential killing by refinement --- */
-static void pot_search(batch *B, int j, reach *rs, int *rs_done)
+static void pot_search(batch *B, int j, mf_reach *rs, int *rs_done)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
     const mf_engine_opts *o = B->o;
-    Z3_solver syn = mk_solver(c, o, B->qfbv), ver = mk_solver(c, o, B->qfbv);
+    Z3_solver syn = mf_z3_solver(c, o, B->qfbv), ver = mf_z3_solver(c, o, B->qfbv);
     mf_inputs *in = mf_inputs_new(E, syn, "pi");
     mf_inputs *vin = mf_inputs_new(E, ver, "pv");
     mf_unroll *O = mf_unroll_new(E, syn, "po", 0, in, 1, NULL);
@@ -2026,7 +1298,7 @@ static void pot_search(batch *B, int j, reach *rs, int *rs_done)
         mf_unroll_extend(M, d);
         mf_unroll_extend(P, d);
         live[j] = 1;
-        int pr = now() > B->deadline ? -1
+        int pr = mf_z3_now() > B->deadline ? -1
                  : d && !mayref     ? 0
                                     : pot_refusal(B, live, ver, vin, P, &ms, d);
         if (pr == -2) { /* refusals at d undecided: look on for outputs */
@@ -2039,15 +1311,15 @@ static void pot_search(batch *B, int j, reach *rs, int *rs_done)
                 B->out[j].bound = d - 1; /* gave up: no kill up to d-1 */
             break;
         }
-        Z3_ast g = mk_lit(E, "pg");
+        Z3_ast g = mf_z3_lit(E, "pg");
         Z3_ast parts[2] = {mf_enc_all_ok(EM, M, 0, d),
                            mf_enc_not(E, mf_enc_all_obs_eq(E, O, M, d))};
-        assert_implies(E, syn, g, mf_enc_and(E, 2, parts));
+        mf_z3_implies(E, syn, g, mf_enc_and(E, 2, parts));
         astvec steps = {0}; /* step mode: "M's step d is copy i's" */
         if (stepmode)
             block_steps(&os, syn, in, M, d, 0, g, &steps);
         for (;;) {
-            if (++iters > o->cegis_max || now() > B->deadline) {
+            if (++iters > o->cegis_max || mf_z3_now() > B->deadline) {
                 B->out[j].bound = d - 1; /* gave up: no kill up to d-1 */
                 giveup = 1;
                 break;
@@ -2056,7 +1328,7 @@ static void pot_search(batch *B, int j, reach *rs, int *rs_done)
             int na = nassume(B, j, as);
             as[na++] = g;
             char why[256];
-            Z3_lbool r = check(c, syn, na, as, why, sizeof why);
+            Z3_lbool r = mf_z3_check(c, syn, na, as, why, sizeof why);
             if (r == Z3_L_UNDEF) {
                 set_unknown(B, j, why);
                 break;
@@ -2070,16 +1342,16 @@ static void pot_search(batch *B, int j, reach *rs, int *rs_done)
                                   mf_enc_and(E, 2, parts), na - 1, as);
                 break;
             }
-            Z3_model mdl = get_model(c, syn);
+            Z3_model mdl = mf_z3_model(c, syn);
             if (stepmode) {
                 int before = steplib_rows(B->lib, d > 0);
-                mf_val *ov = eval_state(E, mdl, mf_unroll_obs(M, d),
+                mf_val *ov = mf_z3_eval_state(E, mdl, mf_unroll_obs(M, d),
                                         mf_enc_nobs(E));
                 Z3_lbool r2 = step_find(&os, mdl, in, M, d, ov, 0, NULL, why,
                                         sizeof why);
                 free(ov);
                 if (r2 == Z3_L_UNDEF) {
-                    del_model(c, mdl);
+                    mf_z3_model_free(c, mdl);
                     set_unknown(B, j, why);
                     break;
                 }
@@ -2087,7 +1359,7 @@ static void pot_search(batch *B, int j, reach *rs, int *rs_done)
                     pot_kill(B, j, mdl, in, O, M, d);
                     break;
                 }
-                del_model(c, mdl);
+                mf_z3_model_free(c, mdl);
                 int after = steplib_rows(B->lib, d > 0);
                 if (after == before) { /* cannot happen: the copy of a
                                           learnt step blocks it */
@@ -2106,18 +1378,18 @@ static void pot_search(batch *B, int j, reach *rs, int *rs_done)
                 mf_val *vals = mf_xcalloc((size_t)(no + 1), sizeof *vals);
                 for (int i = 0; i < no; i++)
                     vals[i] = mf_enc_eval(E, mdl, mo[i]);
-                Z3_solver_assert(c, ver, obs_is(E, mf_unroll_obs(P, k), vals));
+                Z3_solver_assert(c, ver, mf_z3_obs_is(E, mf_unroll_obs(P, k), vals));
                 free(vals);
             }
             Z3_solver_assert(c, ver, mf_enc_all_ok(E, P, 0, d));
-            Z3_ast ul = mk_lit(E, "pu");
-            assert_implies(E, ver, ul, uniform(E, P, d));
-            Z3_lbool r2 = check(c, ver, 1, &ul, why, sizeof why);
+            Z3_ast ul = mf_z3_lit(E, "pu");
+            mf_z3_implies(E, ver, ul, uniform(E, P, d));
+            Z3_lbool r2 = mf_z3_check(c, ver, 1, &ul, why, sizeof why);
             if (r2 == Z3_L_FALSE)
-                r2 = check(c, ver, 0, NULL, why, sizeof why);
+                r2 = mf_z3_check(c, ver, 0, NULL, why, sizeof why);
             if (r2 == Z3_L_UNDEF) {
                 Z3_solver_pop(c, ver, 1);
-                del_model(c, mdl);
+                mf_z3_model_free(c, mdl);
                 set_unknown(B, j, why);
                 break;
             }
@@ -2151,8 +1423,8 @@ static void pot_search(batch *B, int j, reach *rs, int *rs_done)
     mf_unroll_free(P);
     mf_inputs_free(in);
     mf_inputs_free(vin);
-    del_solver(c, syn);
-    del_solver(c, ver);
+    mf_z3_solver_free(c, syn);
+    mf_z3_solver_free(c, ver);
 }
 
 /* Does m read inputs (IVARs, input VARs)? */
@@ -2173,7 +1445,7 @@ static double joint_deadline(const batch *B, int n, double frac)
     double per = B->o->timeout_ms / 1000.0;
     if (B->o->mutant_ms && B->o->mutant_ms / 1000.0 < per)
         per = B->o->mutant_ms / 1000.0;
-    return now() + per * frac * n;
+    return mf_z3_now() + per * frac * n;
 }
 
 /* One query of a joint search: "one of the picked mutants, goal g" within
@@ -2183,10 +1455,10 @@ static Z3_lbool joint_query(batch *B, Z3_solver syn, Z3_ast pick, Z3_ast g,
                             int *iters, int cap)
 {
     char why[256];
-    if (++*iters > cap || now() > B->deadline)
+    if (++*iters > cap || mf_z3_now() > B->deadline)
         return Z3_L_UNDEF;
     Z3_ast as[2] = {pick, g};
-    return check(B->c, syn, 2, as, why, sizeof why);
+    return mf_z3_check(B->c, syn, 2, as, why, sizeof why);
 }
 
 /* At length d, the marks of live (and rf, whether it may refuse) of the
@@ -2224,7 +1496,7 @@ static void hold_back(const batch *B, int *live, int *rf, int *held, int d)
  * on the others (a kill at d is a shortest one for every live mutant). An
  * unsatisfiable query refutes d for all of them at once. Mutants it gives
  * up on (limits) go back to their own search. */
-static void pot_joint(batch *B, const int *det, reach *rs, int *rs_done)
+static void pot_joint(batch *B, const int *det, mf_reach *rs, int *rs_done)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -2248,8 +1520,8 @@ static void pot_joint(batch *B, const int *det, reach *rs, int *rs_done)
     os.bind = 1;
     steplib mlib = {{-1, -1}, {{0}, {0}}}; /* the mutants' steps */
     stepper_open(&ms, B, EM, 1, &mlib, ver, "jn");
-    double saved_wall = wall_deadline;
-    wall_deadline = 0;
+    double saved_wall = mf_z3_deadline();
+    mf_z3_set_deadline(0);
     B->deadline = joint_deadline(B, nmarked(B, live), 1.0);
     int iters = 0, giveup = 0, undecided = -1, early = 0;
     int *rf = mf_xmalloc(sizeof *rf * (size_t)n); /* may refuse */
@@ -2271,7 +1543,7 @@ static void pot_joint(batch *B, const int *det, reach *rs, int *rs_done)
         /* Past length 0, only the mutants that may refuse. */
         for (int j = 0; j < n; j++)
             rf[j] &= live[j];
-        int pr = now() > B->deadline ? -1
+        int pr = mf_z3_now() > B->deadline ? -1
                  : d && !nmarked(B, rf)
                      ? 0
                      : pot_refusal(B, d ? rf : live, ver, vin, P, &ms, d);
@@ -2285,10 +1557,10 @@ static void pot_joint(batch *B, const int *det, reach *rs, int *rs_done)
             undecided = d; /* refusals at d undecided: look on */
         if (!nmarked(B, live))
             continue;
-        Z3_ast g = mk_lit(E, "jg");
+        Z3_ast g = mf_z3_lit(E, "jg");
         Z3_ast parts[2] = {mf_enc_all_ok(EM, M, 0, d),
                            mf_enc_not(E, mf_enc_all_obs_eq(E, O, M, d))};
-        assert_implies(E, syn, g, mf_enc_and(E, 2, parts));
+        mf_z3_implies(E, syn, g, mf_enc_and(E, 2, parts));
         astvec steps = {0};
         block_steps(&os, syn, in, M, d, 0, g, &steps);
         Z3_ast pick = pick_live(B, syn, live);
@@ -2301,17 +1573,17 @@ static void pot_joint(batch *B, const int *det, reach *rs, int *rs_done)
             }
             if (r == Z3_L_FALSE) /* no live mutant deviates at d */
                 break;
-            Z3_model mdl = get_model(c, syn);
+            Z3_model mdl = mf_z3_model(c, syn);
             int q = picked(B, mdl, live);
             int before = steplib_rows(B->lib, d > 0);
-            mf_val *ov = eval_state(E, mdl, mf_unroll_obs(M, d),
+            mf_val *ov = mf_z3_eval_state(E, mdl, mf_unroll_obs(M, d),
                                     mf_enc_nobs(E));
             Z3_lbool r2 = q < 0 ? Z3_L_UNDEF
                                 : step_find(&os, mdl, in, M, d, ov, 0, NULL,
                                             why, sizeof why);
             free(ov);
             if (r2 == Z3_L_UNDEF) {
-                del_model(c, mdl);
+                mf_z3_model_free(c, mdl);
                 giveup = 1;
                 break;
             }
@@ -2324,7 +1596,7 @@ static void pot_joint(batch *B, const int *det, reach *rs, int *rs_done)
                 pick = pick_live(B, syn, live);
                 continue;
             }
-            del_model(c, mdl);
+            mf_z3_model_free(c, mdl);
             if (steplib_rows(B->lib, d > 0) == before) {
                 giveup = 1; /* cannot happen: a learnt step blocks it */
                 break;
@@ -2370,7 +1642,7 @@ static void pot_joint(batch *B, const int *det, reach *rs, int *rs_done)
             v->bound = undecided - 1;
     }
     free(rf);
-    wall_deadline = saved_wall;
+    mf_z3_set_deadline(saved_wall);
     stepper_close(&ms);
     MF_VEC_FREE(mlib.v[0]);
     MF_VEC_FREE(mlib.v[1]);
@@ -2422,8 +1694,8 @@ static Z3_ast agreeq_lit(batch *B, agreeq *A, astvec *v, int d, int pair)
         Z3_ast x[3] = {mf_enc_all_ok(B->E, A->x.o, 0, d),
                        mf_enc_all_ok(B->EM, A->x.m, 0, d),
                        mf_enc_all_obs_eq(B->E, A->x.o, A->x.m, d)};
-        v->v[d] = mk_lit(B->E, pair ? "na" : "no");
-        assert_implies(B->E, A->x.s, v->v[d],
+        v->v[d] = mf_z3_lit(B->E, pair ? "na" : "no");
+        mf_z3_implies(B->E, A->x.s, v->v[d],
                        pair ? mf_enc_and(B->E, 3, x) : x[0]);
     }
     return v->v[d];
@@ -2440,7 +1712,7 @@ static int agreeq_kill(batch *B, agreeq *A, int j, int from, mf_test **out,
     int r = 0; /* some pair agrees up to lo - 1, none to hi */
     for (int probe = hi;; probe = lo + (hi - lo) / 2) {
         as[na] = agreeq_lit(B, A, &A->agree, probe, 1);
-        Z3_lbool l = check(B->c, A->x.s, na + 1, as, why, whyn);
+        Z3_lbool l = mf_z3_check(B->c, A->x.s, na + 1, as, why, whyn);
         if (l == Z3_L_UNDEF)
             return -1;
         if (probe == B->o->bound && l == Z3_L_TRUE)
@@ -2454,11 +1726,11 @@ static int agreeq_kill(batch *B, agreeq *A, int j, int from, mf_test **out,
     }
     /* The test: an original behaviour of length hi, if there is one. */
     as[na] = agreeq_lit(B, A, &A->orig, hi, 0);
-    Z3_lbool l = check(B->c, A->x.s, na + 1, as, why, whyn);
+    Z3_lbool l = mf_z3_check(B->c, A->x.s, na + 1, as, why, whyn);
     if (l == Z3_L_TRUE) {
-        Z3_model mdl = get_model(B->c, A->x.s);
-        *out = mf_engine_test_from_model(B->E, mdl, A->x.in, A->x.o, NULL, hi);
-        del_model(B->c, mdl);
+        Z3_model mdl = mf_z3_model(B->c, A->x.s);
+        *out = mf_z3_test(B->E, mdl, A->x.in, A->x.o, NULL, hi);
+        mf_z3_model_free(B->c, mdl);
         r = 1;
     } else if (l == Z3_L_UNDEF)
         r = -1;
@@ -2497,11 +1769,11 @@ static Z3_lbool pair_query(batch *B, Z3_solver ver, mf_inputs *vin,
     for (int i = 0; i < na; i++)
         vs[i] = as[i];
     Z3_ast up[2] = {uniform(E, P, d), uniform(EM, Q, d)};
-    vs[na] = mk_lit(E, "du");
-    assert_implies(E, ver, vs[na], mf_enc_and(E, 2, up));
-    Z3_lbool r = check(c, ver, na + 1, vs, why, whyn);
+    vs[na] = mf_z3_lit(E, "du");
+    mf_z3_implies(E, ver, vs[na], mf_enc_and(E, 2, up));
+    Z3_lbool r = mf_z3_check(c, ver, na + 1, vs, why, whyn);
     if (r == Z3_L_FALSE)
-        r = check(c, ver, na, vs, why, whyn);
+        r = mf_z3_check(c, ver, na, vs, why, whyn);
     return r;
 }
 
@@ -2545,7 +1817,7 @@ static void blk_repeat(bpool *P, Z3_solver s, mf_unroll *const *u,
 /* Copy b's record of choices extended to length d as blk_repeat did. */
 static void blk_extend_ch(bpool *P, blk *b, int d)
 {
-    valvec last = {0};
+    mf_valset last = {0};
     for (int c = 0; c < P->n; c++) {
         int nv = 0;
         const mf_val *v = blk_step(P, b, b->depth, c, &nv);
@@ -2576,7 +1848,7 @@ static int def_lookahead(batch *B, int j, bpool *P, const blk *b, int d)
     int bound = B->o->bound, got = d;
     if (P->bind || b->depth < 1 || d + 1 >= bound)
         return d;
-    Z3_solver la = mk_solver(c, B->o, B->qfbv);
+    Z3_solver la = mf_z3_solver(c, B->o, B->qfbv);
     mf_inputs *in = mf_inputs_new(E, la, "li");
     mf_unroll *u[2] = {mf_unroll_new(E, la, "lp", 0, in, 0, NULL),
                        mf_unroll_new(EM, la, "lq", B->meta, in, 0, NULL)};
@@ -2585,23 +1857,23 @@ static int def_lookahead(batch *B, int j, bpool *P, const blk *b, int d)
     blk_repeat(P, la, u, b, 0, bound);
     Z3_ast as[2];
     int na = nassume(B, j, as);
-    for (int X = bound, tries = 0; X > d && tries < 4 && now() < B->deadline;
+    for (int X = bound, tries = 0; X > d && tries < 4 && mf_z3_now() < B->deadline;
          tries++) {
         Z3_ast parts[3] = {mf_enc_all_ok(E, u[0], 0, X),
                            mf_enc_all_ok(EM, u[1], 0, X),
                            mf_enc_all_obs_eq(E, u[0], u[1], X)};
-        as[na] = mk_lit(E, "lx");
-        assert_implies(E, la, as[na],
+        as[na] = mf_z3_lit(E, "lx");
+        mf_z3_implies(E, la, as[na],
                        mf_enc_not(E, mf_enc_and(E, 3, parts)));
         char why[256];
-        Z3_lbool r = check(c, la, na + 1, as, why, sizeof why);
+        Z3_lbool r = mf_z3_check(c, la, na + 1, as, why, sizeof why);
         if (r == Z3_L_FALSE) {
             got = X;
             break;
         }
         if (r != Z3_L_TRUE)
             break;
-        Z3_model mdl = get_model(c, la);
+        Z3_model mdl = mf_z3_model(c, la);
         int t = 0;
         for (; t < X; t++) {
             Z3_ast at[3] = {mf_unroll_ok(u[0], t), mf_unroll_ok(u[1], t),
@@ -2612,13 +1884,13 @@ static int def_lookahead(batch *B, int j, bpool *P, const blk *b, int d)
                 Z3_get_bool_value(c, v) != Z3_L_TRUE)
                 break;
         }
-        del_model(c, mdl);
+        mf_z3_model_free(c, mdl);
         X = t - 1;
     }
     mf_unroll_free(u[0]);
     mf_unroll_free(u[1]);
     mf_inputs_free(in);
-    del_solver(c, la);
+    mf_z3_solver_free(c, la);
     return got;
 }
 
@@ -2630,7 +1902,7 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
     const mf_engine_opts *o = B->o;
-    Z3_solver syn = mk_solver(c, o, B->qfbv), ver = mk_solver(c, o, B->qfbv);
+    Z3_solver syn = mf_z3_solver(c, o, B->qfbv), ver = mf_z3_solver(c, o, B->qfbv);
     mf_inputs *in = mf_inputs_new(E, syn, "di");
     mf_inputs *vin = mf_inputs_new(E, ver, "dv");
     mf_unroll *O = mf_unroll_new(E, syn, "do", 0, in, 1, NULL);
@@ -2647,9 +1919,9 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
         mf_unroll_extend(O, d);
         mf_unroll_extend(P, d);
         mf_unroll_extend(Q, d);
-        Z3_ast g = mk_lit(E, "dg");
+        Z3_ast g = mf_z3_lit(E, "dg");
         for (;;) {
-            if (++iters > cap || now() > B->deadline) {
+            if (++iters > cap || mf_z3_now() > B->deadline) {
                 snprintf(tmp->reason, sizeof tmp->reason,
                          "definite refinement: iteration limit at length %d",
                          d);
@@ -2660,7 +1932,7 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
             int na = nassume(B, j, as);
             as[na++] = g;
             char why[256];
-            Z3_lbool r = check(c, syn, na, as, why, sizeof why);
+            Z3_lbool r = mf_z3_check(c, syn, na, as, why, sizeof why);
             if (r == Z3_L_UNDEF) {
                 snprintf(tmp->reason, sizeof tmp->reason, "%s", why);
                 stop = 1;
@@ -2690,14 +1962,14 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
                 }
                 break;
             }
-            Z3_model mdl = get_model(c, syn);
+            Z3_model mdl = mf_z3_model(c, syn);
             Z3_ast vs[1];
             int nv = nassume(B, j, vs);
             Z3_lbool r2 = pair_query(B, ver, vin, in, mdl, P, Q, d, nv, vs,
                                      why, sizeof why);
             if (r2 == Z3_L_UNDEF) {
                 Z3_solver_pop(c, ver, 1);
-                del_model(c, mdl);
+                mf_z3_model_free(c, mdl);
                 snprintf(tmp->reason, sizeof tmp->reason, "%s", why);
                 stop = 1;
                 break;
@@ -2705,8 +1977,8 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
             if (r2 == Z3_L_FALSE) {
                 Z3_solver_pop(c, ver, 1);
                 tmp->test =
-                    mf_engine_test_from_model(E, mdl, in, O, NULL, d);
-                del_model(c, mdl);
+                    mf_z3_test(E, mdl, in, O, NULL, d);
+                mf_z3_model_free(c, mdl);
                 killed = 1;
                 break;
             }
@@ -2719,140 +1991,13 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
     mf_unroll_free(Q);
     mf_inputs_free(in);
     mf_inputs_free(vin);
-    del_solver(c, syn);
-    del_solver(c, ver);
+    mf_z3_solver_free(c, syn);
+    mf_z3_solver_free(c, ver);
     return killed;
 }
 
 /* ------------------------------------------------------------------ */
 /* Proofs                                                               */
-
-/* The input cells a step reads (IVARs only past the initial states, input
- * VARs always) with their domains, and how many valuations they have
- * (counted up to just past INPUT_COMBOS). */
-typedef struct {
-    int n;
-    int *slots;
-    mf_val **dom;
-    int *ndom;
-    long combos;
-} indoms;
-
-static void indoms_open(indoms *D, const mf_model *m, int step)
-{
-    memset(D, 0, sizeof *D);
-    for (int i = 0; i < m->nvars; i++) {
-        const mf_var *v = &m->vars[i];
-        int isin = v->is_input && v->decl == MF_DECL_VAR;
-        if (!(isin || (step && v->decl == MF_DECL_IVAR)))
-            continue;
-        for (int q = 0; q < v->nslots; q++) {
-            D->slots = mf_xrealloc(D->slots, sizeof *D->slots * (size_t)(D->n + 1));
-            D->dom = mf_xrealloc(D->dom, sizeof *D->dom * (size_t)(D->n + 1));
-            D->ndom = mf_xrealloc(D->ndom, sizeof *D->ndom * (size_t)(D->n + 1));
-            D->slots[D->n] = v->slot + q;
-            mf_type_domain(v->type, &D->dom[D->n], &D->ndom[D->n]);
-            D->n++;
-        }
-    }
-    D->combos = 1;
-    for (int i = 0; i < D->n && D->combos <= INPUT_COMBOS; i++)
-        D->combos *= D->ndom[i];
-}
-
-/* Valuation number cb (0 .. combos-1) into the input cells of inp. */
-static void indoms_set(const indoms *D, long cb, mf_val *inp)
-{
-    for (int i = 0; i < D->n; i++) {
-        inp[D->slots[i]] = D->dom[i][cb % D->ndom[i]];
-        cb /= D->ndom[i];
-    }
-}
-
-static void indoms_free(indoms *D)
-{
-    for (int i = 0; i < D->n; i++)
-        free(D->dom[i]);
-    free(D->dom);
-    free(D->slots);
-    free(D->ndom);
-}
-
-/* The original's reachable states, at most `limit` of them (past it, or
- * past INPUT_COMBOS input valuations per step, R->ok is 0). */
-static void reach_upto(const mf_model *m, reach *R, int limit)
-{
-    int n = m->nslots;
-    memset(R, 0, sizeof *R);
-    indoms D[2];
-    for (int w = 0; w < 2; w++)
-        indoms_open(&D[w], m, w);
-    int ok = D[0].combos <= INPUT_COMBOS && D[1].combos <= INPUT_COMBOS;
-    mf_val *inp = mf_xcalloc((size_t)(n ? n : 1), sizeof *inp);
-    valvec all = {0};
-    collect cl = {&all, n, limit, 0, NULL, 0};
-    for (int w = 0; w < 2 && ok; w++) {
-        int from = 0;
-        int frontier_end = all.n / (n ? n : 1);
-        if (w == 1)
-            from = 0;
-        /* w = 0: initial states; w = 1: BFS to a fixpoint. */
-        int idx = from;
-        do {
-            int lim = w == 0 ? 1 : all.n / (n ? n : 1);
-            for (; (w == 0 ? idx < 1 : idx < lim) && ok; idx++) {
-                for (long cb = 0; cb < D[w].combos && ok; cb++) {
-                    indoms_set(&D[w], cb, inp);
-                    int rc;
-                    if (w == 0)
-                        rc = mf_sim_initial_each(m, inp, collect_fn, &cl,
-                                                 1000000);
-                    else {
-                        mf_val *cur = mf_xmalloc(sizeof *cur * (size_t)(n ? n : 1));
-                        memcpy(cur, all.v + (size_t)idx * n,
-                               sizeof *cur * (size_t)n);
-                        rc = mf_sim_next_each(m, cur, inp, collect_fn, &cl,
-                                              1000000);
-                        free(cur);
-                    }
-                    if (rc < 0 || cl.over)
-                        ok = 0;
-                }
-            }
-            if (w == 0)
-                break;
-        } while (idx < all.n / (n ? n : 1) && ok);
-        (void)frontier_end;
-    }
-    indoms_free(&D[0]);
-    indoms_free(&D[1]);
-    free(inp);
-    collect_free(&cl);
-    R->ok = ok;
-    R->st = all;
-}
-
-static void compute_reach(const mf_model *m, reach *R)
-{
-    reach_upto(m, R, REACH_LIMIT);
-}
-
-static int stop_first(const mf_val *st, void *ctx)
-{
-    (void)st;
-    (void)ctx;
-    return 1;
-}
-
-/* 1 if m has a successor of cur under inp, 0 if none, -1 on an error or
- * past 4096 candidate assignments (then the caller cannot tell: it is
- * called for thousands of states). */
-static int has_successor(const mf_model *m, const mf_val *cur,
-                         const mf_val *inp)
-{
-    int rc = mf_sim_next_each(m, cur, inp, stop_first, NULL, 4096);
-    return rc < 0 ? -1 : rc > 0;
-}
 
 /* Of the mutants marked in `mark`, those that may refuse a step the
  * original takes stay marked: with observables fixing the state, a refusal
@@ -2875,19 +2020,19 @@ static int has_successor(const mf_model *m, const mf_val *cur,
  * length sooner than the search for differences does (clearing them there
  * cost 8 to 38% on 39 to 41 sampled at bound 10 and 20). */
 #define REFUSAL_TRIES 10000L
-static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done)
+static void refusal_capable(batch *B, int *mark, mf_reach *rs, int *rs_done)
 {
     const mf_model *m = B->m;
     int n = m->nslots, left = nmarked(B, mark);
     if (!left)
         return;
-    indoms D;
-    indoms_open(&D, m, 1);
-    if (!*rs_done && D.combos <= INPUT_COMBOS) {
+    mf_reach_dom D;
+    mf_reach_dom_open(&D, m, 1);
+    if (!*rs_done && D.combos <= MF_REACH_INPUT_COMBOS) {
         /* As many states as the tries allow: complete, they are the
          * batch's reachable states (the proofs' too); else none. */
-        reach t;
-        reach_upto(m, &t, (int)(REFUSAL_TRIES / D.combos));
+        mf_reach t;
+        mf_reach_upto(m, &t, (int)(REFUSAL_TRIES / D.combos));
         if (t.ok) {
             *rs = t;
             *rs_done = 1;
@@ -2895,7 +2040,7 @@ static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done)
             MF_VEC_FREE(t.st);
     }
     long cnt = *rs_done && rs->ok ? (long)(rs->st.n / (n ? n : 1)) : 0;
-    if (cnt && D.combos <= INPUT_COMBOS && cnt * D.combos <= REFUSAL_TRIES) {
+    if (cnt && D.combos <= MF_REACH_INPUT_COMBOS && cnt * D.combos <= REFUSAL_TRIES) {
         for (int j = 0; j < B->nmut; j++)
             if (mark[j] && xno_refusal(B, j)) {
                 mark[j] = 0;
@@ -2906,12 +2051,12 @@ static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done)
         for (long i = 0; i < cnt && left; i++) {
             const mf_val *cur = rs->st.v + (size_t)i * n;
             for (long cb = 0; cb < D.combos && left; cb++) {
-                indoms_set(&D, cb, inp);
-                int o = has_successor(m, cur, inp);
+                mf_reach_dom_set(&D, cb, inp);
+                int o = mf_reach_has_successor(m, cur, inp);
                 for (int j = 0; j < B->nmut && o != 0; j++) {
                     if (!mark[j] || found[j])
                         continue;
-                    if (o < 0 || has_successor(B->mmodels[j], cur, inp) != 1) {
+                    if (o < 0 || mf_reach_has_successor(B->mmodels[j], cur, inp) != 1) {
                         found[j] = 1; /* refuses there, or cannot tell */
                         left--;
                     }
@@ -2927,7 +2072,7 @@ static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done)
         free(found);
         free(inp);
     }
-    indoms_free(&D);
+    mf_reach_dom_free(&D);
 }
 
 /* 1 if mutant j steps as the original from every state of rs (complete)
@@ -2939,7 +2084,7 @@ static void refusal_capable(batch *B, int *mark, reach *rs, int *rs_done)
  * of INIT constraints and one of a next() term, whose step queries took
  * 1.3 s). At most STEP_SAME_EVALS states times inputs. */
 #define STEP_SAME_EVALS 200000L
-static int steps_as_original(batch *B, int j, const reach *rs)
+static int steps_as_original(batch *B, int j, const mf_reach *rs)
 {
     const mf_model *m = B->m, *mm = B->mmodels[j];
     int item, kind = mf_explore_step_delta(m, mm, &item);
@@ -2948,28 +2093,28 @@ static int steps_as_original(batch *B, int j, const reach *rs)
     long cnt = rs->ok ? (long)(rs->st.n / (m->nslots ? m->nslots : 1)) : 0;
     if (kind != MF_STEP_NEXT || !cnt)
         return 0;
-    indoms D;
-    indoms_open(&D, m, 1);
-    int same = D.combos <= INPUT_COMBOS && cnt * D.combos <= STEP_SAME_EVALS;
+    mf_reach_dom D;
+    mf_reach_dom_open(&D, m, 1);
+    int same = D.combos <= MF_REACH_INPUT_COMBOS && cnt * D.combos <= STEP_SAME_EVALS;
     mf_val *inp = mf_xcalloc((size_t)(m->nslots ? m->nslots : 1), sizeof *inp);
     mf_valset vals[2] = {{0}, {0}};
     for (long i = 0; i < cnt && same; i++) {
         const mf_val *cur = rs->st.v + (size_t)i * m->nslots;
         for (long cb = 0; cb < D.combos && same; cb++) {
-            indoms_set(&D, cb, inp);
+            mf_reach_dom_set(&D, cb, inp);
             same = mf_explore_step_agrees(m, mm, item, cur, inp, vals);
         }
     }
     MF_VEC_FREE(vals[0]);
     MF_VEC_FREE(vals[1]);
     free(inp);
-    indoms_free(&D);
+    mf_reach_dom_free(&D);
     return same;
 }
 
 /* refusal_capable for the mutants marked in `mark` it has not tried, so
  * that lock-step knows those that never refuse (mark unchanged). */
-static void refusal_tried(batch *B, const int *mark, reach *rs, int *rs_done)
+static void refusal_tried(batch *B, const int *mark, mf_reach *rs, int *rs_done)
 {
     int *m = mf_xcalloc((size_t)B->nmut, sizeof *m);
     for (int j = 0; j < B->nmut; j++)
@@ -3055,7 +2200,7 @@ static Z3_ast trie(mf_enc *E, Z3_ast *S, const trie_ctx *T, const int *idx,
 }
 
 /* S is one of the states of rs (cnt of them, cnt > 0). */
-static Z3_ast in_states(batch *B, Z3_ast *S, const reach *rs, int cnt)
+static Z3_ast in_states(batch *B, Z3_ast *S, const mf_reach *rs, int cnt)
 {
     const mf_model *m = B->m;
     int n = m->nslots, nc = 0;
@@ -3077,7 +2222,7 @@ static Z3_ast in_states(batch *B, Z3_ast *S, const reach *rs, int cnt)
 }
 
 static void lockq_open(batch *B, lockq *L, int step, int rev,
-                       const reach *rs)
+                       const mf_reach *rs)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -3085,9 +2230,9 @@ static void lockq_open(batch *B, lockq *L, int step, int rev,
     memset(L, 0, sizeof *L);
     L->step = step;
     L->rev = rev;
-    L->A = mk_solver(c, B->o, B->qfbv);
-    L->V = mk_solver(c, B->o, B->qfbv);
-    L->W = mk_solver(c, B->o, B->qfbv);
+    L->A = mf_z3_solver(c, B->o, B->qfbv);
+    L->V = mf_z3_solver(c, B->o, B->qfbv);
+    L->W = mf_z3_solver(c, B->o, B->qfbv);
     L->in = mf_inputs_new(E, L->A, "li");
     L->vin = mf_inputs_new(E, L->V, "lv");
     L->win = mf_inputs_new(E, L->W, "lwi");
@@ -3126,12 +2271,12 @@ static void lockq_open(batch *B, lockq *L, int step, int rev,
     /* Enabledness candidates: the original accepts, some mutant choice
      * fails (over-approximates a refusal). Successor candidates: the
      * mutant's step. */
-    L->en = mk_lit(E, "le");
+    L->en = mf_z3_lit(E, "le");
     Z3_ast ep[2] = {mf_unroll_ok(L->O, step),
                     mf_enc_not(E, mf_unroll_ok(L->M, step))};
-    assert_implies(E, L->A, L->en, mf_enc_and(E, 2, ep));
-    L->g = mk_lit(E, "lg");
-    assert_implies(E, L->A, L->g, mf_unroll_ok(rev ? L->O : L->M, step));
+    mf_z3_implies(E, L->A, L->en, mf_enc_and(E, 2, ep));
+    L->g = mf_z3_lit(E, "lg");
+    mf_z3_implies(E, L->A, L->g, mf_unroll_ok(rev ? L->O : L->M, step));
 }
 
 static void lockq_close(batch *B, lockq *L)
@@ -3146,9 +2291,9 @@ static void lockq_close(batch *B, lockq *L)
     free(L->S);
     free(L->SV);
     free(L->SW);
-    del_solver(B->c, L->A);
-    del_solver(B->c, L->V);
-    del_solver(B->c, L->W);
+    mf_z3_solver_free(B->c, L->A);
+    mf_z3_solver_free(B->c, L->V);
+    mf_z3_solver_free(B->c, L->W);
 }
 
 /* Mutant j in lockq L: 1 proved, 0 not, -1 unknown. */
@@ -3162,7 +2307,7 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
     Z3_ast as[3];
     int na = nassume(B, j, as);
     /* Points only j's simulator rules out are j's alone. */
-    Z3_ast mine = mk_lit(E, "lj");
+    Z3_ast mine = mf_z3_lit(E, "lj");
     as[na] = mine;
     as[na + 1] = L->en;
     /* A candidate the simulator refutes gets a choice of the mutant that
@@ -3178,35 +2323,35 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
             snprintf(why, whyn, "lock-step: iteration limit");
             return -1;
         }
-        Z3_lbool r = check(c, A, na + 2, as, why, whyn);
+        Z3_lbool r = mf_z3_check(c, A, na + 2, as, why, whyn);
         if (r == Z3_L_FALSE)
             break;
         if (r == Z3_L_UNDEF)
             return -1;
-        Z3_model mdl = get_model(c, A);
+        Z3_model mdl = mf_z3_model(c, A);
         Z3_ast *ic = mf_inputs_state(L->in, step);
-        mf_val *inp = eval_state(E, mdl, ic, n);
-        mf_val *sv = step ? eval_state(E, mdl, L->S, n) : NULL;
+        mf_val *inp = mf_z3_eval_state(E, mdl, ic, n);
+        mf_val *sv = step ? mf_z3_eval_state(E, mdl, L->S, n) : NULL;
         for (int q = 0; q < n; q++)
             if (!ic[q])
                 inp[q] = 0;
-        int ref = sim_refuses(B->mmodels[j], sv, inp);
+        int ref = mf_reach_refuses(B->mmodels[j], sv, inp);
         Z3_lbool wr = Z3_L_FALSE;
         if (ref == 0) {
             Z3_solver_push(c, W);
             fix_inputs(E, W, L->win, L->in, mdl, step);
             if (step)
-                Z3_solver_assert(c, W, state_is(E, L->SW, sv, n));
-            wr = check(c, W, na, as, why, whyn);
+                Z3_solver_assert(c, W, mf_z3_state_is(E, L->SW, sv, n));
+            wr = mf_z3_check(c, W, na, as, why, whyn);
         }
         if (wr == Z3_L_TRUE) {
-            Z3_model wm = get_model(c, W);
+            Z3_model wm = mf_z3_model(c, W);
             mf_unroll *X = mf_unroll_new(EM, A, "lxe", B->meta, L->in, 0, L->S);
             mf_unroll_extend(X, step);
             fix_choices(EM, A, X, L->MW, wm, step);
-            assert_implies(E, A, L->en, mf_enc_not(E, mf_unroll_ok(X, step)));
+            mf_z3_implies(E, A, L->en, mf_enc_not(E, mf_unroll_ok(X, step)));
             mf_unroll_free(X);
-            del_model(c, wm);
+            mf_z3_model_free(c, wm);
         } else {
             /* Only this point: W disagrees with the simulator. */
             MF_VEC(Z3_ast) pt = {0};
@@ -3214,15 +2359,15 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
                 if (ic[q])
                     MF_VEC_PUSH(pt, mf_enc_eq(E, ic[q], mf_enc_val(E, inp[q])));
             if (step)
-                MF_VEC_PUSH(pt, state_is(E, L->S, sv, n));
-            assert_implies(E, A, mine, mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
+                MF_VEC_PUSH(pt, mf_z3_state_is(E, L->S, sv, n));
+            mf_z3_implies(E, A, mine, mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
             MF_VEC_FREE(pt);
         }
         if (ref == 0)
             Z3_solver_pop(c, W, 1);
         free(inp);
         free(sv);
-        del_model(c, mdl);
+        mf_z3_model_free(c, mdl);
         if (ref != 0)
             return 0;
         if (wr == Z3_L_UNDEF)
@@ -3238,12 +2383,12 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
             snprintf(why, whyn, "lock-step: iteration limit");
             return -1;
         }
-        Z3_lbool r = check(c, A, na + 2, as, why, whyn);
+        Z3_lbool r = mf_z3_check(c, A, na + 2, as, why, whyn);
         if (r == Z3_L_UNDEF)
             return -1;
         if (r == Z3_L_FALSE)
             return 1;
-        Z3_model mdl = get_model(c, A);
+        Z3_model mdl = mf_z3_model(c, A);
         Z3_solver_push(c, V);
         fix_inputs(E, V, L->vin, L->in, mdl, step);
         Z3_ast *ms = mf_unroll_state(T, step), *ps = mf_unroll_state(L->P, step);
@@ -3261,16 +2406,16 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
         Z3_ast *mo = mf_unroll_obs(T, step);
         for (int i = 0; i < no; i++)
             vals[i] = mf_enc_eval(E, mdl, mo[i]);
-        Z3_solver_assert(c, V, obs_is(E, mf_unroll_obs(L->P, step), vals));
+        Z3_solver_assert(c, V, mf_z3_obs_is(E, mf_unroll_obs(L->P, step), vals));
         free(vals);
         Z3_solver_assert(c, V, mf_unroll_ok(L->P, step));
-        Z3_lbool r2 = check(c, V, L->rev ? na : 0, as, why, whyn);
+        Z3_lbool r2 = mf_z3_check(c, V, L->rev ? na : 0, as, why, whyn);
         if (r2 != Z3_L_TRUE) {
             Z3_solver_pop(c, V, 1);
-            del_model(c, mdl);
+            mf_z3_model_free(c, mdl);
             return r2 == Z3_L_UNDEF ? -1 : 0;
         }
-        Z3_model vm = get_model(c, V);
+        Z3_model vm = mf_z3_model(c, V);
         mf_unroll *X = mf_unroll_new(EX, A, "lx", xmeta, L->in, 0, L->S);
         mf_unroll_extend(X, step);
         /* A choice that is a cell's new value is bound to T's value of
@@ -3282,7 +2427,7 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
             Z3_ast *xc = mf_unroll_choices(X, k, &nx);
             const int *cs = mf_unroll_choice_slots(X, k);
             Z3_ast *mk = mf_unroll_state(T, k);
-            valvec cv = {0};
+            mf_valset cv = {0};
             step_choices(E, vm, L->P, k, &cv);
             for (int i = 0; i < nx && i < cv.n; i++)
                 Z3_solver_assert(c, A, mf_enc_eq(E, xc[i], cs[i] >= 0
@@ -3297,16 +2442,16 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
             eqs[ne++] = mf_enc_eq(E, xs[s], ms[s]);
         eqs[ne++] = mf_enc_obs_eq(E, mf_unroll_obs(X, step), mf_unroll_obs(T, step));
         eqs[ne++] = mf_unroll_ok(X, step);
-        assert_implies(E, A, L->g, mf_enc_not(E, mf_enc_and(E, ne, eqs)));
+        mf_z3_implies(E, A, L->g, mf_enc_not(E, mf_enc_and(E, ne, eqs)));
         free(eqs);
         mf_unroll_free(X);
-        del_model(c, vm);
+        mf_z3_model_free(c, vm);
         Z3_solver_pop(c, V, 1);
-        del_model(c, mdl);
+        mf_z3_model_free(c, mdl);
     }
 }
 
-static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
+static int lockstep(batch *B, int j, int step, const mf_reach *rs, char *why,
                     size_t whyn)
 {
     lockq L;
@@ -3324,21 +2469,21 @@ static int lockstep(batch *B, int j, int step, const reach *rs, char *why,
  * checks after it with "timeout" at once (dme1, 20 sampled: after one
  * mutant's reversed lock-step ran out, three more gave up in 0.04 s
  * each). Returns how many are left (proved). */
-static int lockstep_all(batch *B, int *live, int rev, reach *rs,
+static int lockstep_all(batch *B, int *live, int rev, mf_reach *rs,
                         int *rs_done)
 {
     char why[256];
-    double saved_wall = wall_deadline;
-    unsigned saved_to = wall_timeout_ms;
-    wall_timeout_ms = B->o->timeout_ms;
+    double saved_wall = mf_z3_deadline();
+    unsigned saved_to = mf_z3_wall_timeout();
+    mf_z3_set_wall_timeout(B->o->timeout_ms);
     for (int step = 0; step < 2 && nmarked(B, live); step++) {
         if (step && !*rs_done) {
-            compute_reach(B->m, rs);
+            mf_reach_compute(B->m, rs);
             *rs_done = 1;
         }
         if (step && !rev)
             refusal_tried(B, live, rs, rs_done);
-        const reach *from = step && rs->ok ? rs : NULL;
+        const mf_reach *from = step && rs->ok ? rs : NULL;
         /* The step needs no solver where the mutant steps as the
          * original (either way). */
         int *ask = mf_xmalloc(sizeof *ask * (size_t)B->nmut);
@@ -3351,9 +2496,9 @@ static int lockstep_all(batch *B, int *live, int rev, reach *rs,
         for (int j = 0; j < B->nmut; j++) {
             if (!ask[j])
                 continue;
-            wall_deadline = now() + B->o->timeout_ms / 1000.0;
-            if (saved_wall > 0 && wall_deadline > saved_wall)
-                wall_deadline = saved_wall;
+            double dl = mf_z3_now() + B->o->timeout_ms / 1000.0;
+            mf_z3_set_deadline(saved_wall > 0 && dl > saved_wall ? saved_wall
+                                                                 : dl);
             int r = lockq_decide(B, &L, j, why, sizeof why);
             live[j] = ask[j] = r == 1;
             if (r < 0 && marked_after(B, ask, j)) {
@@ -3365,8 +2510,8 @@ static int lockstep_all(batch *B, int *live, int rev, reach *rs,
             lockq_close(B, &L);
         free(ask);
     }
-    wall_deadline = saved_wall;
-    wall_timeout_ms = saved_to;
+    mf_z3_set_deadline(saved_wall);
+    mf_z3_set_wall_timeout(saved_to);
     if (mf_enc_unsupported(B->E) || mf_enc_unsupported(B->EM))
         memset(live, 0, sizeof *live * (size_t)B->nmut);
     return nmarked(B, live);
@@ -3376,7 +2521,7 @@ static int lockstep_all(batch *B, int *live, int rev, reach *rs,
  * one proved is equivalent (and leaves mark); each is marked as tried
  * (lsdone) unless an encoder met a construct it cannot encode, whose
  * mutants their own encoders try again. Returns how many were proved. */
-static int prove_marked(batch *S, int *mark, reach *rs, int *rs_done)
+static int prove_marked(batch *S, int *mark, mf_reach *rs, int *rs_done)
 {
     int n = S->nmut;
     int *p = mf_xmalloc(sizeof *p * (size_t)n);
@@ -3406,7 +2551,7 @@ static int prove_marked(batch *S, int *mark, reach *rs, int *rs_done)
  * constraint-remove mutants often do: yyaan, 40 sampled, 4 of them, each
  * a definite refinement to its limit before). Marked in the method; the
  * rest stay in live. */
-static void no_definite(batch *B, int *live, reach *rs, int *rs_done)
+static void no_definite(batch *B, int *live, mf_reach *rs, int *rs_done)
 {
     int n = B->nmut;
     int *p = mf_xcalloc((size_t)n, sizeof *p);
@@ -3440,7 +2585,7 @@ static int kinduction(batch *B, int j, int *kout, char *why, size_t whyn)
     mf_enc *E = B->E, *EM = B->EM;
     const mf_model *m = B->m;
     int n = m->nslots, res = 0;
-    Z3_solver S = mk_solver(c, B->o, B->qfbv);
+    Z3_solver S = mf_z3_solver(c, B->o, B->qfbv);
     mf_inputs *in = mf_inputs_new(E, S, "ki");
     Z3_ast *s0 = mf_enc_fresh_state(E, "kso");
     Z3_ast *t0 = mf_enc_fresh_state(EM, "ksm");
@@ -3473,11 +2618,11 @@ static int kinduction(batch *B, int j, int *kout, char *why, size_t whyn)
         Z3_ast bad[2] = {mf_unroll_ok(M, k + 1),
                          mf_enc_obs_eq(E, mf_unroll_obs(O, k + 1),
                                 mf_unroll_obs(M, k + 1))};
-        Z3_ast g = mk_lit(E, "kg");
+        Z3_ast g = mf_z3_lit(E, "kg");
         Z3_ast step[2] = {mf_unroll_ok(O, k + 1), mf_enc_not(E, mf_enc_and(E, 2, bad))};
-        assert_implies(E, S, g, mf_enc_and(E, 2, step));
+        mf_z3_implies(E, S, g, mf_enc_and(E, 2, step));
         as[na] = g;
-        Z3_lbool r = check(c, S, na + 1, as, why, whyn);
+        Z3_lbool r = mf_z3_check(c, S, na + 1, as, why, whyn);
         if (r == Z3_L_FALSE) {
             *kout = k;
             res = 1;
@@ -3494,7 +2639,7 @@ static int kinduction(batch *B, int j, int *kout, char *why, size_t whyn)
     mf_inputs_free(in);
     free(s0);
     free(t0);
-    del_solver(c, S);
+    mf_z3_solver_free(c, S);
     return res;
 }
 
@@ -3506,7 +2651,7 @@ long mf_engine_explorer_tests(mf_notion notion)
 }
 
 /* The explorer's kill of mutant j as a test: its inputs, an original run
- * over them (fill_expect), for a potential kill the mutant's behaviour
+ * over them (mf_replay_fill_expect), for a potential kill the mutant's behaviour
  * (or its refusal of the last input). Only if the replay confirms the
  * notion; else NULL, and the solver searches from the explorer's length as
  * before. No solver call: the explorer knows the shortest kill already
@@ -3531,7 +2676,7 @@ static mf_test *explorer_test(batch *B, int j, const mf_explore_notion *nt,
     }
     if (nt->refusal && notion != MF_N_DEFINITE)
         t->mrefuses = len;
-    if (fill_expect(B->m, t) != 0 ||
+    if (mf_replay_fill_expect(B->m, t) != 0 ||
         mf_engine_replay(B->m, B->mmodels[j], t, notion) != 0) {
         mf_test_free(t);
         return NULL;
@@ -3608,7 +2753,7 @@ static int explicit_proof(batch *B, int j)
     return res;
 }
 
-static void prove(batch *B, int j, int det, reach *rs, int *rs_done)
+static void prove(batch *B, int j, int det, mf_reach *rs, int *rs_done)
 {
     char why[256] = "";
     mf_verdict *v = &B->out[j];
@@ -3619,7 +2764,7 @@ static void prove(batch *B, int j, int det, reach *rs, int *rs_done)
      * apart, and costs as much), else from any state. */
     int base = B->lsdone[j] ? 0 : lockstep(B, j, 0, NULL, why, sizeof why);
     if (base == 1 && !*rs_done) {
-        compute_reach(B->m, rs);
+        mf_reach_compute(B->m, rs);
         *rs_done = 1;
     }
     if (base == 1) {
@@ -3751,7 +2896,7 @@ static int xno_definite(batch *B, int j)
  * 14.3 s, 94 definite kills either way, one gained and one lost to the
  * budget). */
 #define JOINT_DEF_SHARE 4
-static void def_joint(batch *B, reach *rs, int *rs_done)
+static void def_joint(batch *B, mf_reach *rs, int *rs_done)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -3814,8 +2959,8 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
     mf_unroll *O = sx.o, *P = vx.o, *Q = vx.m;
     bpool bp = {.n = 2, .from = {P, Q}, .enc = {E, EM}, .meta = {0, 1},
                 .tag = {"ub", "uc"}};
-    double saved_wall = wall_deadline;
-    wall_deadline = 0;
+    double saved_wall = mf_z3_deadline();
+    mf_z3_set_deadline(0);
     B->deadline = joint_deadline(B, left, 1.0 / 3);
     int iters = 0, cap = (o->cegis_max / 10) * left;
     int gave_at = -1; /* the length at which the search gave up, -1 none */
@@ -3832,7 +2977,7 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
         int *now_live = mf_xcalloc((size_t)n, sizeof *now_live);
         for (int j = 0; j < n; j++)
             now_live[j] = live[j] && def_from(B, j) <= d && upto[j] < d;
-        Z3_ast g = mk_lit(E, "ug");
+        Z3_ast g = mf_z3_lit(E, "ug");
         Z3_ast pick = pick_live(B, syn, now_live);
         while (nmarked(B, now_live)) {
             char why[256];
@@ -3862,10 +3007,10 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
                 }
                 break;
             }
-            Z3_model mdl = get_model(c, syn);
+            Z3_model mdl = mf_z3_model(c, syn);
             int q = picked(B, mdl, now_live);
             if (q < 0) {
-                del_model(c, mdl);
+                mf_z3_model_free(c, mdl);
                 gave_at = d;
                 break;
             }
@@ -3874,7 +3019,7 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
                                      why, sizeof why);
             if (r2 == Z3_L_UNDEF) {
                 Z3_solver_pop(c, ver, 1);
-                del_model(c, mdl);
+                mf_z3_model_free(c, mdl);
                 gave_at = d;
                 break;
             }
@@ -3882,8 +3027,8 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
                 /* No pair agrees: a definite kill of q at d, a shortest
                  * one for every mutant still here that it kills. */
                 Z3_solver_pop(c, ver, 1);
-                mf_test *t = mf_engine_test_from_model(E, mdl, in, O, NULL, d);
-                del_model(c, mdl);
+                mf_test *t = mf_z3_test(E, mdl, in, O, NULL, d);
+                mf_z3_model_free(c, mdl);
                 upgrade_replay(B, q, t);
                 B->potdone[q] = 2;
                 for (int j = 0; j < n; j++)
@@ -3915,7 +3060,7 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
         }
     free(own);
     free(upto);
-    wall_deadline = saved_wall;
+    mf_z3_set_deadline(saved_wall);
     bpool_free(&bp);
     twocopy_close(&sx, B);
     twocopy_close(&vx, B);
@@ -3924,7 +3069,7 @@ static void def_joint(batch *B, reach *rs, int *rs_done)
 
 /* The refinement and proof work of one mutant (its determinism decided,
  * the batch's deterministic search done). */
-static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
+static void decide_one(batch *B, int j, int det, mf_reach *rs, int *rs_done)
 {
     mf_verdict *v = &B->out[j];
     if (det) {
@@ -3977,9 +3122,9 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
             set_unknown(B, j, why);
         return;
     }
-    B->deadline = now() + B->o->timeout_ms / 1000.0;
-    if (wall_deadline > 0 && B->deadline > wall_deadline)
-        B->deadline = wall_deadline;
+    B->deadline = mf_z3_now() + B->o->timeout_ms / 1000.0;
+    if (mf_z3_deadline() > 0 && B->deadline > mf_z3_deadline())
+        B->deadline = mf_z3_deadline();
     if (B->o->notion != MF_REQ_DEFINITE) {
         if (!B->potdone[j])
             pot_search(B, j, rs, rs_done);
@@ -3988,9 +3133,9 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
             if (!B->todo[j])
                 return;
         }
-        B->deadline = now() + B->o->timeout_ms / 3000.0;
-        if (wall_deadline > 0 && B->deadline > wall_deadline)
-            B->deadline = wall_deadline;
+        B->deadline = mf_z3_now() + B->o->timeout_ms / 3000.0;
+        if (mf_z3_deadline() > 0 && B->deadline > mf_z3_deadline())
+            B->deadline = mf_z3_deadline();
         if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO &&
             v->notion == MF_N_POTENTIAL) {
             /* Cheap first: the explorer's shortest definite kill, or none
@@ -4044,16 +3189,16 @@ static void decide_one(batch *B, int j, int det, reach *rs, int *rs_done)
 
 /* Mutant j alone: a batch of one with its own encoder, so that its
  * solvers do not carry every other mutant's sites. */
-static void decide_alone(batch *B, int j, int det, reach *rs, int *rs_done)
+static void decide_alone(batch *B, int j, int det, mf_reach *rs, int *rs_done)
 {
     if (det && !B->o->prove)
         return; /* searched to the bound; nothing else to try */
-    double t0 = now();
-    wall_timeout_ms = B->o->timeout_ms;
-    wall_deadline = B->o->mutant_ms ? t0 + B->o->mutant_ms / 1000.0 : 0;
+    double t0 = mf_z3_now();
+    mf_z3_set_wall_timeout(B->o->timeout_ms);
+    mf_z3_set_deadline(B->o->mutant_ms ? t0 + B->o->mutant_ms / 1000.0 : 0);
     if (!B->meta || B->nmut == 1) {
         decide_one(B, j, det, rs, rs_done);
-        wall_deadline = 0;
+        mf_z3_set_deadline(0);
         return;
     }
     mf_variant v = {B->muts[j].item, B->muts[j].repl};
@@ -4083,7 +3228,7 @@ static void decide_alone(batch *B, int j, int det, reach *rs, int *rs_done)
     B->deadline = S.deadline;
     B->xbig = S.xbig;
     mf_enc_free(S.E);
-    wall_deadline = 0;
+    mf_z3_set_deadline(0);
 }
 
 /* The joint searches over at most JOINT_MAX mutants at a time, each group
@@ -4147,7 +3292,7 @@ static void search_group(batch *S, const int *det, void *ctx,
                 S->potdone[q] = 0;
 }
 
-static void joint_searches(batch *B, const int *det, reach *rs, int *rs_done)
+static void joint_searches(batch *B, const int *det, mf_reach *rs, int *rs_done)
 {
     void *ctx[2] = {rs, rs_done};
     each_group(B, det, search_group, ctx);
@@ -4178,7 +3323,7 @@ static void run_batch(batch *B)
     int n = B->nmut;
     int orig_det = mf_model_structurally_det(B->m);
     int *det = mf_xcalloc((size_t)(n ? n : 1), sizeof *det);
-    reach rs = {0}; /* the original's, computed once when needed */
+    mf_reach rs = {0}; /* the original's, computed once when needed */
     int rs_done = 0;
     for (int j = 0; j < n; j++) {
         mf_verdict *v = &B->out[j];
@@ -4252,7 +3397,7 @@ static int check_batch(const mf_model *m, const mf_model *other,
                        const mf_engine_mutant *muts, int nmut,
                        const mf_engine_opts *o, mf_verdict *out)
 {
-    Z3_context c = mk_ctx();
+    Z3_context c = mf_z3_context();
     mf_variant *vs = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *vs);
     const mf_model **mm = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *mm);
     for (int j = 0; j < nmut; j++) {
@@ -4292,14 +3437,13 @@ static int check_batch(const mf_model *m, const mf_model *other,
     steplib lib = {{-1, -1}, {{0}, {0}}};
     if (obs_fix_state(m))
         B.lib = &lib;
-    B.t0 = now();
-    succ_memo memo_o;
-    memo_begin(&memo_o, m);
+    B.t0 = mf_z3_now();
+    mf_replay_memo *memo = mf_replay_memo_new(m);
     run_batch(&B);
-    memo_end(&memo_o);
+    mf_replay_memo_free(memo);
     MF_VEC_FREE(lib.v[0]);
     MF_VEC_FREE(lib.v[1]);
-    double dt = now() - B.t0;
+    double dt = mf_z3_now() - B.t0;
     for (int j = 0; j < nmut; j++)
         out[j].secs = dt / (nmut ? nmut : 1);
     mf_explore_ctx_free(B.xctx);
@@ -4326,9 +3470,9 @@ int mf_engine_check(const mf_model *m, const mf_engine_mutant *muts,
 {
     if (o->mode == MF_MODE_FRESH) {
         for (int j = 0; j < nmut; j++) {
-            double t0 = now();
+            double t0 = mf_z3_now();
             check_batch(m, NULL, &muts[j], 1, o, &out[j]);
-            out[j].secs = now() - t0;
+            out[j].secs = mf_z3_now() - t0;
         }
         return 0;
     }

@@ -20,23 +20,16 @@
  * "forall choices, slots, oks. defs -> body" (the paper's form, its states
  * quantified: MF_QUANT_FORM=paper) is "forall choices. body[defs]" (the
  * default: the definitions substituted, only the choices bound).
- * Mirrors engine.c's def_search / pot_search / pot_refusal, so that both
- * engines answer the same question. */
+ * Mirrors the refinement's definite and potential searches and its refusal
+ * search (definite.c, potential.c, refusal.c), so that both engines answer
+ * the same question. */
 #include "quant.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-typedef MF_VEC(Z3_ast) astvec;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "z3util.h"
 
 /* ------------------------------------------------------------------ */
 /* Terms (every new term is kept alive by the encoder)                  */
@@ -61,7 +54,7 @@ typedef struct {
     mf_unroll *u;
     mf_inputs *in;
     Z3_ast *state0;
-    astvec bound; /* the copy's own constants */
+    mf_astvec bound; /* the copy's own constants */
 } ucopy;
 
 static void add_bound(ucopy *x, Z3_ast a)
@@ -129,7 +122,7 @@ static Z3_ast ucopy_defs(ucopy *x)
     Z3_ast_vector v = Z3_solver_get_assertions(c, x->scratch);
     Z3_ast_vector_inc_ref(c, v);
     unsigned n = Z3_ast_vector_size(c, v);
-    astvec a = {0};
+    mf_astvec a = {0};
     for (unsigned i = 0; i < n; i++)
         MF_VEC_PUSH(a, mf_enc_keep(E, Z3_ast_vector_get(c, v, i)));
     Z3_ast r = mf_enc_and(E, a.n, a.v);
@@ -138,7 +131,7 @@ static Z3_ast ucopy_defs(ucopy *x)
     return r;
 }
 
-static int in_list(const astvec *v, Z3_ast a)
+static int in_list(const mf_astvec *v, Z3_ast a)
 {
     for (int i = 0; i < v->n; i++)
         if (v->v[i] == a)
@@ -161,7 +154,7 @@ static Z3_ast forall_copies(mf_enc *E, ucopy **xs, int nx, Z3_ast body)
     const char *form = getenv("MF_QUANT_FORM");
     int subst = !(form && !strcmp(form, "paper"));
     MF_VEC(Z3_app) b = {0};
-    astvec defs = {0}, from = {0}, to = {0}, all = {0};
+    mf_astvec defs = {0}, from = {0}, to = {0}, all = {0};
     for (int i = 0; i < nx; i++) {
         for (int q = 0; q < xs[i]->bound.n; q++)
             MF_VEC_PUSH(all, xs[i]->bound.v[q]);
@@ -288,7 +281,7 @@ static int definite_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     if (r == Z3_L_TRUE) {
         Z3_model mdl = Z3_solver_get_model(c, s);
         Z3_model_inc_ref(c, mdl);
-        *test = mf_engine_test_from_model(E, mdl, in, O, NULL, d);
+        *test = mf_z3_test(E, mdl, in, O, NULL, d);
         Z3_model_dec_ref(c, mdl);
         res = 1;
     } else
@@ -375,7 +368,7 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     if (r == Z3_L_TRUE) {
         Z3_model mdl = Z3_solver_get_model(c, s);
         Z3_model_inc_ref(c, mdl);
-        mf_test *t = mf_engine_test_from_model(E, mdl, in, O, M, d);
+        mf_test *t = mf_z3_test(E, mdl, in, O, M, d);
         Z3_ast v = NULL;
         if (Z3_model_eval(c, mdl, rf, 1, &v) && v &&
             Z3_get_bool_value(c, v) == Z3_L_TRUE)
@@ -407,14 +400,14 @@ int mf_quant_search(mf_enc *E, mf_enc *EM, int meta, int j,
                     mf_test **test, char *why, size_t whyn)
 {
     qctx q = {E, EM, meta, j, o};
-    double deadline = now() + o->timeout_ms / 1000.0;
+    double deadline = mf_z3_now() + o->timeout_ms / 1000.0;
     *test = NULL;
     if (why && whyn)
         why[0] = 0;
     for (int d = from < 0 ? 0 : from; d <= o->bound; d++) {
         unsigned tmo = 0;
         if (o->timeout_ms) {
-            double left = deadline - now();
+            double left = deadline - mf_z3_now();
             if (left <= 0) {
                 snprintf(why, whyn, "quantified encoding: timeout (%u ms) "
                          "before length %d", o->timeout_ms, d);
@@ -439,23 +432,11 @@ int mf_quant_search(mf_enc *E, mf_enc *EM, int meta, int j,
     return 0;
 }
 
-static _Thread_local int q_err;
-
-static void q_on_error(Z3_context c, Z3_error_code e)
-{
-    (void)c;
-    q_err = (int)e + 1; /* recorded; Z3_get_error_code reports it */
-}
-
 int mf_quant_check(const mf_model *m, const mf_engine_mutant *mu,
                    int against, const mf_engine_opts *o, int definite,
                    int from, mf_test **test, char *why, size_t whyn)
 {
-    Z3_config cfg = Z3_mk_config();
-    Z3_set_param_value(cfg, "model", "true");
-    Z3_context c = Z3_mk_context_rc(cfg);
-    Z3_del_config(cfg);
-    Z3_set_error_handler(c, q_on_error);
+    Z3_context c = mf_z3_context(); /* errors: Z3_get_error_code */
     mf_variant v = {mu->item, mu->repl};
     mf_enc *E = against ? mf_enc_new(c, m, NULL, 0, mu->mutated, o->encoding)
                         : mf_enc_new(c, m, &v, 1, NULL, o->encoding);

@@ -20,12 +20,6 @@
 #include "encode.h"
 #include "engine.h"
 
-/* A test from a model of the solver: the inputs of `in` and the
- * observables of `o` (and of `mu`, the mutant's deviating behaviour, when
- * not NULL) at depths 0..len (engine.c; quant.c shares it). */
-mf_test *mf_engine_test_from_model(mf_enc *E, Z3_model mdl, mf_inputs *in,
-                                   mf_unroll *o, mf_unroll *mu, int len);
-
 /* Mutant j of the batch (selected by mf_enc_sel(EM, j) when meta; EM is the
  * mutant encoder, E the original's: EM == E in a batch, the --against
  * model's encoder otherwise). Lengths d = from..o->bound, shortest first.
