@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "batch.h"
 #include "encode.h"
 #include "quant.h"
 #include "reach.h"
@@ -56,133 +57,14 @@ static int is_input_slot(const mf_model *m, int slot)
 /* ------------------------------------------------------------------ */
 /* Batches                                                              */
 
-typedef struct {
-    Z3_context c;
-    const mf_model *m;
-    mf_enc *E;  /* original (and the batch's variants) */
-    mf_enc *EM; /* mutant copies: E, or the --against model's encoder */
-    int meta;   /* mutant copies read variants */
-    int qfbv;   /* values are bit-vectors: the incremental SAT solver */
-    mf_explore_ctx *xctx; /* explicit-state proofs (shared by the batch) */
-    int nmut;
-    const mf_engine_mutant *muts;
-    const mf_model *const *mmodels;
-    const mf_engine_opts *o;
-    mf_verdict *out;
-    int *todo; /* per mutant: still undecided */
-    int *killed_at; /* potential kill length (-1) */
-    int *potdone; /* the joint potential search decided it (pot_joint) */
-    int *xdone;   /* its explicit-state proof was tried */
-    int *xlen;    /* the explorer's shortest potential kill length, -1 not
-                   * known: no proof can succeed where it is known, and no
-                   * potential kill is shorter (the searches skip the
-                   * lengths below it) */
-    int *xref;    /* the kill the explorer found at xlen is a refusal (0:
-                   * a difference of observables; xno_refusal) */
-    int *xdlen;   /* its shortest definite kill length, XD_NONE none at
-                   * all, XD_NONE_UPTO none up to the bound, -1 not
-                   * explored, -2 past the explorer's limit */
-    int *lsdone;  /* lock-step was tried (joint_proofs) */
-    int *refcap;  /* refusal_capable's finding: 0 not tried, REF_MAY,
-                   * REF_NEVER (it steps from every reachable state and
-                   * input where the original does) */
-    int xbig;     /* a product of the batch was past the explorer's limit */
-    struct steplib *lib; /* original steps learnt by the refinement */
-    double t0;
-    double deadline; /* of the current mutant's refinement */
-} batch;
-
-#define REF_MAY 1
-#define REF_NEVER 2
-
-/* 0 if the explorer showed mutant j killable: a proof of equivalence is
- * bound to fail, and lock-step tries cost most where it does (dme1, 8
- * sampled at bound 20: 40 of 54 s, on three survivors and a kill of
- * length 13). */
-static int may_be_equivalent(const batch *B, int j)
-{
-    return B->xlen[j] < 0;
-}
 
 /* 1 if j needs no refusal search past length 0: the explorer found its
  * shortest potential kill and that kill is a difference of observables.
  * No kill of j is shorter, and at that length the search for differences
  * finds one. Used by refusal_capable only (see there). */
-static int xno_refusal(const batch *B, int j)
+static int xno_refusal(const mf_batch *B, int j)
 {
-    return B->xlen[j] >= 0 && !B->xref[j];
-}
-
-static int nassume(const batch *B, int j, Z3_ast *as)
-{
-    if (!B->meta)
-        return 0;
-    as[0] = mf_enc_sel(B->EM, j);
-    return 1;
-}
-
-static void set_unknown(batch *B, int j, const char *why)
-{
-    mf_verdict *v = &B->out[j];
-    v->kind = MF_V_UNKNOWN;
-    snprintf(v->reason, sizeof v->reason, "%s", why);
-    B->todo[j] = 0;
-}
-
-static void set_error(batch *B, int j, const char *why)
-{
-    mf_verdict *v = &B->out[j];
-    v->kind = MF_V_ERROR;
-    snprintf(v->reason, sizeof v->reason, "%s", why);
-    B->todo[j] = 0;
-}
-
-/* Replay and record a kill. */
-static void record_kill(batch *B, int j, mf_test *t, mf_notion notion)
-{
-    mf_verdict *v = &B->out[j];
-    int rc = mf_engine_replay(B->m, B->mmodels[j], t, notion);
-    if (rc == MF_ELIMIT) {
-        mf_test_free(t);
-        set_unknown(B, j, mf_err_msg());
-        return;
-    }
-    if (rc) {
-        char msg[480];
-        snprintf(msg, sizeof msg, "%s (a %s kill of length %d found by Z3)",
-                 mf_err_msg(), mf_notion_name(notion), t->length);
-        mf_test_free(t);
-        set_error(B, j, msg);
-        return;
-    }
-    mf_test_free(v->test);
-    v->kind = MF_V_KILLED;
-    v->notion = notion;
-    v->test = t;
-    B->todo[j] = 0;
-}
-
-/* Cheap first (DESIGN.md section 4): a test found for one mutant often
- * kills others, and a replay costs microseconds where a solver call costs
- * milliseconds. Replays `t` on mutant j; on a difference records the kill
- * (a copy of the test) with the notion the replay confirmed. `shortest`:
- * the caller knows no shorter test kills j. */
-static int replay_kill(batch *B, int j, const mf_test *t, mf_notion notion,
-                       int shortest)
-{
-    mf_test *c = mf_test_copy(t);
-    if (mf_engine_replay(B->m, B->mmodels[j], c, notion) != 0) {
-        mf_test_free(c);
-        return 0;
-    }
-    mf_verdict *v = &B->out[j];
-    mf_test_free(v->test);
-    v->kind = MF_V_KILLED;
-    v->notion = notion;
-    v->test = c;
-    v->not_shortest = !shortest;
-    B->todo[j] = 0;
-    return 1;
+    return B->mu[j].xlen >= 0 && !B->mu[j].xref;
 }
 
 /* The deterministic search runs on groups of mutants that change the same
@@ -196,42 +78,10 @@ static int replay_kill(batch *B, int j, const mf_test *t, mf_notion notion,
  * 256 7.4 s). */
 #define GROUP_MAX 16
 
-/* A solver, an input table and two copies reading it: the original (o;
- * hard_ok: its ok asserted) and the mutant (m; meta: it reads the
- * selectors, asserted here). */
-typedef struct {
-    Z3_solver s;
-    mf_inputs *in;
-    mf_unroll *o, *m;
-} twocopy;
-
-static void twocopy_open(twocopy *x, batch *B, mf_enc *E, mf_enc *EM,
-                         int meta, int hard_ok, const char *tag)
-{
-    char t[16];
-    x->s = mf_z3_solver(B->c, B->o, mf_enc_bits(E) > 0);
-    snprintf(t, sizeof t, "%si", tag);
-    x->in = mf_inputs_new(E, x->s, t);
-    snprintf(t, sizeof t, "%so", tag);
-    x->o = mf_unroll_new(E, x->s, t, 0, x->in, hard_ok, NULL);
-    snprintf(t, sizeof t, "%sm", tag);
-    x->m = mf_unroll_new(EM, x->s, t, meta, x->in, 0, NULL);
-    if (meta)
-        mf_enc_assert_sels(EM, x->s);
-}
-
-static void twocopy_close(twocopy *x, batch *B)
-{
-    mf_unroll_free(x->o);
-    mf_unroll_free(x->m);
-    mf_inputs_free(x->in);
-    mf_z3_solver_free(B->c, x->s);
-}
-
 typedef struct {
     mf_enc *E, *EM; /* owned when own */
     int own;
-    twocopy x; /* the original (hard ok) and the group's variants */
+    mf_batch_pair x; /* the original (hard ok) and the group's variants */
     int *idx; /* batch indices; group-local selector q is idx[q] */
     int n;
 } dgroup;
@@ -240,7 +90,7 @@ typedef struct {
  * record the kill, and replay the test on every other undecided mutant of
  * the batch (each was shown not to differ before d, so a replay that
  * distinguishes is a shortest kill too). */
-static void det_kill(batch *B, dgroup *G, int d, int q, const int *which)
+static void det_kill(mf_batch *B, dgroup *G, int d, int q, const int *which)
 {
     Z3_context c = B->c;
     int j = G->idx[q];
@@ -252,21 +102,21 @@ static void det_kill(batch *B, dgroup *G, int d, int q, const int *which)
         Z3_get_bool_value(c, r2) == Z3_L_FALSE)
         t->mrefuses = d;
     mf_z3_model_free(c, mdl);
-    record_kill(B, j, t, MF_N_DETERMINISTIC);
-    if (B->out[j].kind == MF_V_KILLED)
+    mf_batch_kill(B, j, t, MF_N_DETERMINISTIC);
+    if (B->mu[j].v->kind == MF_V_KILLED)
         for (int k = 0; k < B->nmut; k++)
-            if (k != j && which[k] && B->todo[k])
-                replay_kill(B, k, B->out[j].test, MF_N_DETERMINISTIC, 1);
+            if (k != j && which[k] && B->mu[k].todo)
+                mf_batch_replay_kill(B, k, B->mu[j].v->test, MF_N_DETERMINISTIC, 1);
 }
 
-static void group_open(batch *B, dgroup *G)
+static void group_open(mf_batch *B, dgroup *G)
 {
     Z3_context c = B->c;
     if (B->meta && B->nmut > 1) {
         mf_variant *vs = mf_xcalloc((size_t)G->n, sizeof *vs);
         for (int q = 0; q < G->n; q++) {
-            vs[q].item = B->muts[G->idx[q]].item;
-            vs[q].repl = B->muts[G->idx[q]].repl;
+            vs[q].item = B->mu[G->idx[q]].mut->item;
+            vs[q].repl = B->mu[G->idx[q]].mut->repl;
         }
         G->E = G->EM = mf_enc_new(c, B->m, vs, G->n, NULL, B->o->encoding);
         G->own = 1;
@@ -275,22 +125,17 @@ static void group_open(batch *B, dgroup *G)
         G->E = B->E;
         G->EM = B->EM;
     }
-    twocopy_open(&G->x, B, G->E, G->EM, B->meta, 1, "");
+    mf_batch_pair_open(&G->x, B, G->E, G->EM, B->meta, 1, "");
 }
 
-static void group_close(batch *B, dgroup *G)
+static void group_close(mf_batch *B, dgroup *G)
 {
-    twocopy_close(&G->x, B);
+    mf_batch_pair_close(&G->x, B);
     const char *u = G->own ? mf_enc_unsupported(G->E) : NULL;
     if (u)
-        for (int q = 0; q < G->n; q++) {
-            mf_verdict *v = &B->out[G->idx[q]];
-            if (v->kind != MF_V_KILLED) {
-                v->kind = MF_V_ERROR;
-                snprintf(v->reason, sizeof v->reason, "%s", u);
-                B->todo[G->idx[q]] = 0;
-            }
-        }
+        for (int q = 0; q < G->n; q++)
+            if (B->mu[G->idx[q]].v->kind != MF_V_KILLED)
+                mf_batch_settle(B, G->idx[q], MF_V_ERROR, 0, NULL, "%s", u);
     if (G->own)
         mf_enc_free(G->E);
     free(G->idx);
@@ -300,14 +145,14 @@ static void group_close(batch *B, dgroup *G)
  * selected mutant differs at d". Unsat proves every one of them at once; a
  * model names one mutant (its selector), killed; then again without it.
  * Returns 1 if the group had mutants to check. */
-static int group_depth(batch *B, dgroup *G, int d, const int *which)
+static int group_depth(mf_batch *B, dgroup *G, int d, const int *which)
 {
     Z3_context c = B->c;
     mf_enc *E = G->E;
     mf_unroll *O = G->x.o, *M = G->x.m;
     int live = 0;
     for (int q = 0; q < G->n; q++)
-        live += B->todo[G->idx[q]];
+        live += B->mu[G->idx[q]].todo;
     if (!live)
         return 0;
     mf_unroll_extend(O, d);
@@ -331,7 +176,7 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
         MF_VEC(Z3_ast) sels = {0};
         int last = -1;
         for (int q = 0; q < G->n; q++)
-            if (B->todo[G->idx[q]]) {
+            if (B->mu[G->idx[q]].todo) {
                 if (B->meta)
                     MF_VEC_PUSH(sels, mf_enc_sel(G->EM, q));
                 last = q;
@@ -358,7 +203,7 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
         if (r == Z3_L_UNDEF) {
             /* The joint query gave up: each on its own, then. */
             for (int q = 0; q < G->n; q++) {
-                if (!B->todo[G->idx[q]])
+                if (!B->mu[G->idx[q]].todo)
                     continue;
                 Z3_ast a1[2];
                 int n1 = 0;
@@ -367,7 +212,7 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
                 a1[n1++] = g;
                 r = mf_z3_check(c, G->x.s, n1, a1, why, sizeof why);
                 if (r == Z3_L_UNDEF)
-                    set_unknown(B, G->idx[q], why);
+                    mf_batch_settle(B, G->idx[q], MF_V_UNKNOWN, 0, NULL, "%s", why);
                 else if (r == Z3_L_TRUE)
                     det_kill(B, G, d, q, which);
             }
@@ -378,7 +223,7 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
             Z3_model mdl = mf_z3_model(c, G->x.s);
             for (int q = 0; q < G->n; q++) {
                 Z3_ast v = NULL;
-                if (B->todo[G->idx[q]] &&
+                if (B->mu[G->idx[q]].todo &&
                     Z3_model_eval(c, mdl, mf_enc_sel(G->EM, q), 1, &v) && v &&
                     Z3_get_bool_value(c, v) == Z3_L_TRUE) {
                     k = q;
@@ -403,17 +248,17 @@ static int group_depth(batch *B, dgroup *G, int d, const int *which)
 }
 
 /* --- deterministic: shortest tests, depth by depth --- */
-static void det_search(batch *B, const int *which)
+static void det_search(mf_batch *B, const int *which)
 {
     MF_VEC(dgroup) gs = {0};
     for (int j = 0; j < B->nmut; j++) {
-        if (!which[j] || !B->todo[j])
+        if (!which[j] || !B->mu[j].todo)
             continue;
         dgroup *G = NULL;
         for (int i = 0; i < gs.n && B->meta; i++) {
             dgroup *h = &gs.v[i];
             if (h->n < GROUP_MAX &&
-                B->muts[h->idx[0]].item == B->muts[j].item)
+                B->mu[h->idx[0]].mut->item == B->mu[j].mut->item)
                 G = h;
         }
         if (!G) {
@@ -436,8 +281,8 @@ static void det_search(batch *B, const int *which)
         group_close(B, &gs.v[i]);
     MF_VEC_FREE(gs);
     for (int j = 0; j < B->nmut; j++)
-        if (which[j] && B->todo[j])
-            B->out[j].bound = B->o->bound;
+        if (which[j] && B->mu[j].todo)
+            B->mu[j].v->bound = B->o->bound;
 }
 
 static void fix_inputs(mf_enc *E, Z3_solver s, mf_inputs *to, mf_inputs *from,
@@ -718,7 +563,7 @@ static void bpool_free(bpool *P)
  * The original's steps are the same whatever the mutant: its library lives
  * as long as the batch, and every length of every mutant's search starts
  * with all of it. */
-typedef struct steplib {
+typedef struct mf_steplib {
     int w[2];    /* choices of an initial step, of a later step; -1 none yet */
     mf_valset v[2]; /* rows of w[x] values */
 } steplib;
@@ -762,13 +607,12 @@ static void steplib_add(steplib *L, int x, const mf_valset *row)
 }
 
 typedef MF_VEC(mf_unroll *) unrollvec;
-typedef MF_VEC(Z3_ast) astvec;
 
 /* Whose steps (the original's or the mutant copies'), their library, and
  * the verifier's copies: Q0 from the initial states, Q one step from the
  * arbitrary state q0 under the inputs of state 1 of qin. */
 typedef struct {
-    batch *B;
+    mf_batch *B;
     mf_enc *E;
     int meta;
     steplib *L;
@@ -780,7 +624,7 @@ typedef struct {
     unrollvec cps; /* the synthesis solver's copies */
 } stepper;
 
-static void stepper_open(stepper *S, batch *B, mf_enc *E, int meta,
+static void stepper_open(stepper *S, mf_batch *B, mf_enc *E, int meta,
                          steplib *L, Z3_solver ver, const char *tag)
 {
     char t[16];
@@ -856,7 +700,7 @@ static Z3_ast step_match(stepper *S, Z3_solver syn, mf_inputs *in,
  * to `steps`. */
 static void block_steps(stepper *S, Z3_solver syn, mf_inputs *in,
                         mf_unroll *M, int d, int from, Z3_ast g,
-                        astvec *steps)
+                        mf_astvec *steps)
 {
     for (int r = from; r < steplib_rows(S->L, d > 0); r++) {
         Z3_ast x = step_match(S, syn, in, M, d, r);
@@ -1013,90 +857,23 @@ static Z3_lbool step_find(stepper *S, Z3_model mdl, mf_inputs *in,
  * solver, which holds every length's copies, each candidate's model cost
  * more than its query (dme1, a var-replace mutant: 75% of the CPU in
  * Z3_solver_get_model, the search at length 6 10.7 s). */
-static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
+static int refusal_search(mf_batch *B, int *live, Z3_solver syn, Z3_solver ver,
                           mf_inputs *in, mf_inputs *vin, mf_unroll *O,
                           mf_unroll *M, mf_unroll *P, stepper *acc, int d);
 
-static int pot_refusal(batch *B, int *live, Z3_solver ver, mf_inputs *vin,
+static int pot_refusal(mf_batch *B, int *live, Z3_solver ver, mf_inputs *vin,
                        mf_unroll *P, stepper *acc, int d)
 {
-    twocopy x;
-    twocopy_open(&x, B, B->E, B->EM, B->meta, 1, "r");
+    mf_batch_pair x;
+    mf_batch_pair_open(&x, B, B->E, B->EM, B->meta, 1, "r");
     mf_unroll_extend(x.o, d);
     mf_unroll_extend(x.m, d);
     int r = refusal_search(B, live, x.s, ver, x.in, vin, x.o, x.m, P, acc, d);
-    twocopy_close(&x, B);
+    mf_batch_pair_close(&x, B);
     return r;
 }
 
-/* An assumption literal "one of the marked mutants" (NULL without
- * selectors: the batch's one mutant), asserted into s. */
-static Z3_ast pick_live(batch *B, Z3_solver s, const int *live)
-{
-    if (!B->meta)
-        return NULL;
-    astvec sels = {0};
-    for (int j = 0; j < B->nmut; j++)
-        if (live[j])
-            MF_VEC_PUSH(sels, mf_enc_sel(B->EM, j));
-    Z3_ast p = mf_z3_lit(B->E, "pk");
-    mf_z3_implies(B->E, s, p,
-                   mf_enc_keep(B->E, Z3_mk_or(B->c, (unsigned)sels.n, sels.v)));
-    MF_VEC_FREE(sels);
-    return p;
-}
-
-/* The marked mutant a model picked (its selector true), -1 if none. */
-static int picked(batch *B, Z3_model mdl, const int *live)
-{
-    for (int j = 0; j < B->nmut; j++) {
-        Z3_ast v = NULL;
-        if (!live[j])
-            continue;
-        if (!B->meta)
-            return j;
-        if (Z3_model_eval(B->c, mdl, mf_enc_sel(B->EM, j), 1, &v) && v &&
-            Z3_get_bool_value(B->c, v) == Z3_L_TRUE)
-            return j;
-    }
-    return -1;
-}
-
-/* 1 if a mutant after j is marked. */
-static int marked_after(const batch *B, const int *live, int j)
-{
-    for (int q = j + 1; q < B->nmut; q++)
-        if (live[q])
-            return 1;
-    return 0;
-}
-
-static int nmarked(const batch *B, const int *live)
-{
-    int n = 0;
-    for (int j = 0; j < B->nmut; j++)
-        n += live[j] != 0;
-    return n;
-}
-
-/* Mutant q was killed at length d by test t: the others marked in live
- * that t kills at d are too (a shortest kill: no marked mutant is killed
- * below d); every mutant decided leaves live. */
-static void kill_spread(batch *B, int *live, int q, int d)
-{
-    const mf_test *t = B->out[q].test;
-    for (int j = 0; j < B->nmut; j++) {
-        if (!live[j])
-            continue;
-        if (j != q && t && B->out[q].kind == MF_V_KILLED &&
-            replay_kill(B, j, t, MF_N_POTENTIAL, 1))
-            B->killed_at[j] = d;
-        if (!B->todo[j] || j == q)
-            live[j] = 0;
-    }
-}
-
-static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
+static int refusal_search(mf_batch *B, int *live, Z3_solver syn, Z3_solver ver,
                           mf_inputs *in, mf_inputs *vin, mf_unroll *O,
                           mf_unroll *M, mf_unroll *P, stepper *acc, int d)
 {
@@ -1123,7 +900,7 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
     }
     /* No state where a learnt step of a mutant accepts refuses. */
     block_accepting(acc, syn, in, M, d, 0, gr);
-    Z3_ast pick = pick_live(B, syn, live);
+    Z3_ast pick = mf_batch_pick(B, syn, live);
     for (;;) {
         if (++iters > B->o->cegis_max / 4)
             return -2;
@@ -1137,7 +914,7 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
         if (r != Z3_L_TRUE)
             return r == Z3_L_FALSE ? killed : -1;
         Z3_model mdl = mf_z3_model(c, syn);
-        int q = picked(B, mdl, live);
+        int q = mf_batch_picked(B, mdl, live);
         if (q < 0) {
             mf_z3_model_free(c, mdl);
             return -1;
@@ -1158,7 +935,7 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
         Z3_ast point = mf_enc_and(E, pt.n, pt.v);
         MF_VEC_FREE(pt);
         int res = 0;
-        int refuses = mf_reach_refuses(B->mmodels[q], ms, inp);
+        int refuses = mf_reach_refuses(B->mu[q].model, ms, inp);
         if (refuses == 1) {
             /* Does an original behaviour with these observables refuse? */
             Z3_solver_push(c, ver);
@@ -1205,9 +982,9 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
             mf_test *t =
                 mf_z3_test(E, mdl, in, O, M, d);
             t->mrefuses = d;
-            B->killed_at[q] = d;
-            record_kill(B, q, t, MF_N_POTENTIAL);
-            kill_spread(B, live, q, d);
+            B->mu[q].killed_at = d;
+            mf_batch_kill(B, q, t, MF_N_POTENTIAL);
+            mf_batch_spread(B, live, q, d);
             killed = 1;
         } else if (res == 0) {
             /* The mutant accepts here: learn the step that does, which
@@ -1215,7 +992,7 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
              * alone). */
             int before = steplib_rows(acc->L, d > 0);
             Z3_ast sa[1];
-            int ns = nassume(B, q, sa);
+            int ns = mf_batch_assume(B, q, sa);
             if (!refuses &&
                 step_find(acc, mdl, in, M, d, NULL, ns, sa, why,
                           sizeof why) == Z3_L_TRUE &&
@@ -1233,28 +1010,28 @@ static int refusal_search(batch *B, int *live, Z3_solver syn, Z3_solver ver,
         if (res < 0)
             return res;
         if (res == 1) {
-            if (!nmarked(B, live))
+            if (!mf_batch_nmarked(B, live))
                 return 1;
-            pick = pick_live(B, syn, live);
+            pick = mf_batch_pick(B, syn, live);
         }
     }
 }
 
 /* A potential kill at length d in the synthesis model mdl (consumed). */
-static void pot_kill(batch *B, int j, Z3_model mdl, mf_inputs *in,
+static void pot_kill(mf_batch *B, int j, Z3_model mdl, mf_inputs *in,
                      mf_unroll *O, mf_unroll *M, int d)
 {
     mf_test *t = mf_z3_test(B->E, mdl, in, O, M, d);
     mf_z3_model_free(B->c, mdl);
-    B->killed_at[j] = d;
-    record_kill(B, j, t, MF_N_POTENTIAL);
+    B->mu[j].killed_at = d;
+    mf_batch_kill(B, j, t, MF_N_POTENTIAL);
 }
 
-static int prove_marked(batch *S, int *mark, mf_reach *rs, int *rs_done);
-static void refusal_capable(batch *B, int *mark, mf_reach *rs, int *rs_done);
+static int prove_marked(mf_batch *S, int *mark);
+static void refusal_capable(mf_batch *B, int *mark);
 
 /* --- potential killing by refinement --- */
-static void pot_search(batch *B, int j, mf_reach *rs, int *rs_done)
+static void pot_search(mf_batch *B, int j)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -1283,16 +1060,16 @@ static void pot_search(batch *B, int j, mf_reach *rs, int *rs_done)
     stepper_open(&ms, B, EM, B->meta, &mlib, ver, "pn");
     if (B->meta)
         mf_enc_assert_sels(EM, ver);
-    B->out[j].bound = o->bound;
+    B->mu[j].v->bound = o->bound;
     int *live = mf_xcalloc((size_t)B->nmut, sizeof *live);
     int mayref = 1; /* past length 0: refusal_capable */
     if (stepmode) {
         live[j] = 1;
-        refusal_capable(B, live, rs, rs_done);
+        refusal_capable(B, live);
         mayref = live[j];
     }
-    for (int d = 0; d <= o->bound && B->todo[j] && !giveup; d++) {
-        if (d < B->xlen[j])
+    for (int d = 0; d <= o->bound && B->mu[j].todo && !giveup; d++) {
+        if (d < B->mu[j].xlen)
             continue; /* the explorer: no potential kill shorter */
         mf_unroll_extend(O, d);
         mf_unroll_extend(M, d);
@@ -1307,30 +1084,30 @@ static void pot_search(batch *B, int j, mf_reach *rs, int *rs_done)
             pr = 0;
         }
         if (pr != 0) {
-            if (pr < 0 && B->todo[j])
-                B->out[j].bound = d - 1; /* gave up: no kill up to d-1 */
+            if (pr < 0 && B->mu[j].todo)
+                B->mu[j].v->bound = d - 1; /* gave up: no kill up to d-1 */
             break;
         }
         Z3_ast g = mf_z3_lit(E, "pg");
         Z3_ast parts[2] = {mf_enc_all_ok(EM, M, 0, d),
                            mf_enc_not(E, mf_enc_all_obs_eq(E, O, M, d))};
         mf_z3_implies(E, syn, g, mf_enc_and(E, 2, parts));
-        astvec steps = {0}; /* step mode: "M's step d is copy i's" */
+        mf_astvec steps = {0}; /* step mode: "M's step d is copy i's" */
         if (stepmode)
             block_steps(&os, syn, in, M, d, 0, g, &steps);
         for (;;) {
             if (++iters > o->cegis_max || mf_z3_now() > B->deadline) {
-                B->out[j].bound = d - 1; /* gave up: no kill up to d-1 */
+                B->mu[j].v->bound = d - 1; /* gave up: no kill up to d-1 */
                 giveup = 1;
                 break;
             }
             Z3_ast as[2];
-            int na = nassume(B, j, as);
+            int na = mf_batch_assume(B, j, as);
             as[na++] = g;
             char why[256];
             Z3_lbool r = mf_z3_check(c, syn, na, as, why, sizeof why);
             if (r == Z3_L_UNDEF) {
-                set_unknown(B, j, why);
+                mf_batch_settle(B, j, MF_V_UNKNOWN, 0, NULL, "%s", why);
                 break;
             }
             if (r == Z3_L_FALSE) { /* no deviating mutant behaviour */
@@ -1352,7 +1129,7 @@ static void pot_search(batch *B, int j, mf_reach *rs, int *rs_done)
                 free(ov);
                 if (r2 == Z3_L_UNDEF) {
                     mf_z3_model_free(c, mdl);
-                    set_unknown(B, j, why);
+                    mf_batch_settle(B, j, MF_V_UNKNOWN, 0, NULL, "%s", why);
                     break;
                 }
                 if (r2 == Z3_L_FALSE) {
@@ -1363,7 +1140,7 @@ static void pot_search(batch *B, int j, mf_reach *rs, int *rs_done)
                 int after = steplib_rows(B->lib, d > 0);
                 if (after == before) { /* cannot happen: the copy of a
                                           learnt step blocks it */
-                    set_unknown(B, j, "potential refinement: a blocked "
+                    mf_batch_settle(B, j, MF_V_UNKNOWN, 0, NULL, "%s", "potential refinement: a blocked "
                                       "step came back");
                     break;
                 }
@@ -1390,7 +1167,7 @@ static void pot_search(batch *B, int j, mf_reach *rs, int *rs_done)
             if (r2 == Z3_L_UNDEF) {
                 Z3_solver_pop(c, ver, 1);
                 mf_z3_model_free(c, mdl);
-                set_unknown(B, j, why);
+                mf_batch_settle(B, j, MF_V_UNKNOWN, 0, NULL, "%s", why);
                 break;
             }
             if (r2 == Z3_L_FALSE) {
@@ -1405,10 +1182,10 @@ static void pot_search(batch *B, int j, mf_reach *rs, int *rs_done)
         MF_VEC_FREE(steps);
     }
     if (undecided >= 0) {
-        mf_verdict *v = &B->out[j];
-        if (v->kind == MF_V_KILLED && B->killed_at[j] > undecided)
+        mf_verdict *v = B->mu[j].v;
+        if (v->kind == MF_V_KILLED && B->mu[j].killed_at > undecided)
             v->not_shortest = 1;
-        else if (B->todo[j] && v->bound >= undecided)
+        else if (B->mu[j].todo && v->bound >= undecided)
             v->bound = undecided - 1;
     }
     free(live);
@@ -1436,31 +1213,6 @@ static int has_inputs(const mf_model *m)
     return 0;
 }
 
-/* The deadline of a joint search for n mutants: the sum of their own
- * budgets (the engine's timeout, or --mutant-timeout if shorter; `frac` of
- * it, as their own searches get), so that it never has less time than
- * their searches one by one would. */
-static double joint_deadline(const batch *B, int n, double frac)
-{
-    double per = B->o->timeout_ms / 1000.0;
-    if (B->o->mutant_ms && B->o->mutant_ms / 1000.0 < per)
-        per = B->o->mutant_ms / 1000.0;
-    return mf_z3_now() + per * frac * n;
-}
-
-/* One query of a joint search: "one of the picked mutants, goal g" within
- * the iteration cap and the deadline (else, and on a solver limit,
- * unknown). */
-static Z3_lbool joint_query(batch *B, Z3_solver syn, Z3_ast pick, Z3_ast g,
-                            int *iters, int cap)
-{
-    char why[256];
-    if (++*iters > cap || mf_z3_now() > B->deadline)
-        return Z3_L_UNDEF;
-    Z3_ast as[2] = {pick, g};
-    return mf_z3_check(B->c, syn, 2, as, why, sizeof why);
-}
-
 /* At length d, the marks of live (and rf, whether it may refuse) of the
  * mutants whose shortest potential kill the explorer found longer than d
  * move to held (bit 1 live, bit 2 rf), and those held for a shorter
@@ -1470,14 +1222,14 @@ static Z3_lbool joint_query(batch *B, Z3_solver syn, Z3_ast pick, Z3_ast g,
  * the limit at 20000: 38 -> 56 s, twice the memory; the queries of the
  * lengths before theirs learn original steps the later lengths need).
  * dme1, 40 sampled: 9.9 -> 7.9 s. */
-static void hold_back(const batch *B, int *live, int *rf, int *held, int d)
+static void hold_back(const mf_batch *B, int *live, int *rf, int *held, int d)
 {
     for (int j = 0; j < B->nmut; j++) {
-        if (held[j] && (d < 0 || B->xlen[j] <= d)) {
+        if (held[j] && (d < 0 || B->mu[j].xlen <= d)) {
             live[j] = 1;
             rf[j] = (held[j] & 2) != 0;
             held[j] = 0;
-        } else if (live[j] && d >= 0 && B->xlen[j] > d && !B->xbig) {
+        } else if (live[j] && d >= 0 && B->mu[j].xlen > d && !B->xbig) {
             held[j] = 1 | (rf[j] ? 2 : 0);
             live[j] = rf[j] = 0;
         }
@@ -1496,7 +1248,7 @@ static void hold_back(const batch *B, int *live, int *rf, int *held, int d)
  * on the others (a kill at d is a shortest one for every live mutant). An
  * unsatisfiable query refutes d for all of them at once. Mutants it gives
  * up on (limits) go back to their own search. */
-static void pot_joint(batch *B, const int *det, mf_reach *rs, int *rs_done)
+static void pot_joint(mf_batch *B, const int *det)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -1504,14 +1256,14 @@ static void pot_joint(batch *B, const int *det, mf_reach *rs, int *rs_done)
     int n = B->nmut;
     int *live = mf_xcalloc((size_t)n, sizeof *live);
     for (int j = 0; j < n; j++)
-        live[j] = B->todo[j] && !det[j];
-    if (nmarked(B, live) < 2) {
+        live[j] = B->mu[j].todo && !det[j];
+    if (mf_batch_nmarked(B, live) < 2) {
         free(live);
         return;
     }
-    twocopy sx, vx; /* synthesis: O, M; verifier: P (its m unused) */
-    twocopy_open(&sx, B, E, EM, 1, 1, "j");
-    twocopy_open(&vx, B, E, EM, 1, 0, "k");
+    mf_batch_pair sx, vx; /* synthesis: O, M; verifier: P (its m unused) */
+    mf_batch_pair_open(&sx, B, E, EM, 1, 1, "j");
+    mf_batch_pair_open(&vx, B, E, EM, 1, 0, "k");
     Z3_solver syn = sx.s, ver = vx.s;
     mf_inputs *in = sx.in, *vin = vx.in;
     mf_unroll *O = sx.o, *M = sx.m, *P = vx.o;
@@ -1522,19 +1274,19 @@ static void pot_joint(batch *B, const int *det, mf_reach *rs, int *rs_done)
     stepper_open(&ms, B, EM, 1, &mlib, ver, "jn");
     double saved_wall = mf_z3_deadline();
     mf_z3_set_deadline(0);
-    B->deadline = joint_deadline(B, nmarked(B, live), 1.0);
+    B->deadline = mf_batch_joint_deadline(B, mf_batch_nmarked(B, live), 1.0);
     int iters = 0, giveup = 0, undecided = -1, early = 0;
     int *rf = mf_xmalloc(sizeof *rf * (size_t)n); /* may refuse */
     memcpy(rf, live, sizeof *rf * (size_t)n);
-    refusal_capable(B, rf, rs, rs_done);
+    refusal_capable(B, rf);
     int *held = mf_xcalloc((size_t)n, sizeof *held);
-    for (int d = 0; d <= o->bound && nmarked(B, live) + nmarked(B, held) &&
+    for (int d = 0; d <= o->bound && mf_batch_nmarked(B, live) + mf_batch_nmarked(B, held) &&
                     !giveup;
          d++) {
         /* Mutants the explorer showed killable only from a longer length
          * on sit out the lengths before it. */
         hold_back(B, live, rf, held, d);
-        int n0 = nmarked(B, live);
+        int n0 = mf_batch_nmarked(B, live);
         if (!n0)
             continue;
         mf_unroll_extend(O, d);
@@ -1544,29 +1296,29 @@ static void pot_joint(batch *B, const int *det, mf_reach *rs, int *rs_done)
         for (int j = 0; j < n; j++)
             rf[j] &= live[j];
         int pr = mf_z3_now() > B->deadline ? -1
-                 : d && !nmarked(B, rf)
+                 : d && !mf_batch_nmarked(B, rf)
                      ? 0
                      : pot_refusal(B, d ? rf : live, ver, vin, P, &ms, d);
         for (int j = 0; j < n; j++)
-            live[j] &= B->todo[j];
+            live[j] &= B->mu[j].todo;
         if (pr == -1) {
             giveup = 1;
             break;
         }
         if (pr == -2 && undecided < 0)
             undecided = d; /* refusals at d undecided: look on */
-        if (!nmarked(B, live))
+        if (!mf_batch_nmarked(B, live))
             continue;
         Z3_ast g = mf_z3_lit(E, "jg");
         Z3_ast parts[2] = {mf_enc_all_ok(EM, M, 0, d),
                            mf_enc_not(E, mf_enc_all_obs_eq(E, O, M, d))};
         mf_z3_implies(E, syn, g, mf_enc_and(E, 2, parts));
-        astvec steps = {0};
+        mf_astvec steps = {0};
         block_steps(&os, syn, in, M, d, 0, g, &steps);
-        Z3_ast pick = pick_live(B, syn, live);
+        Z3_ast pick = mf_batch_pick(B, syn, live);
         for (;;) {
             char why[256];
-            Z3_lbool r = joint_query(B, syn, pick, g, &iters, o->cegis_max + n);
+            Z3_lbool r = mf_batch_joint_query(B, syn, pick, g, &iters, o->cegis_max + n);
             if (r == Z3_L_UNDEF) {
                 giveup = 1;
                 break;
@@ -1574,7 +1326,7 @@ static void pot_joint(batch *B, const int *det, mf_reach *rs, int *rs_done)
             if (r == Z3_L_FALSE) /* no live mutant deviates at d */
                 break;
             Z3_model mdl = mf_z3_model(c, syn);
-            int q = picked(B, mdl, live);
+            int q = mf_batch_picked(B, mdl, live);
             int before = steplib_rows(B->lib, d > 0);
             mf_val *ov = mf_z3_eval_state(E, mdl, mf_unroll_obs(M, d),
                                     mf_enc_nobs(E));
@@ -1590,10 +1342,10 @@ static void pot_joint(batch *B, const int *det, mf_reach *rs, int *rs_done)
             if (r2 == Z3_L_FALSE) {
                 /* q leaves the original's steps: killed at d. */
                 pot_kill(B, q, mdl, in, O, M, d);
-                kill_spread(B, live, q, d);
-                if (!nmarked(B, live))
+                mf_batch_spread(B, live, q, d);
+                if (!mf_batch_nmarked(B, live))
                     break;
-                pick = pick_live(B, syn, live);
+                pick = mf_batch_pick(B, syn, live);
                 continue;
             }
             mf_z3_model_free(c, mdl);
@@ -1608,17 +1360,17 @@ static void pot_joint(batch *B, const int *det, mf_reach *rs, int *rs_done)
          * often equivalent, and would ride the search to the bound, each
          * length dearer than the last (yyaan, 40 sampled: 5 equivalents
          * from length 5 to 10, 3.9 s). Lock-step for them first, once. */
-        if (!giveup && !early && d >= 1 && nmarked(B, live) == n0 &&
+        if (!giveup && !early && d >= 1 && mf_batch_nmarked(B, live) == n0 &&
             o->prove) {
             early = 1;
             int *mark = mf_xcalloc((size_t)n, sizeof *mark);
             for (int j = 0; j < n; j++)
-                mark[j] = live[j] && !B->lsdone[j] &&
-                          (B->xbig || B->xdone[j]) &&
-                          may_be_equivalent(B, j);
-            if (nmarked(B, mark) && prove_marked(B, mark, rs, rs_done))
+                mark[j] = live[j] && !B->mu[j].lsdone &&
+                          (B->xbig || B->mu[j].xdone) &&
+                          mf_batch_may_be_equivalent(B, j);
+            if (mf_batch_nmarked(B, mark) && prove_marked(B, mark))
                 for (int j = 0; j < n; j++)
-                    if (!B->todo[j])
+                    if (!B->mu[j].todo)
                         live[j] = 0;
             free(mark);
         }
@@ -1630,15 +1382,15 @@ static void pot_joint(batch *B, const int *det, mf_reach *rs, int *rs_done)
     for (int j = 0; j < n; j++) {
         if (det[j] || (live[j] && giveup))
             continue;
-        if (!live[j] && B->todo[j])
+        if (!live[j] && B->mu[j].todo)
             continue; /* not a candidate */
-        B->potdone[j] = 1;
-        mf_verdict *v = &B->out[j];
+        B->mu[j].searched = MF_SEARCHED_POTENTIAL;
+        mf_verdict *v = B->mu[j].v;
         if (undecided < 0)
             continue;
-        if (v->kind == MF_V_KILLED && B->killed_at[j] > undecided)
+        if (v->kind == MF_V_KILLED && B->mu[j].killed_at > undecided)
             v->not_shortest = 1;
-        else if (B->todo[j] && v->bound >= undecided)
+        else if (B->mu[j].todo && v->bound >= undecided)
             v->bound = undecided - 1;
     }
     free(rf);
@@ -1647,8 +1399,8 @@ static void pot_joint(batch *B, const int *det, mf_reach *rs, int *rs_done)
     MF_VEC_FREE(mlib.v[0]);
     MF_VEC_FREE(mlib.v[1]);
     stepper_close(&os);
-    twocopy_close(&sx, B);
-    twocopy_close(&vx, B);
+    mf_batch_pair_close(&sx, B);
+    mf_batch_pair_close(&vx, B);
     free(live);
 }
 
@@ -1665,26 +1417,26 @@ static void pot_joint(batch *B, const int *det, mf_reach *rs, int *rs_done)
  * agrees up to d") and orig[d] ("the original has a behaviour of length
  * d") are asserted once, each query assumes the mutant's selector. */
 typedef struct {
-    twocopy x;          /* o: P, the original; m: Q, the mutant */
-    astvec agree, orig; /* per length, NULL until needed */
+    mf_batch_pair x;          /* o: P, the original; m: Q, the mutant */
+    mf_astvec agree, orig; /* per length, NULL until needed */
 } agreeq;
 
-static void agreeq_open(batch *B, agreeq *A)
+static void agreeq_open(mf_batch *B, agreeq *A)
 {
     memset(A, 0, sizeof *A);
-    twocopy_open(&A->x, B, B->E, B->EM, B->meta, 0, "n");
+    mf_batch_pair_open(&A->x, B, B->E, B->EM, B->meta, 0, "n");
 }
 
-static void agreeq_close(batch *B, agreeq *A)
+static void agreeq_close(mf_batch *B, agreeq *A)
 {
-    twocopy_close(&A->x, B);
+    mf_batch_pair_close(&A->x, B);
     MF_VEC_FREE(A->agree);
     MF_VEC_FREE(A->orig);
 }
 
 /* The literal of length d in v (pair: agreement, else the original alone),
  * made and asserted on first use. */
-static Z3_ast agreeq_lit(batch *B, agreeq *A, astvec *v, int d, int pair)
+static Z3_ast agreeq_lit(mf_batch *B, agreeq *A, mf_astvec *v, int d, int pair)
 {
     while (v->n <= d)
         MF_VEC_PUSH(*v, NULL);
@@ -1703,11 +1455,11 @@ static Z3_ast agreeq_lit(batch *B, agreeq *A, astvec *v, int d, int pair)
 
 /* Mutant j, lengths [from, bound]: 1 killed (*out: its test), 0 not, -1
  * unknown (why). */
-static int agreeq_kill(batch *B, agreeq *A, int j, int from, mf_test **out,
+static int agreeq_kill(mf_batch *B, agreeq *A, int j, int from, mf_test **out,
                        char *why, size_t whyn)
 {
     Z3_ast as[2];
-    int na = nassume(B, j, as);
+    int na = mf_batch_assume(B, j, as);
     int lo = from < 0 ? 0 : from, hi = B->o->bound;
     int r = 0; /* some pair agrees up to lo - 1, none to hi */
     for (int probe = hi;; probe = lo + (hi - lo) / 2) {
@@ -1737,7 +1489,7 @@ static int agreeq_kill(batch *B, agreeq *A, int j, int from, mf_test **out,
     return r;
 }
 
-static int def_noinput(batch *B, int j, int from, mf_verdict *tmp)
+static int def_noinput(mf_batch *B, int j, int from, mf_verdict *tmp)
 {
     agreeq A;
     agreeq_open(B, &A);
@@ -1753,7 +1505,7 @@ static int def_noinput(batch *B, int j, int from, mf_verdict *tmp)
  * behaviour (Q) that agree up to d on the inputs of the synthesis model
  * mdl, under the assumptions as[0..na); uniform choices first (see
  * uniform). The caller pops. */
-static Z3_lbool pair_query(batch *B, Z3_solver ver, mf_inputs *vin,
+static Z3_lbool pair_query(mf_batch *B, Z3_solver ver, mf_inputs *vin,
                            mf_inputs *in, Z3_model mdl, mf_unroll *P,
                            mf_unroll *Q, int d, int na, const Z3_ast *as,
                            char *why, size_t whyn)
@@ -1841,7 +1593,7 @@ static void blk_extend_ch(bpool *P, blk *b, int d)
  * a model's first parting step t bounds the next X to t - 1. Returns the
  * longest length so refuted, d if none (beverage(16): lengths 1 to 32 at
  * once instead of one refinement each). */
-static int def_lookahead(batch *B, int j, bpool *P, const blk *b, int d)
+static int def_lookahead(mf_batch *B, int j, bpool *P, const blk *b, int d)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -1856,7 +1608,7 @@ static int def_lookahead(batch *B, int j, bpool *P, const blk *b, int d)
         mf_enc_assert_sels(EM, la);
     blk_repeat(P, la, u, b, 0, bound);
     Z3_ast as[2];
-    int na = nassume(B, j, as);
+    int na = mf_batch_assume(B, j, as);
     for (int X = bound, tries = 0; X > d && tries < 4 && mf_z3_now() < B->deadline;
          tries++) {
         Z3_ast parts[3] = {mf_enc_all_ok(E, u[0], 0, X),
@@ -1895,7 +1647,7 @@ static int def_lookahead(batch *B, int j, bpool *P, const blk *b, int d)
 }
 
 /* --- definite killing by refinement; returns 1 if killed --- */
-static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
+static int def_search(mf_batch *B, int j, int from, int cap, mf_verdict *tmp)
 {
     if (!has_inputs(B->m))
         return def_noinput(B, j, from, tmp);
@@ -1929,7 +1681,7 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
                 break;
             }
             Z3_ast as[2];
-            int na = nassume(B, j, as);
+            int na = mf_batch_assume(B, j, as);
             as[na++] = g;
             char why[256];
             Z3_lbool r = mf_z3_check(c, syn, na, as, why, sizeof why);
@@ -1963,8 +1715,8 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
                 break;
             }
             Z3_model mdl = mf_z3_model(c, syn);
-            Z3_ast vs[1];
-            int nv = nassume(B, j, vs);
+            Z3_ast vs[2];
+            int nv = mf_batch_assume(B, j, vs);
             Z3_lbool r2 = pair_query(B, ver, vin, in, mdl, P, Q, d, nv, vs,
                                      why, sizeof why);
             if (r2 == Z3_L_UNDEF) {
@@ -2020,26 +1772,27 @@ static int def_search(batch *B, int j, int from, int cap, mf_verdict *tmp)
  * length sooner than the search for differences does (clearing them there
  * cost 8 to 38% on 39 to 41 sampled at bound 10 and 20). */
 #define REFUSAL_TRIES 10000L
-static void refusal_capable(batch *B, int *mark, mf_reach *rs, int *rs_done)
+static void refusal_capable(mf_batch *B, int *mark)
 {
     const mf_model *m = B->m;
-    int n = m->nslots, left = nmarked(B, mark);
+    mf_reach *rs = B->rs;
+    int n = m->nslots, left = mf_batch_nmarked(B, mark);
     if (!left)
         return;
     mf_reach_dom D;
     mf_reach_dom_open(&D, m, 1);
-    if (!*rs_done && D.combos <= MF_REACH_INPUT_COMBOS) {
+    if (!rs->done && D.combos <= MF_REACH_INPUT_COMBOS) {
         /* As many states as the tries allow: complete, they are the
          * batch's reachable states (the proofs' too); else none. */
         mf_reach t;
         mf_reach_upto(m, &t, (int)(REFUSAL_TRIES / D.combos));
         if (t.ok) {
+            t.done = 1;
             *rs = t;
-            *rs_done = 1;
         } else
             MF_VEC_FREE(t.st);
     }
-    long cnt = *rs_done && rs->ok ? (long)(rs->st.n / (n ? n : 1)) : 0;
+    long cnt = rs->done && rs->ok ? (long)(rs->st.n / (n ? n : 1)) : 0;
     if (cnt && D.combos <= MF_REACH_INPUT_COMBOS && cnt * D.combos <= REFUSAL_TRIES) {
         for (int j = 0; j < B->nmut; j++)
             if (mark[j] && xno_refusal(B, j)) {
@@ -2056,7 +1809,7 @@ static void refusal_capable(batch *B, int *mark, mf_reach *rs, int *rs_done)
                 for (int j = 0; j < B->nmut && o != 0; j++) {
                     if (!mark[j] || found[j])
                         continue;
-                    if (o < 0 || mf_reach_has_successor(B->mmodels[j], cur, inp) != 1) {
+                    if (o < 0 || mf_reach_has_successor(B->mu[j].model, cur, inp) != 1) {
                         found[j] = 1; /* refuses there, or cannot tell */
                         left--;
                     }
@@ -2066,7 +1819,7 @@ static void refusal_capable(batch *B, int *mark, mf_reach *rs, int *rs_done)
         /* Past every state and input without a refusal: cleared. */
         for (int j = 0; j < B->nmut; j++) {
             if (mark[j])
-                B->refcap[j] = found[j] ? REF_MAY : REF_NEVER;
+                B->mu[j].refcap = found[j] ? MF_REF_MAY : MF_REF_NEVER;
             mark[j] = mark[j] && found[j];
         }
         free(found);
@@ -2084,9 +1837,9 @@ static void refusal_capable(batch *B, int *mark, mf_reach *rs, int *rs_done)
  * of INIT constraints and one of a next() term, whose step queries took
  * 1.3 s). At most STEP_SAME_EVALS states times inputs. */
 #define STEP_SAME_EVALS 200000L
-static int steps_as_original(batch *B, int j, const mf_reach *rs)
+static int steps_as_original(mf_batch *B, int j, const mf_reach *rs)
 {
-    const mf_model *m = B->m, *mm = B->mmodels[j];
+    const mf_model *m = B->m, *mm = B->mu[j].model;
     int item, kind = mf_explore_step_delta(m, mm, &item);
     if (kind == MF_STEP_SAME)
         return 1;
@@ -2114,12 +1867,12 @@ static int steps_as_original(batch *B, int j, const mf_reach *rs)
 
 /* refusal_capable for the mutants marked in `mark` it has not tried, so
  * that lock-step knows those that never refuse (mark unchanged). */
-static void refusal_tried(batch *B, const int *mark, mf_reach *rs, int *rs_done)
+static void refusal_tried(mf_batch *B, const int *mark)
 {
     int *m = mf_xcalloc((size_t)B->nmut, sizeof *m);
     for (int j = 0; j < B->nmut; j++)
-        m[j] = mark[j] && !B->refcap[j];
-    refusal_capable(B, m, rs, rs_done);
+        m[j] = mark[j] && B->mu[j].refcap == MF_REF_UNTRIED;
+    refusal_capable(B, m);
     free(m);
 }
 
@@ -2200,7 +1953,7 @@ static Z3_ast trie(mf_enc *E, Z3_ast *S, const trie_ctx *T, const int *idx,
 }
 
 /* S is one of the states of rs (cnt of them, cnt > 0). */
-static Z3_ast in_states(batch *B, Z3_ast *S, const mf_reach *rs, int cnt)
+static Z3_ast in_states(mf_batch *B, Z3_ast *S, const mf_reach *rs, int cnt)
 {
     const mf_model *m = B->m;
     int n = m->nslots, nc = 0;
@@ -2221,7 +1974,7 @@ static Z3_ast in_states(batch *B, Z3_ast *S, const mf_reach *rs, int cnt)
     return r;
 }
 
-static void lockq_open(batch *B, lockq *L, int step, int rev,
+static void lockq_open(mf_batch *B, lockq *L, int step, int rev,
                        const mf_reach *rs)
 {
     Z3_context c = B->c;
@@ -2279,7 +2032,7 @@ static void lockq_open(batch *B, lockq *L, int step, int rev,
     mf_z3_implies(E, L->A, L->g, mf_unroll_ok(rev ? L->O : L->M, step));
 }
 
-static void lockq_close(batch *B, lockq *L)
+static void lockq_close(mf_batch *B, lockq *L)
 {
     mf_unroll_free(L->O);
     mf_unroll_free(L->M);
@@ -2297,7 +2050,7 @@ static void lockq_close(batch *B, lockq *L)
 }
 
 /* Mutant j in lockq L: 1 proved, 0 not, -1 unknown. */
-static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
+static int lockq_decide(mf_batch *B, lockq *L, int j, char *why, size_t whyn)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -2305,7 +2058,7 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
     int step = L->step, n = m->nslots, iters = 0;
     Z3_solver A = L->A, V = L->V, W = L->W;
     Z3_ast as[3];
-    int na = nassume(B, j, as);
+    int na = mf_batch_assume(B, j, as);
     /* Points only j's simulator rules out are j's alone. */
     Z3_ast mine = mf_z3_lit(E, "lj");
     as[na] = mine;
@@ -2317,7 +2070,7 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
      * states, refusal_capable may have tried every point already (dme1,
      * 6579 states: this loop ran a mutant's whole budget, 10 s, without
      * covering them). */
-    int tried = L->step && L->onrs && B->refcap[j] == REF_NEVER;
+    int tried = L->step && L->onrs && B->mu[j].refcap == MF_REF_NEVER;
     while (!L->rev && !tried) {
         if (++iters > B->o->cegis_max) {
             snprintf(why, whyn, "lock-step: iteration limit");
@@ -2335,7 +2088,7 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
         for (int q = 0; q < n; q++)
             if (!ic[q])
                 inp[q] = 0;
-        int ref = mf_reach_refuses(B->mmodels[j], sv, inp);
+        int ref = mf_reach_refuses(B->mu[j].model, sv, inp);
         Z3_lbool wr = Z3_L_FALSE;
         if (ref == 0) {
             Z3_solver_push(c, W);
@@ -2451,7 +2204,7 @@ static int lockq_decide(batch *B, lockq *L, int j, char *why, size_t whyn)
     }
 }
 
-static int lockstep(batch *B, int j, int step, const mf_reach *rs, char *why,
+static int lockstep(mf_batch *B, int j, int step, const mf_reach *rs, char *why,
                     size_t whyn)
 {
     lockq L;
@@ -2469,27 +2222,25 @@ static int lockstep(batch *B, int j, int step, const mf_reach *rs, char *why,
  * checks after it with "timeout" at once (dme1, 20 sampled: after one
  * mutant's reversed lock-step ran out, three more gave up in 0.04 s
  * each). Returns how many are left (proved). */
-static int lockstep_all(batch *B, int *live, int rev, mf_reach *rs,
-                        int *rs_done)
+static int lockstep_all(mf_batch *B, int *live, int rev)
 {
+    mf_reach *rs = B->rs;
     char why[256];
     double saved_wall = mf_z3_deadline();
     unsigned saved_to = mf_z3_wall_timeout();
     mf_z3_set_wall_timeout(B->o->timeout_ms);
-    for (int step = 0; step < 2 && nmarked(B, live); step++) {
-        if (step && !*rs_done) {
+    for (int step = 0; step < 2 && mf_batch_nmarked(B, live); step++) {
+        if (step && !rs->done)
             mf_reach_compute(B->m, rs);
-            *rs_done = 1;
-        }
         if (step && !rev)
-            refusal_tried(B, live, rs, rs_done);
+            refusal_tried(B, live);
         const mf_reach *from = step && rs->ok ? rs : NULL;
         /* The step needs no solver where the mutant steps as the
          * original (either way). */
         int *ask = mf_xmalloc(sizeof *ask * (size_t)B->nmut);
         for (int j = 0; j < B->nmut; j++)
             ask[j] = live[j] && !(step && steps_as_original(B, j, rs));
-        int asked = nmarked(B, ask) > 0;
+        int asked = mf_batch_nmarked(B, ask) > 0;
         lockq L;
         if (asked)
             lockq_open(B, &L, step, rev, from);
@@ -2501,7 +2252,7 @@ static int lockstep_all(batch *B, int *live, int rev, mf_reach *rs,
                                                                  : dl);
             int r = lockq_decide(B, &L, j, why, sizeof why);
             live[j] = ask[j] = r == 1;
-            if (r < 0 && marked_after(B, ask, j)) {
+            if (r < 0 && mf_batch_marked_after(B, ask, j)) {
                 lockq_close(B, &L);
                 lockq_open(B, &L, step, rev, from);
             }
@@ -2514,32 +2265,30 @@ static int lockstep_all(batch *B, int *live, int rev, mf_reach *rs,
     mf_z3_set_wall_timeout(saved_to);
     if (mf_enc_unsupported(B->E) || mf_enc_unsupported(B->EM))
         memset(live, 0, sizeof *live * (size_t)B->nmut);
-    return nmarked(B, live);
+    return mf_batch_nmarked(B, live);
 }
 
 /* Lock-step for the mutants marked in `mark`, in solvers they share: each
  * one proved is equivalent (and leaves mark); each is marked as tried
  * (lsdone) unless an encoder met a construct it cannot encode, whose
  * mutants their own encoders try again. Returns how many were proved. */
-static int prove_marked(batch *S, int *mark, mf_reach *rs, int *rs_done)
+static int prove_marked(mf_batch *S, int *mark)
 {
     int n = S->nmut;
     int *p = mf_xmalloc(sizeof *p * (size_t)n);
     memcpy(p, mark, sizeof *p * (size_t)n);
-    int proved = lockstep_all(S, p, 0, rs, rs_done);
+    int proved = lockstep_all(S, p, 0);
+    const mf_reach *rs = S->rs;
     int unsup = mf_enc_unsupported(S->E) || mf_enc_unsupported(S->EM);
     for (int j = 0; j < n; j++) {
         if (!mark[j])
             continue;
-        S->lsdone[j] = !unsup;
+        S->mu[j].lsdone = !unsup;
         if (!p[j])
             continue;
-        mf_verdict *v = &S->out[j];
-        v->kind = MF_V_EQUIVALENT;
-        snprintf(v->method, sizeof v->method, rs->ok
+        mf_batch_settle(S, j, MF_V_EQUIVALENT, 0, NULL, "%s", rs->ok
                  ? "lock-step induction on the original's reachable states"
                  : "lock-step induction");
-        S->todo[j] = 0;
         mark[j] = 0;
     }
     free(p);
@@ -2551,18 +2300,18 @@ static int prove_marked(batch *S, int *mark, mf_reach *rs, int *rs_done)
  * constraint-remove mutants often do: yyaan, 40 sampled, 4 of them, each
  * a definite refinement to its limit before). Marked in the method; the
  * rest stay in live. */
-static void no_definite(batch *B, int *live, mf_reach *rs, int *rs_done)
+static void no_definite(mf_batch *B, int *live)
 {
     int n = B->nmut;
     int *p = mf_xcalloc((size_t)n, sizeof *p);
     memcpy(p, live, sizeof *p * (size_t)n);
-    if (lockstep_all(B, p, 1, rs, rs_done))
+    if (lockstep_all(B, p, 1))
         for (int j = 0; j < n; j++)
             if (p[j]) {
-                snprintf(B->out[j].method, sizeof B->out[j].method,
+                snprintf(B->mu[j].v->method, sizeof B->mu[j].v->method,
                          "no definite kill: the mutant has every original "
                          "behaviour");
-                B->potdone[j] = 2;
+                B->mu[j].searched = MF_SEARCHED_DEFINITE;
                 live[j] = 0;
             }
     free(p);
@@ -2579,7 +2328,7 @@ static void no_definite(batch *B, int *live, mf_reach *rs, int *rs_done)
  * at every length. With simple paths it is complete once k passes the
  * product's longest loop-free path. 1 proved (k in *kout), 0 not within
  * the bound, -1 unknown. */
-static int kinduction(batch *B, int j, int *kout, char *why, size_t whyn)
+static int kinduction(mf_batch *B, int j, int *kout, char *why, size_t whyn)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -2594,8 +2343,8 @@ static int kinduction(batch *B, int j, int *kout, char *why, size_t whyn)
     if (B->meta)
         mf_enc_assert_sels(EM, S);
     Z3_ast as[2];
-    int na = nassume(B, j, as);
-    for (int k = 0; k <= B->out[j].bound; k++) {
+    int na = mf_batch_assume(B, j, as);
+    for (int k = 0; k <= B->mu[j].v->bound; k++) {
         mf_unroll_extend(O, k + 1);
         mf_unroll_extend(M, k + 1);
         /* state k is on the path: both accept, same observables, and it
@@ -2658,7 +2407,7 @@ long mf_engine_explorer_tests(mf_notion notion)
  * (dme1, 40 sampled at bound 10: the joint potential queries were half of
  * the batch's time, each finding a test of the length the explorer had
  * found). With the quantified engine (to compare), none. */
-static mf_test *explorer_test(batch *B, int j, const mf_explore_notion *nt,
+static mf_test *explorer_test(mf_batch *B, int j, const mf_explore_notion *nt,
                               mf_notion notion)
 {
     const mf_input_seq *s = nt->test;
@@ -2677,7 +2426,7 @@ static mf_test *explorer_test(batch *B, int j, const mf_explore_notion *nt,
     if (nt->refusal && notion != MF_N_DEFINITE)
         t->mrefuses = len;
     if (mf_replay_fill_expect(B->m, t) != 0 ||
-        mf_engine_replay(B->m, B->mmodels[j], t, notion) != 0) {
+        mf_engine_replay(B->m, B->mu[j].model, t, notion) != 0) {
         mf_test_free(t);
         return NULL;
     }
@@ -2693,31 +2442,28 @@ static mf_test *explorer_test(batch *B, int j, const mf_explore_notion *nt,
  * killable within the bound (the solver finds the test, from the
  * explorer's length on; xlen, so that no proof is tried); -1: too
  * large or failed. */
-static int explicit_proof(batch *B, int j)
+static int explicit_proof(mf_batch *B, int j)
 {
-    if (B->xlen[j] >= 0)
+    if (B->mu[j].xlen >= 0)
         return 0;
-    if (!B->xctx || B->o->explicit_max <= 0 || B->xdone[j])
+    if (!B->xctx || B->o->explicit_max <= 0 || B->mu[j].xdone)
         return -1;
-    B->xdone[j] = 1;
+    B->mu[j].xdone = 1;
     mf_explore_result r;
-    mf_explore_with(B->xctx, &r, B->mmodels[j], MF_EXPLORE_POTENTIAL,
+    mf_explore_with(B->xctx, &r, B->mu[j].model, MF_EXPLORE_POTENTIAL,
                     B->o->explicit_max, 0);
     int res = -1;
     if (r.potential.verdict == MF_XV_NOT_KILLABLE) {
-        mf_verdict *v = &B->out[j];
-        v->kind = MF_V_EQUIVALENT;
-        snprintf(v->method, sizeof v->method,
-                 "explicit-state product exploration (%ld states)",
-                 r.potential.nodes);
-        B->todo[j] = 0;
+        mf_batch_settle(B, j, MF_V_EQUIVALENT, 0, NULL,
+                        "explicit-state product exploration (%ld states)",
+                        r.potential.nodes);
         res = 1;
     } else if (r.potential.verdict == MF_XV_KILLED) {
-        B->xlen[j] = r.potential.length;
-        B->xref[j] = r.potential.refusal;
+        B->mu[j].xlen = r.potential.length;
+        B->mu[j].xref = r.potential.refusal;
         res = 0;
         /* A deterministic pair's kill is a deterministic one. */
-        mf_verdict *v = &B->out[j];
+        mf_verdict *v = B->mu[j].v;
         mf_notion nn = v->orig_det && v->mut_det ? MF_N_DETERMINISTIC
                                                  : MF_N_POTENTIAL;
         mf_test *t = r.potential.length <= B->o->bound
@@ -2725,25 +2471,18 @@ static int explicit_proof(batch *B, int j)
                          : NULL;
         if (t) {
             /* Killed, as the searches would have: a potential kill's
-             * definite upgrade follows (potdone 1). */
-            mf_test_free(v->test);
-            v->kind = MF_V_KILLED;
-            v->notion = nn;
-            v->test = t;
-            B->killed_at[j] = r.potential.length;
-            B->potdone[j] = 1;
-            B->todo[j] = 0;
+             * definite upgrade follows (MF_SEARCHED_POTENTIAL). */
+            mf_batch_settle(B, j, MF_V_KILLED, nn, t, NULL);
+            B->mu[j].killed_at = r.potential.length;
+            B->mu[j].searched = MF_SEARCHED_POTENTIAL;
         }
         if (r.potential.length > B->o->bound) {
             /* dme1, 20 sampled at bound 20: 4 such survivors, each
              * refuted length by length to the bound in a few seconds. */
-            mf_verdict *v = &B->out[j];
-            v->kind = MF_V_SURVIVED;
-            v->bound = B->o->bound;
-            snprintf(v->method, sizeof v->method,
-                     "explicit-state exploration: shortest kill %d",
-                     r.potential.length);
-            B->todo[j] = 0;
+            mf_batch_settle(B, j, MF_V_SURVIVED, 0, NULL,
+                            "explicit-state exploration: shortest kill %d",
+                            r.potential.length);
+            B->mu[j].v->bound = B->o->bound;
             res = 1;
         }
     }
@@ -2753,24 +2492,22 @@ static int explicit_proof(batch *B, int j)
     return res;
 }
 
-static void prove(batch *B, int j, int det, mf_reach *rs, int *rs_done)
+static void prove(mf_batch *B, int j, int det)
 {
     char why[256] = "";
-    mf_verdict *v = &B->out[j];
-    if (!may_be_equivalent(B, j))
+    mf_reach *rs = B->rs;
+    if (!mf_batch_may_be_equivalent(B, j))
         return;
     /* The step from the original's reachable states when they are known (a
      * step from any state fails wherever an unreachable state tells them
      * apart, and costs as much), else from any state. */
-    int base = B->lsdone[j] ? 0 : lockstep(B, j, 0, NULL, why, sizeof why);
-    if (base == 1 && !*rs_done) {
+    int base = B->mu[j].lsdone ? 0 : lockstep(B, j, 0, NULL, why, sizeof why);
+    if (base == 1 && !rs->done)
         mf_reach_compute(B->m, rs);
-        *rs_done = 1;
-    }
     if (base == 1) {
         int *one = mf_xcalloc((size_t)B->nmut, sizeof *one);
         one[j] = 1;
-        refusal_tried(B, one, rs, rs_done);
+        refusal_tried(B, one);
         free(one);
     }
     int st = base != 1                    ? 0
@@ -2778,94 +2515,67 @@ static void prove(batch *B, int j, int det, mf_reach *rs, int *rs_done)
                                            : lockstep(B, j, 1, rs->ok ? rs : NULL,
                                                       why, sizeof why);
     if (st == 1) {
-        v->kind = MF_V_EQUIVALENT;
-        snprintf(v->method, sizeof v->method, rs->ok
+        mf_batch_settle(B, j, MF_V_EQUIVALENT, 0, NULL, "%s", rs->ok
                  ? "lock-step induction on the original's reachable states"
                  : "lock-step induction");
-        B->todo[j] = 0;
         return;
     }
     int k;
-    if (det && kinduction(B, j, &k, why, sizeof why) == 1) {
-        v->kind = MF_V_EQUIVALENT;
-        snprintf(v->method, sizeof v->method,
-                 "k-induction with simple paths (k = %d)", k);
-        B->todo[j] = 0;
-    }
+    if (det && kinduction(B, j, &k, why, sizeof why) == 1)
+        mf_batch_settle(B, j, MF_V_EQUIVALENT, 0, NULL,
+                        "k-induction with simple paths (k = %d)", k);
 }
 
 /* ------------------------------------------------------------------ */
 /* Driver                                                               */
 
-/* A potential kill of j upgraded if test t kills it definitely (then a
- * shortest definite kill: none is shorter than the shortest potential
- * one); potdone 2. */
-static int upgrade_replay(batch *B, int j, const mf_test *t)
-{
-    mf_verdict *v = &B->out[j];
-    mf_test *c = mf_test_copy(t);
-    if (mf_engine_replay(B->m, B->mmodels[j], c, MF_N_DEFINITE) != 0) {
-        mf_test_free(c);
-        return 0;
-    }
-    mf_test_free(v->test);
-    v->test = c;
-    v->notion = MF_N_DEFINITE;
-    B->potdone[j] = 2;
-    return 1;
-}
-
 /* The shortest length a definite kill of j may have: its shortest
  * potential kill's, or the explorer's shortest definite kill's. */
-static int def_from(const batch *B, int j)
+static int def_from(const mf_batch *B, int j)
 {
-    return B->xdlen[j] > B->killed_at[j] ? B->xdlen[j] : B->killed_at[j];
+    return B->mu[j].xdlen > B->mu[j].killed_at ? B->mu[j].xdlen : B->mu[j].killed_at;
 }
 
 /* 1 if the explorer shows that j, a potential kill its test does not
  * upgrade, has no definite kill up to the bound (noted in its method): no
  * definite search for it. Explored here, when the definite search is
  * next, only where the potential product was within the limit (xlen
- * known): most definite kills are the potential test's (upgrade_replay),
+ * known): most definite kills are the potential test's (mf_batch_upgrade_replay),
  * and exploring them all cost yyaan, 40 sampled, 45% more CPU. dme1 and
  * gigamax have a handful of definite kills among thousands; searching for
  * the rest ran to the bound or the budget (gigamax, 60 sampled at bound
  * 20: 80% of the CPU, no upgrade). */
-#define XD_NONE INT_MAX
-#define XD_NONE_UPTO (INT_MAX - 1)
-static int xno_definite(batch *B, int j)
+static int xno_definite(mf_batch *B, int j)
 {
-    mf_verdict *v = &B->out[j];
-    if (B->xdlen[j] == -1 && B->xlen[j] >= 0 && B->xctx && !B->xbig) {
+    mf_verdict *v = B->mu[j].v;
+    if (B->mu[j].xdlen == MF_XD_UNEXPLORED && B->mu[j].xlen >= 0 && B->xctx && !B->xbig) {
         /* To the bound only: the subset construction past it can be most
          * of the work (dme1, 40 sampled at bound 10: 5.2 -> 3.2 s). */
         mf_explore_result r;
-        mf_explore_with(B->xctx, &r, B->mmodels[j], MF_EXPLORE_DEFINITE,
+        mf_explore_with(B->xctx, &r, B->mu[j].model, MF_EXPLORE_DEFINITE,
                         B->o->explicit_max, B->o->bound);
         const mf_explore_notion *d = &r.definite;
-        B->xdlen[j] = d->verdict == MF_XV_KILLED         ? d->length
-                      : d->verdict == MF_XV_NOT_KILLABLE ? XD_NONE
-                      : d->verdict == MF_XV_LIMIT && d->cut ? XD_NONE_UPTO
-                                                            : -2;
+        B->mu[j].xdlen = d->verdict == MF_XV_KILLED         ? d->length
+                      : d->verdict == MF_XV_NOT_KILLABLE ? MF_XD_NONE
+                      : d->verdict == MF_XV_LIMIT && d->cut ? MF_XD_NONE_UPTO
+                                                            : MF_XD_LIMIT;
         /* Its shortest definite kill, as a test (explorer_test). */
         mf_test *t = d->verdict == MF_XV_KILLED && d->length <= B->o->bound
                          ? explorer_test(B, j, d, MF_N_DEFINITE)
                          : NULL;
         mf_explore_result_free(&r);
         if (t) {
-            mf_test_free(v->test);
-            v->test = t;
-            v->notion = MF_N_DEFINITE;
+            mf_batch_settle(B, j, MF_V_KILLED, MF_N_DEFINITE, t, NULL);
             return 1;
         }
     }
-    int L = B->xdlen[j];
+    int L = B->mu[j].xdlen;
     if (L <= B->o->bound)
         return 0;
-    if (L == XD_NONE)
+    if (L == MF_XD_NONE)
         snprintf(v->method, sizeof v->method,
                  "no definite kill: explicit-state exploration");
-    else if (L == XD_NONE_UPTO)
+    else if (L == MF_XD_NONE_UPTO)
         snprintf(v->method, sizeof v->method,
                  "no definite kill up to %d: explicit-state exploration",
                  B->o->bound);
@@ -2883,8 +2593,8 @@ static int xno_definite(batch *B, int j)
  * blocks those inputs for every mutant (the mutant copy reads the
  * selector: where it accepts and agrees for another mutant, that mutant
  * has such a pair too). Upgraded, searched to the bound, or given up
- * within the sum of their budgets: potdone 2. A potential test that kills
- * definitely as it is needs no search (upgrade_replay first).
+ * within the sum of their budgets: MF_SEARCHED_DEFINITE. A potential test that kills
+ * definitely as it is needs no search (mf_batch_upgrade_replay first).
  *
  * Only when at least a quarter of the batch is left to upgrade (and two):
  * the joint solvers carry every mutant's sites, so a few mutants of a
@@ -2896,7 +2606,7 @@ static int xno_definite(batch *B, int j)
  * 14.3 s, 94 definite kills either way, one gained and one lost to the
  * budget). */
 #define JOINT_DEF_SHARE 4
-static void def_joint(batch *B, mf_reach *rs, int *rs_done)
+static void def_joint(mf_batch *B)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -2904,25 +2614,25 @@ static void def_joint(batch *B, mf_reach *rs, int *rs_done)
     int n = B->nmut, lo = o->bound + 1;
     int *live = mf_xcalloc((size_t)n, sizeof *live);
     for (int j = 0; j < n; j++) {
-        mf_verdict *v = &B->out[j];
-        if (B->potdone[j] != 1 || v->kind != MF_V_KILLED ||
+        mf_verdict *v = B->mu[j].v;
+        if (B->mu[j].searched != MF_SEARCHED_POTENTIAL || v->kind != MF_V_KILLED ||
             v->notion != MF_N_POTENTIAL)
             continue;
         /* The explorer first: its definite exploration costs less than the
          * replay of the potential test as a definite one (dme1, 40 sampled
          * at bound 10: 0.2 s of replays for 22 kills). */
-        if (xno_definite(B, j) || upgrade_replay(B, j, v->test)) {
-            B->potdone[j] = 2;
+        if (xno_definite(B, j) || mf_batch_upgrade_replay(B, j, v->test)) {
+            B->mu[j].searched = MF_SEARCHED_DEFINITE;
             continue;
         }
         live[j] = 1;
     }
-    if (nmarked(B, live) >= 2 && B->o->prove)
-        no_definite(B, live, rs, rs_done);
+    if (mf_batch_nmarked(B, live) >= 2 && B->o->prove)
+        no_definite(B, live);
     for (int j = 0; j < n; j++)
         if (live[j] && def_from(B, j) < lo)
             lo = def_from(B, j);
-    int left = nmarked(B, live);
+    int left = mf_batch_nmarked(B, live);
     if (left < 2 || JOINT_DEF_SHARE * left < n || lo < 0) {
         free(live);
         return;
@@ -2937,23 +2647,23 @@ static void def_joint(batch *B, mf_reach *rs, int *rs_done)
                 continue;
             if (agreeq_kill(B, &A, j, def_from(B, j), &t, why, sizeof why) >=
                 0)
-                B->potdone[j] = 2; /* the upgrade or none up to the bound */
-            else if (marked_after(B, live, j)) {
+                B->mu[j].searched = MF_SEARCHED_DEFINITE; /* the upgrade or none up to the bound */
+            else if (mf_batch_marked_after(B, live, j)) {
                 /* A solver past its limit gives up at once after. */
                 agreeq_close(B, &A);
                 agreeq_open(B, &A);
             }
             if (t)
-                upgrade_replay(B, j, t);
+                mf_batch_upgrade_replay(B, j, t);
             mf_test_free(t);
         }
         agreeq_close(B, &A);
         free(live);
         return;
     }
-    twocopy sx, vx; /* synthesis: O (its m unused); verifier: P, Q */
-    twocopy_open(&sx, B, E, EM, 1, 1, "u");
-    twocopy_open(&vx, B, E, EM, 1, 0, "v");
+    mf_batch_pair sx, vx; /* synthesis: O (its m unused); verifier: P, Q */
+    mf_batch_pair_open(&sx, B, E, EM, 1, 1, "u");
+    mf_batch_pair_open(&vx, B, E, EM, 1, 0, "v");
     Z3_solver syn = sx.s, ver = vx.s;
     mf_inputs *in = sx.in, *vin = vx.in;
     mf_unroll *O = sx.o, *P = vx.o, *Q = vx.m;
@@ -2961,7 +2671,7 @@ static void def_joint(batch *B, mf_reach *rs, int *rs_done)
                 .tag = {"ub", "uc"}};
     double saved_wall = mf_z3_deadline();
     mf_z3_set_deadline(0);
-    B->deadline = joint_deadline(B, left, 1.0 / 3);
+    B->deadline = mf_batch_joint_deadline(B, left, 1.0 / 3);
     int iters = 0, cap = (o->cegis_max / 10) * left;
     int gave_at = -1; /* the length at which the search gave up, -1 none */
     /* Per mutant: the copy last found for it, and the lengths its
@@ -2970,7 +2680,7 @@ static void def_joint(batch *B, mf_reach *rs, int *rs_done)
     int *upto = mf_xmalloc(sizeof *upto * (size_t)n);
     for (int j = 0; j < n; j++)
         own[j] = upto[j] = -1;
-    for (int d = lo; d <= o->bound && nmarked(B, live) && gave_at < 0; d++) {
+    for (int d = lo; d <= o->bound && mf_batch_nmarked(B, live) && gave_at < 0; d++) {
         mf_unroll_extend(O, d);
         mf_unroll_extend(P, d);
         mf_unroll_extend(Q, d);
@@ -2978,10 +2688,10 @@ static void def_joint(batch *B, mf_reach *rs, int *rs_done)
         for (int j = 0; j < n; j++)
             now_live[j] = live[j] && def_from(B, j) <= d && upto[j] < d;
         Z3_ast g = mf_z3_lit(E, "ug");
-        Z3_ast pick = pick_live(B, syn, now_live);
-        while (nmarked(B, now_live)) {
+        Z3_ast pick = mf_batch_pick(B, syn, now_live);
+        while (mf_batch_nmarked(B, now_live)) {
             char why[256];
-            Z3_lbool r = joint_query(B, syn, pick, g, &iters, cap);
+            Z3_lbool r = mf_batch_joint_query(B, syn, pick, g, &iters, cap);
             if (r == Z3_L_UNDEF) {
                 gave_at = d;
                 break;
@@ -2999,7 +2709,7 @@ static void def_joint(batch *B, mf_reach *rs, int *rs_done)
                     int D = def_lookahead(B, j, &bp, &bp.v.v[own[j]], d);
                     own[j] = -2; /* looked */
                     if (D >= o->bound) {
-                        B->potdone[j] = 2;
+                        B->mu[j].searched = MF_SEARCHED_DEFINITE;
                         live[j] = 0;
                     } else if (D > d) {
                         upto[j] = D;
@@ -3008,7 +2718,7 @@ static void def_joint(batch *B, mf_reach *rs, int *rs_done)
                 break;
             }
             Z3_model mdl = mf_z3_model(c, syn);
-            int q = picked(B, mdl, now_live);
+            int q = mf_batch_picked(B, mdl, now_live);
             if (q < 0) {
                 mf_z3_model_free(c, mdl);
                 gave_at = d;
@@ -3029,17 +2739,17 @@ static void def_joint(batch *B, mf_reach *rs, int *rs_done)
                 Z3_solver_pop(c, ver, 1);
                 mf_test *t = mf_z3_test(E, mdl, in, O, NULL, d);
                 mf_z3_model_free(c, mdl);
-                upgrade_replay(B, q, t);
-                B->potdone[q] = 2;
+                mf_batch_upgrade_replay(B, q, t);
+                B->mu[q].searched = MF_SEARCHED_DEFINITE;
                 for (int j = 0; j < n; j++)
                     if (now_live[j] && j != q)
-                        upgrade_replay(B, j, t);
+                        mf_batch_upgrade_replay(B, j, t);
                 mf_test_free(t);
                 for (int j = 0; j < n; j++)
-                    if (B->potdone[j] == 2)
+                    if (B->mu[j].searched == MF_SEARCHED_DEFINITE)
                         live[j] = now_live[j] = 0;
-                if (nmarked(B, now_live))
-                    pick = pick_live(B, syn, now_live);
+                if (mf_batch_nmarked(B, now_live))
+                    pick = mf_batch_pick(B, syn, now_live);
                 continue;
             }
             int b = block_found(&bp, syn, ver, in, NULL, g, d, mdl);
@@ -3053,30 +2763,30 @@ static void def_joint(batch *B, mf_reach *rs, int *rs_done)
      * method says where it gave up). */
     for (int j = 0; j < n; j++)
         if (live[j]) {
-            B->potdone[j] = 2;
+            B->mu[j].searched = MF_SEARCHED_DEFINITE;
             if (gave_at >= 0)
-                snprintf(B->out[j].method, sizeof B->out[j].method,
+                snprintf(B->mu[j].v->method, sizeof B->mu[j].v->method,
                          "upgrade gave up at length %d", gave_at);
         }
     free(own);
     free(upto);
     mf_z3_set_deadline(saved_wall);
     bpool_free(&bp);
-    twocopy_close(&sx, B);
-    twocopy_close(&vx, B);
+    mf_batch_pair_close(&sx, B);
+    mf_batch_pair_close(&vx, B);
     free(live);
 }
 
 /* The refinement and proof work of one mutant (its determinism decided,
  * the batch's deterministic search done). */
-static void decide_one(batch *B, int j, int det, mf_reach *rs, int *rs_done)
+static void decide_one(mf_batch *B, int j, int det)
 {
-    mf_verdict *v = &B->out[j];
+    mf_verdict *v = B->mu[j].v;
     if (det) {
         /* Lock-step first: one or two solver calls prove most. */
         if (B->o->prove) {
-            prove(B, j, det, rs, rs_done);
-            if (B->todo[j])
+            prove(B, j, det);
+            if (B->mu[j].todo)
                 explicit_proof(B, j);
         }
         return;
@@ -3086,26 +2796,26 @@ static void decide_one(batch *B, int j, int det, mf_reach *rs, int *rs_done)
      * steps the refinement is cheap: lock-step waits for the mutants it
      * leaves. */
     int late = 0;
-    if (B->o->prove && B->o->notion != MF_REQ_DEFINITE && B->todo[j] &&
-        B->potdone[j] && B->xbig && B->o->engine == MF_ENGINE_CEGIS) {
+    if (B->o->prove && B->o->notion != MF_REQ_DEFINITE && B->mu[j].todo &&
+        B->mu[j].searched && B->xbig && B->o->engine == MF_ENGINE_CEGIS) {
         /* The joint search left it, and the batch's products are past the
          * explorer's limit: lock-step (a second or two) first. gigamax, 40
          * sampled: 10 explorations to the limit, 2.5 s each, saved. */
-        prove(B, j, det, rs, rs_done);
-        if (B->todo[j])
+        prove(B, j, det);
+        if (B->mu[j].todo)
             explicit_proof(B, j);
-        if (!B->todo[j])
+        if (!B->mu[j].todo)
             return;
     } else if (B->o->prove && B->o->notion != MF_REQ_DEFINITE &&
-               B->todo[j]) {
+               B->mu[j].todo) {
         int x = explicit_proof(B, j);
         if (x == 1)
             return;
         if (x < 0 && B->lib && B->o->engine == MF_ENGINE_CEGIS)
             late = 1;
         else if (x < 0) {
-            prove(B, j, det, rs, rs_done);
-            if (!B->todo[j])
+            prove(B, j, det);
+            if (!B->mu[j].todo)
                 return;
         }
     }
@@ -3117,20 +2827,20 @@ static void decide_one(batch *B, int j, int det, mf_reach *rs, int *rs_done)
         int r = mf_quant_search(B->E, B->EM, B->meta, j, B->o, def, 0, &t,
                                 why, sizeof why);
         if (r == 1)
-            record_kill(B, j, t, def ? MF_N_DEFINITE : MF_N_POTENTIAL);
+            mf_batch_kill(B, j, t, def ? MF_N_DEFINITE : MF_N_POTENTIAL);
         else if (r < 0)
-            set_unknown(B, j, why);
+            mf_batch_settle(B, j, MF_V_UNKNOWN, 0, NULL, "%s", why);
         return;
     }
     B->deadline = mf_z3_now() + B->o->timeout_ms / 1000.0;
     if (mf_z3_deadline() > 0 && B->deadline > mf_z3_deadline())
         B->deadline = mf_z3_deadline();
     if (B->o->notion != MF_REQ_DEFINITE) {
-        if (!B->potdone[j])
-            pot_search(B, j, rs, rs_done);
-        if (late && B->todo[j]) {
-            prove(B, j, det, rs, rs_done);
-            if (!B->todo[j])
+        if (!B->mu[j].searched)
+            pot_search(B, j);
+        if (late && B->mu[j].todo) {
+            prove(B, j, det);
+            if (!B->mu[j].todo)
                 return;
         }
         B->deadline = mf_z3_now() + B->o->timeout_ms / 3000.0;
@@ -3145,14 +2855,14 @@ static void decide_one(batch *B, int j, int det, mf_reach *rs, int *rs_done)
              * kill: none is shorter than the shortest potential one).
              * yyaan, 20 sampled mutants: 17 of 18 upgrades, 15 s ->
              * 11.5 s. */
-            if (xno_definite(B, j) || upgrade_replay(B, j, v->test))
+            if (xno_definite(B, j) || mf_batch_upgrade_replay(B, j, v->test))
                 return;
         }
         if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO &&
             B->o->prove) {
             int *one = mf_xcalloc((size_t)B->nmut, sizeof *one);
             one[j] = 1;
-            no_definite(B, one, rs, rs_done);
+            no_definite(B, one);
             int left = one[j];
             free(one);
             if (!left)
@@ -3163,12 +2873,11 @@ static void decide_one(batch *B, int j, int det, mf_reach *rs, int *rs_done)
             if (def_search(B, j, def_from(B, j), B->o->cegis_max / 10,
                            &tmp)) {
                 /* Upgrade only if the replay confirms it. */
-                if (mf_engine_replay(B->m, B->mmodels[j], tmp.test,
-                                     MF_N_DEFINITE) == 0) {
-                    mf_test_free(v->test);
-                    v->test = tmp.test;
-                    v->notion = MF_N_DEFINITE;
-                } else
+                if (mf_engine_replay(B->m, B->mu[j].model, tmp.test,
+                                     MF_N_DEFINITE) == 0)
+                    mf_batch_settle(B, j, MF_V_KILLED, MF_N_DEFINITE,
+                                    tmp.test, NULL);
+                else
                     mf_test_free(tmp.test);
             } else if (tmp.reason[0]) {
                 const char *why = tmp.reason; /* "definite refinement: ..." */
@@ -3181,15 +2890,15 @@ static void decide_one(batch *B, int j, int det, mf_reach *rs, int *rs_done)
     } else {
         mf_verdict tmp = {0};
         if (def_search(B, j, 0, B->o->cegis_max, &tmp))
-            record_kill(B, j, tmp.test, MF_N_DEFINITE);
+            mf_batch_kill(B, j, tmp.test, MF_N_DEFINITE);
         else if (tmp.reason[0])
-            set_unknown(B, j, tmp.reason);
+            mf_batch_settle(B, j, MF_V_UNKNOWN, 0, NULL, "%s", tmp.reason);
     }
 }
 
 /* Mutant j alone: a batch of one with its own encoder, so that its
  * solvers do not carry every other mutant's sites. */
-static void decide_alone(batch *B, int j, int det, mf_reach *rs, int *rs_done)
+static void decide_alone(mf_batch *B, int j, int det)
 {
     if (det && !B->o->prove)
         return; /* searched to the bound; nothing else to try */
@@ -3197,34 +2906,20 @@ static void decide_alone(batch *B, int j, int det, mf_reach *rs, int *rs_done)
     mf_z3_set_wall_timeout(B->o->timeout_ms);
     mf_z3_set_deadline(B->o->mutant_ms ? t0 + B->o->mutant_ms / 1000.0 : 0);
     if (!B->meta || B->nmut == 1) {
-        decide_one(B, j, det, rs, rs_done);
+        decide_one(B, j, det);
         mf_z3_set_deadline(0);
         return;
     }
-    mf_variant v = {B->muts[j].item, B->muts[j].repl};
-    batch S = *B;
+    mf_variant v = {B->mu[j].mut->item, B->mu[j].mut->repl};
+    mf_batch S = *B;
     S.E = S.EM = mf_enc_new(B->c, B->m, &v, 1, NULL, B->o->encoding);
     S.qfbv = mf_enc_bits(S.E) > 0;
     S.nmut = 1;
-    S.muts = &B->muts[j];
-    S.mmodels = &B->mmodels[j];
-    S.out = &B->out[j];
-    S.todo = &B->todo[j];
-    S.killed_at = &B->killed_at[j];
-    S.potdone = &B->potdone[j];
-    S.xdone = &B->xdone[j];
-    S.xlen = &B->xlen[j];
-    S.xref = &B->xref[j];
-    S.xdlen = &B->xdlen[j];
-    S.lsdone = &B->lsdone[j];
-    S.refcap = &B->refcap[j];
-    decide_one(&S, 0, det, rs, rs_done);
+    S.mu = &B->mu[j];
+    decide_one(&S, 0, det);
     const char *u = mf_enc_unsupported(S.E);
-    if (u && B->out[j].kind != MF_V_KILLED) {
-        B->out[j].kind = MF_V_ERROR;
-        snprintf(B->out[j].reason, sizeof B->out[j].reason, "%s", u);
-        B->todo[j] = 0;
-    }
+    if (u && B->mu[j].v->kind != MF_V_KILLED)
+        mf_batch_settle(B, j, MF_V_ERROR, 0, NULL, "%s", u);
     B->deadline = S.deadline;
     B->xbig = S.xbig;
     mf_enc_free(S.E);
@@ -3242,60 +2937,42 @@ static void decide_alone(batch *B, int j, int det, mf_reach *rs, int *rs_done)
 /* fn on each group of at most JOINT_MAX mutants of B (all of B if it is
  * one), as a batch of its own with an encoder of the group's sites; with
  * that encoder's unsupported construct, if any. */
-typedef void group_fn(batch *S, const int *det, void *ctx, const char *unsup);
+typedef void group_fn(mf_batch *S, const int *det, const char *unsup);
 
-static void each_group(batch *B, const int *det, group_fn *fn, void *ctx)
+static void each_group(mf_batch *B, const int *det, group_fn *fn)
 {
     if (B->nmut <= JOINT_MAX) {
-        fn(B, det, ctx, NULL);
+        fn(B, det, NULL);
         return;
     }
     for (int start = 0; start < B->nmut; start += JOINT_MAX) {
         int k = B->nmut - start < JOINT_MAX ? B->nmut - start : JOINT_MAX;
         mf_variant *vs = mf_xcalloc((size_t)k, sizeof *vs);
         for (int q = 0; q < k; q++) {
-            vs[q].item = B->muts[start + q].item;
-            vs[q].repl = B->muts[start + q].repl;
+            vs[q].item = B->mu[start + q].mut->item;
+            vs[q].repl = B->mu[start + q].mut->repl;
         }
-        batch S = *B;
+        mf_batch S = *B;
         S.E = S.EM = mf_enc_new(B->c, B->m, vs, k, NULL, B->o->encoding);
         free(vs);
         S.qfbv = mf_enc_bits(S.E) > 0;
         S.nmut = k;
-        S.muts = B->muts + start;
-        S.mmodels = B->mmodels + start;
-        S.out = B->out + start;
-        S.todo = B->todo + start;
-        S.killed_at = B->killed_at + start;
-        S.potdone = B->potdone + start;
-        S.xdone = B->xdone + start;
-        S.xlen = B->xlen + start;
-        S.xref = B->xref + start;
-        S.xdlen = B->xdlen + start;
-        S.lsdone = B->lsdone + start;
-        S.refcap = B->refcap + start;
-        fn(&S, det + start, ctx, "");
+        S.mu = B->mu + start;
+        fn(&S, det + start, "");
         B->xbig |= S.xbig;
         mf_enc_free(S.E);
     }
 }
 
-static void search_group(batch *S, const int *det, void *ctx,
-                         const char *unsup)
+static void search_group(mf_batch *S, const int *det, const char *unsup)
 {
-    pot_joint(S, det, ((void **)ctx)[0], ((void **)ctx)[1]);
+    pot_joint(S, det);
     if (S->o->notion == MF_REQ_AUTO)
-        def_joint(S, ((void **)ctx)[0], ((void **)ctx)[1]);
+        def_joint(S);
     if (unsup && mf_enc_unsupported(S->E))
         for (int q = 0; q < S->nmut; q++)
-            if (S->out[q].kind != MF_V_KILLED)
-                S->potdone[q] = 0;
-}
-
-static void joint_searches(batch *B, const int *det, mf_reach *rs, int *rs_done)
-{
-    void *ctx[2] = {rs, rs_done};
-    each_group(B, det, search_group, ctx);
+            if (S->mu[q].v->kind != MF_V_KILLED)
+                S->mu[q].searched = MF_SEARCHED_NONE;
 }
 
 /* Lock-step for the mutants the batch's searches left (searched to the
@@ -3303,36 +2980,26 @@ static void joint_searches(batch *B, const int *det, mf_reach *rs, int *rs_done)
  * gigamax, 40 sampled, 10 such mutants: 1.5 s each alone, the reachable
  * states (8872) encoded for each. Each mutant's checks within the solver
  * timeout. */
-static void proof_group(batch *S, const int *det, void *ctx,
-                        const char *unsup)
+static void proof_group(mf_batch *S, const int *det, const char *unsup)
 {
     (void)unsup;
     int n = S->nmut;
     int *live = mf_xcalloc((size_t)n, sizeof *live);
     /* Where products are small the explorer goes first (decide_one). */
     for (int j = 0; j < n; j++)
-        live[j] = S->todo[j] && !S->lsdone[j] && may_be_equivalent(S, j) &&
-                  (det[j] || (S->potdone[j] && (S->xbig || S->xdone[j])));
-    if (nmarked(S, live) >= 2)
-        prove_marked(S, live, ((void **)ctx)[0], ((void **)ctx)[1]);
+        live[j] = S->mu[j].todo && !S->mu[j].lsdone && mf_batch_may_be_equivalent(S, j) &&
+                  (det[j] || (S->mu[j].searched && (S->xbig || S->mu[j].xdone)));
+    if (mf_batch_nmarked(S, live) >= 2)
+        prove_marked(S, live);
     free(live);
 }
 
-static void run_batch(batch *B)
+static void run_batch(mf_batch *B)
 {
     int n = B->nmut;
-    int orig_det = mf_model_structurally_det(B->m);
     int *det = mf_xcalloc((size_t)(n ? n : 1), sizeof *det);
-    mf_reach rs = {0}; /* the original's, computed once when needed */
-    int rs_done = 0;
-    for (int j = 0; j < n; j++) {
-        mf_verdict *v = &B->out[j];
-        v->orig_det = orig_det;
-        v->mut_det = mf_model_structurally_det(B->mmodels[j]);
-        v->kind = MF_V_SURVIVED;
-        v->bound = B->o->bound;
-        det[j] = orig_det && v->mut_det;
-    }
+    for (int j = 0; j < n; j++)
+        det[j] = B->mu[j].v->orig_det && B->mu[j].v->mut_det;
     /* Deterministic mutants: one incremental solver, depth by depth. */
     det_search(B, det);
     /* The others, with learnt steps: one potential search for all. */
@@ -3344,52 +3011,46 @@ static void run_batch(batch *B)
          * large: the rest wait for the mutants the search leaves).
          * Collision_RFID, 40 sampled at bound 10: 9 equivalents. */
         for (int j = 0; j < n && B->o->prove; j++)
-            if (B->todo[j] && !det[j] && explicit_proof(B, j) < 0)
+            if (B->mu[j].todo && !det[j] && explicit_proof(B, j) < 0)
                 break;
-        joint_searches(B, det, &rs, &rs_done);
+        each_group(B, det, search_group);
     }
-    if (B->meta && B->o->prove && B->o->engine == MF_ENGINE_CEGIS) {
-        void *ctx[2] = {&rs, &rs_done};
-        each_group(B, det, proof_group, ctx);
-    }
+    if (B->meta && B->o->prove && B->o->engine == MF_ENGINE_CEGIS)
+        each_group(B, det, proof_group);
     /* The others, and the proofs: one at a time, tests of the batch
      * replayed first (a definite replay also holds for deterministic
      * pairs). */
     for (int j = 0; j < n; j++) {
         /* A kill of the joint search still tries the definite upgrade. */
-        int upgrade = B->potdone[j] == 1 && B->out[j].kind == MF_V_KILLED &&
-                      B->out[j].notion == MF_N_POTENTIAL &&
+        int upgrade = B->mu[j].searched == MF_SEARCHED_POTENTIAL && B->mu[j].v->kind == MF_V_KILLED &&
+                      B->mu[j].v->notion == MF_N_POTENTIAL &&
                       B->o->notion == MF_REQ_AUTO;
-        if (!B->todo[j] && !upgrade)
+        if (!B->mu[j].todo && !upgrade)
             continue;
         if (!det[j]) {
-            for (int t = 0; t < n && B->todo[j]; t++)
-                if (t != j && B->out[t].kind == MF_V_KILLED &&
-                    B->out[t].test && B->out[t].notion != MF_N_POTENTIAL)
-                    replay_kill(B, j, B->out[t].test, MF_N_DEFINITE, 0);
+            for (int t = 0; t < n && B->mu[j].todo; t++)
+                if (t != j && B->mu[t].v->kind == MF_V_KILLED &&
+                    B->mu[t].v->test && B->mu[t].v->notion != MF_N_POTENTIAL)
+                    mf_batch_replay_kill(B, j, B->mu[t].v->test, MF_N_DEFINITE, 0);
             /* A potential kill carries the deviating behaviour of its
              * mutant: it kills j too if j has that behaviour. */
-            for (int t = 0; t < n && B->todo[j] &&
+            for (int t = 0; t < n && B->mu[j].todo &&
                             B->o->notion != MF_REQ_DEFINITE; t++)
-                if (t != j && B->out[t].kind == MF_V_KILLED &&
-                    B->out[t].test && B->out[t].notion == MF_N_POTENTIAL)
-                    replay_kill(B, j, B->out[t].test, MF_N_POTENTIAL, 0);
+                if (t != j && B->mu[t].v->kind == MF_V_KILLED &&
+                    B->mu[t].v->test && B->mu[t].v->notion == MF_N_POTENTIAL)
+                    mf_batch_replay_kill(B, j, B->mu[t].v->test, MF_N_POTENTIAL, 0);
         }
-        if (B->todo[j] || upgrade)
-            decide_alone(B, j, det[j], &rs, &rs_done);
+        if (B->mu[j].todo || upgrade)
+            decide_alone(B, j, det[j]);
     }
     const char *u1 = mf_enc_unsupported(B->E);
     const char *u2 = B->EM != B->E ? mf_enc_unsupported(B->EM) : NULL;
     if (u1 || u2) {
         for (int j = 0; j < n; j++)
-            if (B->out[j].kind != MF_V_KILLED) {
-                B->out[j].kind = MF_V_ERROR;
-                snprintf(B->out[j].reason, sizeof B->out[j].reason, "%s",
-                         u1 ? u1 : u2);
-                B->todo[j] = 0;
-            }
+            if (B->mu[j].v->kind != MF_V_KILLED)
+                mf_batch_settle(B, j, MF_V_ERROR, 0, NULL, "%s",
+                                u1 ? u1 : u2);
     }
-    MF_VEC_FREE(rs.st);
     free(det);
 }
 
@@ -3399,13 +3060,11 @@ static int check_batch(const mf_model *m, const mf_model *other,
 {
     Z3_context c = mf_z3_context();
     mf_variant *vs = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *vs);
-    const mf_model **mm = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *mm);
     for (int j = 0; j < nmut; j++) {
         vs[j].item = muts[j].item;
         vs[j].repl = muts[j].repl;
-        mm[j] = other ? other : muts[j].mutated;
     }
-    batch B = {0};
+    mf_batch B = {0};
     B.c = c;
     B.m = m;
     B.E = mf_enc_new(c, m, other ? NULL : vs, other ? 0 : nmut, other,
@@ -3416,51 +3075,33 @@ static int check_batch(const mf_model *m, const mf_model *other,
     if (o->prove && o->explicit_max > 0)
         B.xctx = mf_explore_ctx_new(m);
     B.nmut = nmut;
-    B.muts = muts;
-    B.mmodels = mm;
     B.o = o;
-    B.out = out;
-    B.todo = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.todo);
-    B.killed_at = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.killed_at);
-    B.potdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.potdone);
-    B.xdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.xdone);
-    B.xlen = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.xlen);
-    B.xdlen = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.xdlen);
-    B.xref = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.xref);
-    B.lsdone = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.lsdone);
-    B.refcap = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.refcap);
-    for (int j = 0; j < nmut; j++) {
-        B.todo[j] = 1;
-        B.killed_at[j] = B.xlen[j] = B.xdlen[j] = -1;
-        memset(&out[j], 0, sizeof out[j]);
-    }
+    B.mu = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.mu);
+    int orig_det = mf_model_structurally_det(m);
+    for (int j = 0; j < nmut; j++)
+        mf_batch_mut_open(&B.mu[j], &muts[j], other ? other : muts[j].mutated,
+                          &out[j], o, orig_det);
+    mf_reach rs = {0};
+    B.rs = &rs;
     steplib lib = {{-1, -1}, {{0}, {0}}};
     if (obs_fix_state(m))
         B.lib = &lib;
-    B.t0 = mf_z3_now();
+    double t0 = mf_z3_now();
     mf_replay_memo *memo = mf_replay_memo_new(m);
     run_batch(&B);
     mf_replay_memo_free(memo);
     MF_VEC_FREE(lib.v[0]);
     MF_VEC_FREE(lib.v[1]);
-    double dt = mf_z3_now() - B.t0;
+    MF_VEC_FREE(rs.st);
+    double dt = mf_z3_now() - t0;
     for (int j = 0; j < nmut; j++)
         out[j].secs = dt / (nmut ? nmut : 1);
     mf_explore_ctx_free(B.xctx);
     if (B.EM != B.E)
         mf_enc_free(B.EM);
     mf_enc_free(B.E);
-    free(B.todo);
-    free(B.killed_at);
-    free(B.potdone);
-    free(B.xdone);
-    free(B.xlen);
-    free(B.xdlen);
-    free(B.xref);
-    free(B.lsdone);
-    free(B.refcap);
+    free(B.mu);
     free(vs);
-    free(mm);
     Z3_del_context(c);
     return 0;
 }
