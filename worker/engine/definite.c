@@ -106,14 +106,14 @@ static int agreeq_kill(mf_batch *B, agreeq *A, int j, int from, mf_test **out,
     return r;
 }
 
-static int def_noinput(mf_batch *B, int j, int from, mf_verdict *tmp)
+static int def_noinput(mf_batch *B, int j, int from, mf_test **test,
+                       char *why, size_t whyn)
 {
     agreeq A;
     agreeq_open(B, &A);
-    int r = agreeq_kill(B, &A, j, from, &tmp->test, tmp->reason,
-                        sizeof tmp->reason);
+    int r = agreeq_kill(B, &A, j, from, test, why, whyn);
     if (r >= 0)
-        tmp->reason[0] = 0;
+        why[0] = 0;
     agreeq_close(B, &A);
     return r == 1;
 }
@@ -209,10 +209,13 @@ static int def_lookahead(mf_batch *B, int j, mf_copies *P, const mf_copy *b, int
     return got;
 }
 
-int mf_def_search(mf_batch *B, int j, int from, int cap, mf_verdict *tmp)
+int mf_def_search(mf_batch *B, int j, int from, int cap, mf_test **test,
+                  char *why, size_t whyn)
 {
+    *test = NULL;
+    why[0] = 0;
     if (!has_inputs(B->m))
-        return def_noinput(B, j, from, tmp);
+        return def_noinput(B, j, from, test, why, whyn);
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
     const mf_engine_opts *o = B->o;
@@ -236,7 +239,7 @@ int mf_def_search(mf_batch *B, int j, int from, int cap, mf_verdict *tmp)
         Z3_ast g = mf_z3_lit(E, "dg");
         for (;;) {
             if (++iters > cap || mf_z3_now() > B->deadline) {
-                snprintf(tmp->reason, sizeof tmp->reason,
+                snprintf(why, whyn,
                          "definite refinement: iteration limit at length %d",
                          d);
                 stop = 1;
@@ -245,10 +248,10 @@ int mf_def_search(mf_batch *B, int j, int from, int cap, mf_verdict *tmp)
             Z3_ast as[2];
             int na = mf_batch_assume(B, j, as);
             as[na++] = g;
-            char why[256];
-            Z3_lbool r = mf_z3_check(c, syn, na, as, why, sizeof why);
+            char w[256];
+            Z3_lbool r = mf_z3_check(c, syn, na, as, w, sizeof w);
             if (r == Z3_L_UNDEF) {
-                snprintf(tmp->reason, sizeof tmp->reason, "%s", why);
+                snprintf(why, whyn, "%s", w);
                 stop = 1;
                 break;
             }
@@ -280,18 +283,17 @@ int mf_def_search(mf_batch *B, int j, int from, int cap, mf_verdict *tmp)
             Z3_ast vs[2];
             int nv = mf_batch_assume(B, j, vs);
             Z3_lbool r2 = pair_query(B, ver, vin, in, mdl, P, Q, d, nv, vs,
-                                     why, sizeof why);
+                                     w, sizeof w);
             if (r2 == Z3_L_UNDEF) {
                 Z3_solver_pop(c, ver, 1);
                 mf_z3_model_free(c, mdl);
-                snprintf(tmp->reason, sizeof tmp->reason, "%s", why);
+                snprintf(why, whyn, "%s", w);
                 stop = 1;
                 break;
             }
             if (r2 == Z3_L_FALSE) {
                 Z3_solver_pop(c, ver, 1);
-                tmp->test =
-                    mf_z3_test(E, mdl, in, O, NULL, d);
+                *test = mf_z3_test(E, mdl, in, O, NULL, d);
                 mf_z3_model_free(c, mdl);
                 killed = 1;
                 break;
@@ -331,21 +333,23 @@ int mf_def_from(const mf_batch *B, int j)
  * large batch are upgraded faster one by one, each with an encoder of its
  * own (the driver's decide_alone; docs/killing.md). */
 #define JOINT_DEF_SHARE 4
-void mf_def_joint(mf_batch *B)
+
+/* The potential kills of a joint search (searched MF_SEARCHED_POTENTIAL)
+ * that the explorer, their own test as a definite one, or the reversed
+ * lock-step do not settle, marked (the caller frees the marks). */
+static int *upgrade_candidates(mf_batch *B)
 {
-    Z3_context c = B->c;
-    mf_enc *E = B->E, *EM = B->EM;
-    const mf_engine_opts *o = B->o;
-    int n = B->nmut, lo = o->bound + 1;
+    int n = B->nmut;
     int *live = mf_xcalloc((size_t)n, sizeof *live);
     for (int j = 0; j < n; j++) {
         mf_verdict *v = B->mu[j].v;
-        if (B->mu[j].searched != MF_SEARCHED_POTENTIAL || v->kind != MF_V_KILLED ||
-            v->notion != MF_N_POTENTIAL)
+        if (B->mu[j].searched != MF_SEARCHED_POTENTIAL ||
+            v->kind != MF_V_KILLED || v->notion != MF_N_POTENTIAL)
             continue;
         /* The explorer first: its definite exploration costs less than the
          * replay of the potential test as a definite one. */
-        if (mf_explicit_no_definite(B, j) || mf_batch_upgrade_replay(B, j, v->test)) {
+        if (mf_explicit_no_definite(B, j) ||
+            mf_batch_upgrade_replay(B, j, v->test)) {
             B->mu[j].searched = MF_SEARCHED_DEFINITE;
             continue;
         }
@@ -353,150 +357,207 @@ void mf_def_joint(mf_batch *B)
     }
     if (mf_batch_nmarked(B, live) >= 2 && B->o->prove)
         mf_lock_no_definite(B, live);
-    for (int j = 0; j < n; j++)
-        if (live[j] && mf_def_from(B, j) < lo)
-            lo = mf_def_from(B, j);
-    int left = mf_batch_nmarked(B, live);
-    if (left < 2 || JOINT_DEF_SHARE * left < n || lo < 0) {
-        free(live);
-        return;
-    }
-    if (!has_inputs(B->m)) { /* one agreement solver for all */
-        agreeq A;
-        agreeq_open(B, &A);
-        for (int j = 0; j < n; j++) {
-            char why[256];
-            mf_test *t = NULL;
-            if (!live[j])
-                continue;
-            if (agreeq_kill(B, &A, j, mf_def_from(B, j), &t, why, sizeof why) >=
-                0)
-                B->mu[j].searched = MF_SEARCHED_DEFINITE; /* the upgrade or none up to the bound */
-            else if (mf_batch_marked_after(B, live, j)) {
-                /* A solver past its limit gives up at once after. */
-                agreeq_close(B, &A);
-                agreeq_open(B, &A);
-            }
-            if (t)
-                mf_batch_upgrade_replay(B, j, t);
-            mf_test_free(t);
+    return live;
+}
+
+/* Without inputs: one agreement solver for all the mutants marked. */
+static void joint_noinput(mf_batch *B, const int *live)
+{
+    agreeq A;
+    agreeq_open(B, &A);
+    for (int j = 0; j < B->nmut; j++) {
+        char why[256];
+        mf_test *t = NULL;
+        if (!live[j])
+            continue;
+        if (agreeq_kill(B, &A, j, mf_def_from(B, j), &t, why, sizeof why) >=
+            0)
+            /* the upgrade or none up to the bound */
+            B->mu[j].searched = MF_SEARCHED_DEFINITE;
+        else if (mf_batch_marked_after(B, live, j)) {
+            /* A solver past its limit gives up at once after. */
+            agreeq_close(B, &A);
+            agreeq_open(B, &A);
         }
-        agreeq_close(B, &A);
-        free(live);
-        return;
+        if (t)
+            mf_batch_upgrade_replay(B, j, t);
+        mf_test_free(t);
     }
-    mf_batch_pair sx, vx; /* synthesis: O (its m unused); verifier: P, Q */
-    mf_batch_pair_open(&sx, B, E, EM, 1, 1, "u");
-    mf_batch_pair_open(&vx, B, E, EM, 1, 0, "v");
-    Z3_solver syn = sx.s, ver = vx.s;
-    mf_inputs *in = sx.in, *vin = vx.in;
-    mf_unroll *O = sx.o, *P = vx.o, *Q = vx.m;
-    mf_copies bp = {.n = 2, .from = {P, Q}, .enc = {E, EM}, .meta = {0, 1},
-                .tag = {"ub", "uc"}};
+    agreeq_close(B, &A);
+}
+
+/* The joint refinement's solvers, copies and marks. */
+typedef struct {
+    mf_batch_pair sx; /* synthesis: O (its m unused) */
+    mf_batch_pair vx; /* verifier: P, Q */
+    mf_copies bp;     /* pair copies, blocking for every mutant */
+    int *live;        /* still to upgrade */
+    int *own;         /* per mutant: the copy last found for it, -1 none,
+                         -2 its lookahead was tried */
+    int *upto;        /* per mutant: the lengths its lookahead refuted (it
+                         sits out the search up to there), -1 none */
+    int iters, cap;
+    int gave_at;      /* the length at which the search gave up, -1 none */
+} def_joint_ctx;
+
+/* Length d refuted for all of the mutants of now_live: each one's own
+ * copy, its last step repeated, may refute the lengths after d too
+ * (def_lookahead; once per mutant, as mf_def_search). A mutant refuted to
+ * the bound is done. */
+static void joint_lookahead(mf_batch *B, def_joint_ctx *R,
+                            const int *now_live, int d)
+{
+    for (int j = 0; j < B->nmut; j++) {
+        if (!now_live[j] || R->own[j] < 0 || R->bp.v.v[R->own[j]].depth < d)
+            continue;
+        int D = def_lookahead(B, j, &R->bp, &R->bp.v.v[R->own[j]], d);
+        R->own[j] = -2; /* looked */
+        if (D >= B->o->bound) {
+            B->mu[j].searched = MF_SEARCHED_DEFINITE;
+            R->live[j] = 0;
+        } else if (D > d) {
+            R->upto[j] = D;
+        }
+    }
+}
+
+/* No pair agrees on the inputs of mdl (consumed): a definite kill of q at
+ * d, a shortest one for every mutant still here that it kills. */
+static void joint_kill(mf_batch *B, def_joint_ctx *R, int *now_live, int q,
+                       int d, Z3_model mdl)
+{
+    mf_test *t = mf_z3_test(B->E, mdl, R->sx.in, R->sx.o, NULL, d);
+    mf_z3_model_free(B->c, mdl);
+    mf_batch_upgrade_replay(B, q, t);
+    B->mu[q].searched = MF_SEARCHED_DEFINITE;
+    for (int j = 0; j < B->nmut; j++)
+        if (now_live[j] && j != q)
+            mf_batch_upgrade_replay(B, j, t);
+    mf_test_free(t);
+    for (int j = 0; j < B->nmut; j++)
+        if (B->mu[j].searched == MF_SEARCHED_DEFINITE)
+            R->live[j] = now_live[j] = 0;
+}
+
+/* Length d for the mutants whose search has reached it: synthesis
+ * proposes inputs and one of them, the verifier looks for an agreeing
+ * pair of that mutant's, until d is refuted for all (or the search gives
+ * up). */
+static void joint_def_length(mf_batch *B, def_joint_ctx *R, int d)
+{
+    Z3_context c = B->c;
+    int n = B->nmut;
+    Z3_solver syn = R->sx.s, ver = R->vx.s;
+    mf_unroll *P = R->vx.o, *Q = R->vx.m;
+    mf_unroll_extend(R->sx.o, d);
+    mf_unroll_extend(P, d);
+    mf_unroll_extend(Q, d);
+    int *now_live = mf_xcalloc((size_t)n, sizeof *now_live);
+    for (int j = 0; j < n; j++)
+        now_live[j] = R->live[j] && mf_def_from(B, j) <= d && R->upto[j] < d;
+    Z3_ast g = mf_z3_lit(B->E, "ug");
+    Z3_ast pick = mf_batch_pick(B, syn, now_live);
+    while (mf_batch_nmarked(B, now_live)) {
+        char why[256];
+        Z3_lbool r = mf_batch_joint_query(B, syn, pick, g, &R->iters, R->cap);
+        if (r == Z3_L_UNDEF) {
+            R->gave_at = d;
+            break;
+        }
+        if (r == Z3_L_FALSE) {
+            mf_copies_lemma(&R->bp, syn, NULL, d, NULL, 1, &pick);
+            joint_lookahead(B, R, now_live, d);
+            break;
+        }
+        Z3_model mdl = mf_z3_model(c, syn);
+        int q = mf_batch_picked(B, mdl, now_live);
+        if (q < 0) {
+            mf_z3_model_free(c, mdl);
+            R->gave_at = d;
+            break;
+        }
+        Z3_ast vs[1] = {mf_enc_sel(B->EM, q)};
+        Z3_lbool r2 = pair_query(B, ver, R->vx.in, R->sx.in, mdl, P, Q, d, 1,
+                                 vs, why, sizeof why);
+        if (r2 == Z3_L_UNDEF) {
+            Z3_solver_pop(c, ver, 1);
+            mf_z3_model_free(c, mdl);
+            R->gave_at = d;
+            break;
+        }
+        if (r2 == Z3_L_FALSE) {
+            Z3_solver_pop(c, ver, 1);
+            joint_kill(B, R, now_live, q, d, mdl);
+            if (mf_batch_nmarked(B, now_live))
+                pick = mf_batch_pick(B, syn, now_live);
+            continue;
+        }
+        int b = mf_copies_found(&R->bp, syn, ver, R->sx.in, NULL, g, d, mdl);
+        if (R->own[q] != -2)
+            R->own[q] = b;
+    }
+    free(now_live);
+}
+
+/* The joint definite refinement of the `left` mutants marked in live, from
+ * length lo on. */
+static void joint_refine(mf_batch *B, int *live, int lo, int left)
+{
+    mf_enc *E = B->E, *EM = B->EM;
+    int n = B->nmut;
+    def_joint_ctx R = {0};
+    R.live = live;
+    mf_batch_pair_open(&R.sx, B, E, EM, 1, 1, "u");
+    mf_batch_pair_open(&R.vx, B, E, EM, 1, 0, "v");
+    R.bp = (mf_copies){.n = 2,
+                       .from = {R.vx.o, R.vx.m},
+                       .enc = {E, EM},
+                       .meta = {0, 1},
+                       .tag = {"ub", "uc"}};
     double saved_wall = mf_z3_deadline();
     mf_z3_set_deadline(0);
     B->deadline = mf_batch_joint_deadline(B, left, 1.0 / 3);
-    int iters = 0, cap = (o->cegis_max / 10) * left;
-    int gave_at = -1; /* the length at which the search gave up, -1 none */
-    /* Per mutant: the copy last found for it, and the lengths its
-     * lookahead refuted (it sits out the search up to there). */
-    int *own = mf_xmalloc(sizeof *own * (size_t)n);
-    int *upto = mf_xmalloc(sizeof *upto * (size_t)n);
+    R.cap = (B->o->cegis_max / 10) * left;
+    R.gave_at = -1;
+    R.own = mf_xmalloc(sizeof *R.own * (size_t)n);
+    R.upto = mf_xmalloc(sizeof *R.upto * (size_t)n);
     for (int j = 0; j < n; j++)
-        own[j] = upto[j] = -1;
-    for (int d = lo; d <= o->bound && mf_batch_nmarked(B, live) && gave_at < 0; d++) {
-        mf_unroll_extend(O, d);
-        mf_unroll_extend(P, d);
-        mf_unroll_extend(Q, d);
-        int *now_live = mf_xcalloc((size_t)n, sizeof *now_live);
-        for (int j = 0; j < n; j++)
-            now_live[j] = live[j] && mf_def_from(B, j) <= d && upto[j] < d;
-        Z3_ast g = mf_z3_lit(E, "ug");
-        Z3_ast pick = mf_batch_pick(B, syn, now_live);
-        while (mf_batch_nmarked(B, now_live)) {
-            char why[256];
-            Z3_lbool r = mf_batch_joint_query(B, syn, pick, g, &iters, cap);
-            if (r == Z3_L_UNDEF) {
-                gave_at = d;
-                break;
-            }
-            if (r == Z3_L_FALSE) {
-                mf_copies_lemma(&bp, syn, NULL, d, NULL, 1, &pick);
-                /* d refuted for all of them: each one's own copy, its
-                 * last step repeated, may refute the lengths after d
-                 * too (def_lookahead; once per mutant, as mf_def_search). A
-                 * mutant refuted to the bound is done. */
-                for (int j = 0; j < n; j++) {
-                    if (!now_live[j] || own[j] < 0 ||
-                        bp.v.v[own[j]].depth < d)
-                        continue;
-                    int D = def_lookahead(B, j, &bp, &bp.v.v[own[j]], d);
-                    own[j] = -2; /* looked */
-                    if (D >= o->bound) {
-                        B->mu[j].searched = MF_SEARCHED_DEFINITE;
-                        live[j] = 0;
-                    } else if (D > d) {
-                        upto[j] = D;
-                    }
-                }
-                break;
-            }
-            Z3_model mdl = mf_z3_model(c, syn);
-            int q = mf_batch_picked(B, mdl, now_live);
-            if (q < 0) {
-                mf_z3_model_free(c, mdl);
-                gave_at = d;
-                break;
-            }
-            Z3_ast vs[1] = {mf_enc_sel(EM, q)};
-            Z3_lbool r2 = pair_query(B, ver, vin, in, mdl, P, Q, d, 1, vs,
-                                     why, sizeof why);
-            if (r2 == Z3_L_UNDEF) {
-                Z3_solver_pop(c, ver, 1);
-                mf_z3_model_free(c, mdl);
-                gave_at = d;
-                break;
-            }
-            if (r2 == Z3_L_FALSE) {
-                /* No pair agrees: a definite kill of q at d, a shortest
-                 * one for every mutant still here that it kills. */
-                Z3_solver_pop(c, ver, 1);
-                mf_test *t = mf_z3_test(E, mdl, in, O, NULL, d);
-                mf_z3_model_free(c, mdl);
-                mf_batch_upgrade_replay(B, q, t);
-                B->mu[q].searched = MF_SEARCHED_DEFINITE;
-                for (int j = 0; j < n; j++)
-                    if (now_live[j] && j != q)
-                        mf_batch_upgrade_replay(B, j, t);
-                mf_test_free(t);
-                for (int j = 0; j < n; j++)
-                    if (B->mu[j].searched == MF_SEARCHED_DEFINITE)
-                        live[j] = now_live[j] = 0;
-                if (mf_batch_nmarked(B, now_live))
-                    pick = mf_batch_pick(B, syn, now_live);
-                continue;
-            }
-            int b = mf_copies_found(&bp, syn, ver, in, NULL, g, d, mdl);
-            if (own[q] != -2)
-                own[q] = b;
-        }
-        free(now_live);
-    }
+        R.own[j] = R.upto[j] = -1;
+    for (int d = lo; d <= B->o->bound && mf_batch_nmarked(B, live) &&
+                     R.gave_at < 0;
+         d++)
+        joint_def_length(B, &R, d);
     /* The rest: no definite kill up to the bound, or none within the sum
      * of their budgets (their own searches would not do better; the
      * method says where it gave up). */
     for (int j = 0; j < n; j++)
         if (live[j]) {
             B->mu[j].searched = MF_SEARCHED_DEFINITE;
-            if (gave_at >= 0)
+            if (R.gave_at >= 0)
                 snprintf(B->mu[j].v->method, sizeof B->mu[j].v->method,
-                         "upgrade gave up at length %d", gave_at);
+                         "upgrade gave up at length %d", R.gave_at);
         }
-    free(own);
-    free(upto);
+    free(R.own);
+    free(R.upto);
     mf_z3_set_deadline(saved_wall);
-    mf_copies_free(&bp);
-    mf_batch_pair_close(&sx, B);
-    mf_batch_pair_close(&vx, B);
+    mf_copies_free(&R.bp);
+    mf_batch_pair_close(&R.sx, B);
+    mf_batch_pair_close(&R.vx, B);
+}
+
+void mf_def_joint(mf_batch *B)
+{
+    int n = B->nmut, lo = B->o->bound + 1;
+    int *live = upgrade_candidates(B);
+    for (int j = 0; j < n; j++)
+        if (live[j] && mf_def_from(B, j) < lo)
+            lo = mf_def_from(B, j);
+    int left = mf_batch_nmarked(B, live);
+    if (left >= 2 && JOINT_DEF_SHARE * left >= n && lo >= 0) {
+        if (!has_inputs(B->m))
+            joint_noinput(B, live);
+        else
+            joint_refine(B, live, lo, left);
+    }
     free(live);
 }

@@ -6,13 +6,16 @@
 #ifndef MF_DEFINITE_H
 #define MF_DEFINITE_H
 
+#include <stddef.h>
+
 #include "batch.h"
 
 /* Mutant j, lengths from..bound, within cap iterations and B->deadline.
- * Returns 1 killed (tmp->test: its test, not yet replayed), else 0 with
- * tmp->reason empty (no definite kill up to the bound) or why it gave up.
- * j's verdict is left as it is. */
-int mf_def_search(mf_batch *B, int j, int from, int cap, mf_verdict *tmp);
+ * Returns 1 killed (*test: its test, the caller's, not yet replayed), else
+ * 0 with why empty (no definite kill up to the bound) or saying why it
+ * gave up. j's verdict is left as it is. */
+int mf_def_search(mf_batch *B, int j, int from, int cap, mf_test **test,
+                  char *why, size_t whyn);
 
 /* The shortest length a definite kill of j may have: its shortest
  * potential kill's, or the explorer's shortest definite kill's. */

@@ -39,6 +39,99 @@ void mf_engine_opts_default(mf_engine_opts *o)
     o->explicit_max = 20000;
 }
 
+/* The refinement's deadline: secs from now, within the mutant's wall
+ * budget. */
+static void set_deadline(mf_batch *B, double secs)
+{
+    B->deadline = mf_z3_now() + secs;
+    if (mf_z3_deadline() > 0 && B->deadline > mf_z3_deadline())
+        B->deadline = mf_z3_deadline();
+}
+
+/* Proofs before the refinement of non-deterministic mutant j, which is
+ * costly where nothing kills: the exact explicit exploration first where
+ * products are small; lock-step first where a joint search left j and the
+ * batch's products are past the explorer's limit (a second or two, where
+ * an exploration runs seconds to the limit). With learnt steps the
+ * refinement is cheap: lock-step waits for the mutants it leaves (*late).
+ * Returns 1 if j is decided. */
+static int proofs_first(mf_batch *B, int j, int *late)
+{
+    const mf_engine_opts *o = B->o;
+    if (!o->prove || o->notion == MF_REQ_DEFINITE || !B->mu[j].todo)
+        return 0;
+    if (B->mu[j].searched && B->xbig && o->engine == MF_ENGINE_CEGIS) {
+        mf_prove(B, j, 0);
+        if (B->mu[j].todo)
+            mf_explicit_proof(B, j);
+        return !B->mu[j].todo;
+    }
+    int x = mf_explicit_proof(B, j);
+    if (x == 1)
+        return 1;
+    if (x < 0 && B->lib && o->engine == MF_ENGINE_CEGIS)
+        *late = 1;
+    else if (x < 0) {
+        mf_prove(B, j, 0);
+        return !B->mu[j].todo;
+    }
+    return 0;
+}
+
+/* The paper's quantified encoding (quant.c), to compare: j killed,
+ * unknown, or left undecided. */
+static void decide_quantified(mf_batch *B, int j)
+{
+    char why[256] = "";
+    mf_test *t = NULL;
+    int def = B->o->notion == MF_REQ_DEFINITE;
+    int r = mf_quant_search(B->E, B->EM, B->meta, j, B->o, def, 0, &t, why,
+                            sizeof why);
+    if (r == 1)
+        mf_batch_kill(B, j, t, def ? MF_N_DEFINITE : MF_N_POTENTIAL);
+    else if (r < 0)
+        mf_batch_settle(B, j, MF_V_UNKNOWN, 0, NULL, "%s", why);
+}
+
+/* The definite upgrade of j's kill (--notion auto), cheap first: the
+ * explorer's shortest definite kill, or none up to the bound; else the
+ * potential test itself may kill definitely (then it is a shortest
+ * definite kill: none is shorter than the shortest potential one); else
+ * the reversed lock-step may show there is none; else a definite search
+ * within a tenth of the refinement budget, whose kill counts only if the
+ * replay confirms it. Where the search gives up, the method says where. */
+static void upgrade(mf_batch *B, int j)
+{
+    mf_verdict *v = B->mu[j].v;
+    if (v->notion == MF_N_POTENTIAL &&
+        (mf_explicit_no_definite(B, j) ||
+         mf_batch_upgrade_replay(B, j, v->test)))
+        return;
+    if (B->o->prove) {
+        int *one = mf_xcalloc((size_t)B->nmut, sizeof *one);
+        one[j] = 1;
+        mf_lock_no_definite(B, one);
+        int left = one[j];
+        free(one);
+        if (!left)
+            return;
+    }
+    mf_test *t = NULL;
+    char why[512];
+    if (mf_def_search(B, j, mf_def_from(B, j), B->o->cegis_max / 10, &t, why,
+                      sizeof why)) {
+        if (mf_engine_replay(B->m, B->mu[j].model, t, MF_N_DEFINITE) == 0)
+            mf_batch_settle(B, j, MF_V_KILLED, MF_N_DEFINITE, t, NULL);
+        else
+            mf_test_free(t);
+    } else if (why[0]) {
+        const char *w = why; /* "definite refinement: ..." */
+        if (strncmp(w, "definite ", 9) == 0)
+            w += 9;
+        snprintf(v->method, sizeof v->method, "upgrade gave up: %.46s", w);
+    }
+}
+
 /* The refinement and proof work of one mutant (its determinism decided,
  * the batch's deterministic search done). */
 static void decide_one(mf_batch *B, int j, int det)
@@ -53,113 +146,55 @@ static void decide_one(mf_batch *B, int j, int det)
         }
         return;
     }
-    /* Refinement is costly where nothing kills: proofs first, the exact
-     * explicit exploration first where products are small. With learnt
-     * steps the refinement is cheap: lock-step waits for the mutants it
-     * leaves. */
     int late = 0;
-    if (B->o->prove && B->o->notion != MF_REQ_DEFINITE && B->mu[j].todo &&
-        B->mu[j].searched && B->xbig && B->o->engine == MF_ENGINE_CEGIS) {
-        /* The joint search left it, and the batch's products are past the
-         * explorer's limit: lock-step (a second or two) first. gigamax, 40
-         * sampled: 10 explorations to the limit, 2.5 s each, saved. */
-        mf_prove(B, j, det);
-        if (B->mu[j].todo)
-            mf_explicit_proof(B, j);
-        if (!B->mu[j].todo)
-            return;
-    } else if (B->o->prove && B->o->notion != MF_REQ_DEFINITE &&
-               B->mu[j].todo) {
-        int x = mf_explicit_proof(B, j);
-        if (x == 1)
-            return;
-        if (x < 0 && B->lib && B->o->engine == MF_ENGINE_CEGIS)
-            late = 1;
-        else if (x < 0) {
-            mf_prove(B, j, det);
-            if (!B->mu[j].todo)
-                return;
-        }
-    }
+    if (proofs_first(B, j, &late))
+        return;
     if (B->o->engine == MF_ENGINE_QUANTIFIED) {
-        /* The paper's quantified encoding (quant.c): to compare. */
-        char why[256] = "";
+        decide_quantified(B, j);
+        return;
+    }
+    set_deadline(B, B->o->timeout_ms / 1000.0);
+    if (B->o->notion == MF_REQ_DEFINITE) {
         mf_test *t = NULL;
-        int def = B->o->notion == MF_REQ_DEFINITE;
-        int r = mf_quant_search(B->E, B->EM, B->meta, j, B->o, def, 0, &t,
-                                why, sizeof why);
-        if (r == 1)
-            mf_batch_kill(B, j, t, def ? MF_N_DEFINITE : MF_N_POTENTIAL);
-        else if (r < 0)
+        char why[512];
+        if (mf_def_search(B, j, 0, B->o->cegis_max, &t, why, sizeof why))
+            mf_batch_kill(B, j, t, MF_N_DEFINITE);
+        else if (why[0])
             mf_batch_settle(B, j, MF_V_UNKNOWN, 0, NULL, "%s", why);
         return;
     }
-    B->deadline = mf_z3_now() + B->o->timeout_ms / 1000.0;
-    if (mf_z3_deadline() > 0 && B->deadline > mf_z3_deadline())
-        B->deadline = mf_z3_deadline();
-    if (B->o->notion != MF_REQ_DEFINITE) {
-        if (!B->mu[j].searched)
-            mf_pot_search(B, j);
-        if (late && B->mu[j].todo) {
-            mf_prove(B, j, det);
-            if (!B->mu[j].todo)
-                return;
-        }
-        B->deadline = mf_z3_now() + B->o->timeout_ms / 3000.0;
-        if (mf_z3_deadline() > 0 && B->deadline > mf_z3_deadline())
-            B->deadline = mf_z3_deadline();
-        if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO &&
-            v->notion == MF_N_POTENTIAL) {
-            /* Cheap first: the explorer's shortest definite kill, or none
-             * up to the bound (mf_explicit_no_definite; dme1, 40 sampled at bound
-             * 10: cheaper than the replays); else the potential test
-             * itself may kill definitely (then it is a shortest definite
-             * kill: none is shorter than the shortest potential one).
-             * yyaan, 20 sampled mutants: 17 of 18 upgrades, 15 s ->
-             * 11.5 s. */
-            if (mf_explicit_no_definite(B, j) || mf_batch_upgrade_replay(B, j, v->test))
-                return;
-        }
-        if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO &&
-            B->o->prove) {
-            int *one = mf_xcalloc((size_t)B->nmut, sizeof *one);
-            one[j] = 1;
-            mf_lock_no_definite(B, one);
-            int left = one[j];
-            free(one);
-            if (!left)
-                return;
-        }
-        if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO) {
-            mf_verdict tmp = {0};
-            if (mf_def_search(B, j, mf_def_from(B, j), B->o->cegis_max / 10,
-                           &tmp)) {
-                /* Upgrade only if the replay confirms it. */
-                if (mf_engine_replay(B->m, B->mu[j].model, tmp.test,
-                                     MF_N_DEFINITE) == 0)
-                    mf_batch_settle(B, j, MF_V_KILLED, MF_N_DEFINITE,
-                                    tmp.test, NULL);
-                else
-                    mf_test_free(tmp.test);
-            } else if (tmp.reason[0]) {
-                const char *why = tmp.reason; /* "definite refinement: ..." */
-                if (strncmp(why, "definite ", 9) == 0)
-                    why += 9;
-                snprintf(v->method, sizeof v->method, "upgrade gave up: %.46s",
-                         why);
-            }
-        }
-    } else {
-        mf_verdict tmp = {0};
-        if (mf_def_search(B, j, 0, B->o->cegis_max, &tmp))
-            mf_batch_kill(B, j, tmp.test, MF_N_DEFINITE);
-        else if (tmp.reason[0])
-            mf_batch_settle(B, j, MF_V_UNKNOWN, 0, NULL, "%s", tmp.reason);
+    if (!B->mu[j].searched)
+        mf_pot_search(B, j);
+    if (late && B->mu[j].todo) {
+        mf_prove(B, j, det);
+        if (!B->mu[j].todo)
+            return;
     }
+    set_deadline(B, B->o->timeout_ms / 3000.0);
+    if (v->kind == MF_V_KILLED && B->o->notion == MF_REQ_AUTO)
+        upgrade(B, j);
 }
 
-/* Mutant j alone: a batch of one with its own encoder, so that its
- * solvers do not carry every other mutant's sites. */
+/* Mutants start..start+k-1 of B as a batch of their own, with an encoder
+ * of their sites only (the caller frees it). */
+static mf_batch sub_batch(const mf_batch *B, int start, int k)
+{
+    mf_variant *vs = mf_xcalloc((size_t)k, sizeof *vs);
+    for (int q = 0; q < k; q++) {
+        vs[q].item = B->mu[start + q].mut->item;
+        vs[q].repl = B->mu[start + q].mut->repl;
+    }
+    mf_batch S = *B;
+    S.E = S.EM = mf_enc_new(B->c, B->m, vs, k, NULL, B->o->encoding);
+    free(vs);
+    S.qfbv = mf_enc_bits(S.E) > 0;
+    S.nmut = k;
+    S.mu = B->mu + start;
+    return S;
+}
+
+/* Mutant j alone, within its wall budget: a batch of one with its own
+ * encoder, so that its solvers do not carry every other mutant's sites. */
 static void decide_alone(mf_batch *B, int j, int det)
 {
     if (det && !B->o->prove)
@@ -172,12 +207,7 @@ static void decide_alone(mf_batch *B, int j, int det)
         mf_z3_set_deadline(0);
         return;
     }
-    mf_variant v = {B->mu[j].mut->item, B->mu[j].mut->repl};
-    mf_batch S = *B;
-    S.E = S.EM = mf_enc_new(B->c, B->m, &v, 1, NULL, B->o->encoding);
-    S.qfbv = mf_enc_bits(S.E) > 0;
-    S.nmut = 1;
-    S.mu = &B->mu[j];
+    mf_batch S = sub_batch(B, j, 1);
     decide_one(&S, 0, det);
     const char *u = mf_enc_unsupported(S.E);
     if (u && B->mu[j].v->kind != MF_V_KILLED)
@@ -209,17 +239,7 @@ static void each_group(mf_batch *B, const int *det, group_fn *fn)
     }
     for (int start = 0; start < B->nmut; start += JOINT_MAX) {
         int k = B->nmut - start < JOINT_MAX ? B->nmut - start : JOINT_MAX;
-        mf_variant *vs = mf_xcalloc((size_t)k, sizeof *vs);
-        for (int q = 0; q < k; q++) {
-            vs[q].item = B->mu[start + q].mut->item;
-            vs[q].repl = B->mu[start + q].mut->repl;
-        }
-        mf_batch S = *B;
-        S.E = S.EM = mf_enc_new(B->c, B->m, vs, k, NULL, B->o->encoding);
-        free(vs);
-        S.qfbv = mf_enc_bits(S.E) > 0;
-        S.nmut = k;
-        S.mu = B->mu + start;
+        mf_batch S = sub_batch(B, start, k);
         fn(&S, det + start, "");
         B->xbig |= S.xbig;
         mf_enc_free(S.E);
@@ -238,10 +258,9 @@ static void search_group(mf_batch *S, const int *det, const char *unsup)
 }
 
 /* Lock-step for the mutants the batch's searches left (searched to the
- * bound), a group at a time in one set of solvers per step kind (lockq):
- * gigamax, 40 sampled, 10 such mutants: 1.5 s each alone, the reachable
- * states (8872) encoded for each. Each mutant's checks within the solver
- * timeout. */
+ * bound), a group at a time in one set of solvers per step kind, rather
+ * than each alone with the reachable states encoded for each. Each
+ * mutant's checks within the solver timeout. */
 static void proof_group(mf_batch *S, const int *det, const char *unsup)
 {
     (void)unsup;
@@ -249,11 +268,32 @@ static void proof_group(mf_batch *S, const int *det, const char *unsup)
     int *live = mf_xcalloc((size_t)n, sizeof *live);
     /* Where products are small the explorer goes first (decide_one). */
     for (int j = 0; j < n; j++)
-        live[j] = S->mu[j].todo && !S->mu[j].lsdone && mf_batch_may_be_equivalent(S, j) &&
-                  (det[j] || (S->mu[j].searched && (S->xbig || S->mu[j].xdone)));
+        live[j] = S->mu[j].todo && !S->mu[j].lsdone &&
+                  mf_batch_may_be_equivalent(S, j) &&
+                  (det[j] ||
+                   (S->mu[j].searched && (S->xbig || S->mu[j].xdone)));
     if (mf_batch_nmarked(S, live) >= 2)
         mf_lock_prove(S, live);
     free(live);
+}
+
+/* The tests of the batch's kills replayed on non-deterministic mutant j
+ * (cheap first): definite and deterministic ones as definite kills (a
+ * definite replay also holds for deterministic pairs), then potential
+ * ones, which carry the deviating behaviour of their mutant: they kill j
+ * too if j has that behaviour. */
+static void replay_batch_tests(mf_batch *B, int j)
+{
+    int n = B->nmut;
+    for (int t = 0; t < n && B->mu[j].todo; t++)
+        if (t != j && B->mu[t].v->kind == MF_V_KILLED && B->mu[t].v->test &&
+            B->mu[t].v->notion != MF_N_POTENTIAL)
+            mf_batch_replay_kill(B, j, B->mu[t].v->test, MF_N_DEFINITE, 0);
+    for (int t = 0; t < n && B->mu[j].todo && B->o->notion != MF_REQ_DEFINITE;
+         t++)
+        if (t != j && B->mu[t].v->kind == MF_V_KILLED && B->mu[t].v->test &&
+            B->mu[t].v->notion == MF_N_POTENTIAL)
+            mf_batch_replay_kill(B, j, B->mu[t].v->test, MF_N_POTENTIAL, 0);
 }
 
 static void run_batch(mf_batch *B)
@@ -270,8 +310,7 @@ static void run_batch(mf_batch *B)
         /* Small products first: the explorer decides the equivalent
          * mutants at once, which would otherwise ride the joint search to
          * the bound; until one product is past its limit (the model's are
-         * large: the rest wait for the mutants the search leaves).
-         * Collision_RFID, 40 sampled at bound 10: 9 equivalents. */
+         * large: the rest wait for the mutants the search leaves). */
         for (int j = 0; j < n && B->o->prove; j++)
             if (B->mu[j].todo && !det[j] && mf_explicit_proof(B, j) < 0)
                 break;
@@ -279,29 +318,17 @@ static void run_batch(mf_batch *B)
     }
     if (B->meta && B->o->prove && B->o->engine == MF_ENGINE_CEGIS)
         each_group(B, det, proof_group);
-    /* The others, and the proofs: one at a time, tests of the batch
-     * replayed first (a definite replay also holds for deterministic
-     * pairs). */
+    /* The others, and the proofs: one at a time. */
     for (int j = 0; j < n; j++) {
         /* A kill of the joint search still tries the definite upgrade. */
-        int upgrade = B->mu[j].searched == MF_SEARCHED_POTENTIAL && B->mu[j].v->kind == MF_V_KILLED &&
+        int upgrade = B->mu[j].searched == MF_SEARCHED_POTENTIAL &&
+                      B->mu[j].v->kind == MF_V_KILLED &&
                       B->mu[j].v->notion == MF_N_POTENTIAL &&
                       B->o->notion == MF_REQ_AUTO;
         if (!B->mu[j].todo && !upgrade)
             continue;
-        if (!det[j]) {
-            for (int t = 0; t < n && B->mu[j].todo; t++)
-                if (t != j && B->mu[t].v->kind == MF_V_KILLED &&
-                    B->mu[t].v->test && B->mu[t].v->notion != MF_N_POTENTIAL)
-                    mf_batch_replay_kill(B, j, B->mu[t].v->test, MF_N_DEFINITE, 0);
-            /* A potential kill carries the deviating behaviour of its
-             * mutant: it kills j too if j has that behaviour. */
-            for (int t = 0; t < n && B->mu[j].todo &&
-                            B->o->notion != MF_REQ_DEFINITE; t++)
-                if (t != j && B->mu[t].v->kind == MF_V_KILLED &&
-                    B->mu[t].v->test && B->mu[t].v->notion == MF_N_POTENTIAL)
-                    mf_batch_replay_kill(B, j, B->mu[t].v->test, MF_N_POTENTIAL, 0);
-        }
+        if (!det[j])
+            replay_batch_tests(B, j);
         if (B->mu[j].todo || upgrade)
             decide_alone(B, j, det[j]);
     }

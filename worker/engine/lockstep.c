@@ -229,36 +229,30 @@ static void lockq_close(mf_batch *B, lockq *L)
     mf_z3_solver_free(B->c, L->W);
 }
 
-/* Mutant j in lockq L: 1 proved, 0 not, -1 unknown. */
-static int lockq_decide(mf_batch *B, lockq *L, int j, char *why, size_t whyn)
+/* Enabledness of mutant j in L (the assumptions as[0..na), then the
+ * literal of j's own points and L->en at as[na], as[na + 1]): a candidate
+ * point (state, input) where the original accepts and some mutant choice
+ * fails is confirmed by the simulator (a refusal: not proved), or it gets
+ * a choice of the mutant that succeeds there from W; a copy of the mutant
+ * with those choices rules out every point where they succeed (blocking
+ * points one at a time gives up where there are many; a few choices cover
+ * them). 1 enabled wherever the original is, 0 not, -1 unknown. */
+static int lockq_enabled(mf_batch *B, lockq *L, int j, Z3_ast *as, int na,
+                         int *iters, char *why, size_t whyn)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
-    const mf_model *m = B->m;
-    int step = L->step, n = m->nslots, iters = 0;
-    Z3_solver A = L->A, V = L->V, W = L->W;
-    Z3_ast as[3];
-    int na = mf_batch_assume(B, j, as);
-    /* Points only j's simulator rules out are j's alone. */
-    Z3_ast mine = mf_z3_lit(E, "lj");
-    as[na] = mine;
-    as[na + 1] = L->en;
-    /* A candidate the simulator refutes gets a choice of the mutant that
-     * succeeds there from W; a copy of the mutant with those choices rules
-     * out every point where they succeed (blocking points one at a time
-     * gives up where there are many; a few choices cover them). From the
-     * reachable states, mf_refusal_capable may have tried every point
-     * already (where there are thousands, this loop ran a mutant's whole
-     * budget without covering them). */
-    int tried = L->step && L->onrs && B->mu[j].refcap == MF_REF_NEVER;
-    while (!L->rev && !tried) {
-        if (++iters > B->o->cegis_max) {
+    int step = L->step, n = B->m->nslots;
+    Z3_solver A = L->A, W = L->W;
+    Z3_ast mine = as[na];
+    for (;;) {
+        if (++*iters > B->o->cegis_max) {
             snprintf(why, whyn, "lock-step: iteration limit");
             return -1;
         }
         Z3_lbool r = mf_z3_check(c, A, na + 2, as, why, whyn);
         if (r == Z3_L_FALSE)
-            break;
+            return 1;
         if (r == Z3_L_UNDEF)
             return -1;
         Z3_model mdl = mf_z3_model(c, A);
@@ -279,7 +273,8 @@ static int lockq_decide(mf_batch *B, lockq *L, int j, char *why, size_t whyn)
         }
         if (wr == Z3_L_TRUE) {
             Z3_model wm = mf_z3_model(c, W);
-            mf_unroll *X = mf_unroll_new(EM, A, "lxe", B->meta, L->in, 0, L->S);
+            mf_unroll *X =
+                mf_unroll_new(EM, A, "lxe", B->meta, L->in, 0, L->S);
             mf_unroll_extend(X, step);
             mf_copy_fix_choices(EM, A, X, L->MW, wm, step);
             mf_z3_implies(E, A, L->en, mf_enc_not(E, mf_unroll_ok(X, step)));
@@ -287,13 +282,15 @@ static int lockq_decide(mf_batch *B, lockq *L, int j, char *why, size_t whyn)
             mf_z3_model_free(c, wm);
         } else {
             /* Only this point: W disagrees with the simulator. */
-            MF_VEC(Z3_ast) pt = {0};
+            mf_astvec pt = {0};
             for (int q = 0; q < n; q++)
                 if (ic[q])
-                    MF_VEC_PUSH(pt, mf_enc_eq(E, ic[q], mf_enc_val(E, inp[q])));
+                    MF_VEC_PUSH(pt,
+                                mf_enc_eq(E, ic[q], mf_enc_val(E, inp[q])));
             if (step)
                 MF_VEC_PUSH(pt, mf_z3_state_is(E, L->S, sv, n));
-            mf_z3_implies(E, A, mine, mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
+            mf_z3_implies(E, A, mine,
+                          mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
             MF_VEC_FREE(pt);
         }
         if (ref == 0)
@@ -306,13 +303,66 @@ static int lockq_decide(mf_batch *B, lockq *L, int j, char *why, size_t whyn)
         if (wr == Z3_L_UNDEF)
             return -1;
     }
-    as[na + 1] = L->g;
+}
+
+/* The successor of copy T in the candidate model (T's state `ms` at the
+ * step) is matched by the verifier's model vm: a copy X with vm's choices
+ * blocks it under L->g. A choice that is a cell's new value is bound to
+ * T's value of that cell rather than fixed: one copy then matches every
+ * successor of that shape (with every choice fixed, the copies needed can
+ * run past the iteration limit). EX, xmeta: the matcher's encoder. */
+static void lockq_block(mf_batch *B, lockq *L, mf_unroll *T, Z3_ast *ms,
+                        mf_enc *EX, int xmeta, Z3_model vm)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E;
+    int step = L->step, n = B->m->nslots;
+    mf_unroll *X = mf_unroll_new(EX, L->A, "lx", xmeta, L->in, 0, L->S);
+    mf_unroll_extend(X, step);
+    for (int k = 0; k <= step; k++) {
+        int nx;
+        Z3_ast *xc = mf_unroll_choices(X, k, &nx);
+        const int *cs = mf_unroll_choice_slots(X, k);
+        Z3_ast *mk = mf_unroll_state(T, k);
+        mf_valset cv = {0};
+        mf_copy_choices(E, vm, L->P, k, &cv);
+        for (int i = 0; i < nx && i < cv.n; i++)
+            Z3_solver_assert(c, L->A,
+                             mf_enc_eq(E, xc[i],
+                                       cs[i] >= 0 ? mk[cs[i]]
+                                                  : mf_enc_val(E, cv.v[i])));
+        MF_VEC_FREE(cv);
+    }
+    Z3_ast *xs = mf_unroll_state(X, step);
+    Z3_ast *eqs = mf_xcalloc((size_t)(n + 3), sizeof *eqs);
+    int ne = 0;
+    for (int s = 0; s < n; s++)
+        eqs[ne++] = mf_enc_eq(E, xs[s], ms[s]);
+    eqs[ne++] =
+        mf_enc_obs_eq(E, mf_unroll_obs(X, step), mf_unroll_obs(T, step));
+    eqs[ne++] = mf_unroll_ok(X, step);
+    mf_z3_implies(E, L->A, L->g, mf_enc_not(E, mf_enc_and(E, ne, eqs)));
+    free(eqs);
+    mf_unroll_free(X);
+}
+
+/* Successors of mutant j in L (assumptions as[0..na), L->g at as[na + 1]):
+ * each candidate successor (the mutant's; reversed, the original's) no
+ * copy matches gets choices of the other model that reproduce it from the
+ * verifier V, or none: not proved. 1 proved, 0 not, -1 unknown. */
+static int lockq_successors(mf_batch *B, lockq *L, Z3_ast *as, int na,
+                            int *iters, char *why, size_t whyn)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E, *EM = B->EM;
+    int step = L->step, n = B->m->nslots;
+    Z3_solver A = L->A, V = L->V;
     /* T: the copy whose successor is matched; the matcher's encoder. */
     mf_unroll *T = L->rev ? L->O : L->M;
     mf_enc *EX = L->rev ? EM : E;
     int xmeta = L->rev ? B->meta : 0;
     for (;;) {
-        if (++iters > B->o->cegis_max) {
+        if (++*iters > B->o->cegis_max) {
             snprintf(why, whyn, "lock-step: iteration limit");
             return -1;
         }
@@ -324,22 +374,28 @@ static int lockq_decide(mf_batch *B, lockq *L, int j, char *why, size_t whyn)
         Z3_model mdl = mf_z3_model(c, A);
         Z3_solver_push(c, V);
         mf_copy_fix_inputs(E, V, L->vin, L->in, mdl, step);
-        Z3_ast *ms = mf_unroll_state(T, step), *ps = mf_unroll_state(L->P, step);
+        Z3_ast *ms = mf_unroll_state(T, step);
+        Z3_ast *ps = mf_unroll_state(L->P, step);
         for (int s = 0; s < n; s++)
-            Z3_solver_assert(c, V, mf_enc_eq(E, ps[s], mf_enc_val(E, mf_enc_eval(
-                                                               E, mdl, ms[s]))));
+            Z3_solver_assert(
+                c, V,
+                mf_enc_eq(E, ps[s],
+                          mf_enc_val(E, mf_enc_eval(E, mdl, ms[s]))));
         if (step) {
             Z3_ast *p0 = mf_unroll_state(L->P, 0);
             for (int s = 0; s < n; s++)
-                Z3_solver_assert(c, V, mf_enc_eq(E, p0[s], mf_enc_val(E, mf_enc_eval(
-                                                                   E, mdl, L->S[s]))));
+                Z3_solver_assert(
+                    c, V,
+                    mf_enc_eq(E, p0[s],
+                              mf_enc_val(E, mf_enc_eval(E, mdl, L->S[s]))));
         }
         int no = mf_enc_nobs(E);
         mf_val *vals = mf_xcalloc((size_t)(no + 1), sizeof *vals);
         Z3_ast *mo = mf_unroll_obs(T, step);
         for (int i = 0; i < no; i++)
             vals[i] = mf_enc_eval(E, mdl, mo[i]);
-        Z3_solver_assert(c, V, mf_z3_obs_is(E, mf_unroll_obs(L->P, step), vals));
+        Z3_solver_assert(c, V,
+                         mf_z3_obs_is(E, mf_unroll_obs(L->P, step), vals));
         free(vals);
         Z3_solver_assert(c, V, mf_unroll_ok(L->P, step));
         Z3_lbool r2 = mf_z3_check(c, V, L->rev ? na : 0, as, why, whyn);
@@ -349,39 +405,33 @@ static int lockq_decide(mf_batch *B, lockq *L, int j, char *why, size_t whyn)
             return r2 == Z3_L_UNDEF ? -1 : 0;
         }
         Z3_model vm = mf_z3_model(c, V);
-        mf_unroll *X = mf_unroll_new(EX, A, "lx", xmeta, L->in, 0, L->S);
-        mf_unroll_extend(X, step);
-        /* A choice that is a cell's new value is bound to T's value of
-         * that cell rather than fixed: one copy then matches every
-         * successor of that shape (with every choice fixed, the copies
-         * needed can run past the iteration limit). */
-        for (int k = 0; k <= step; k++) {
-            int nx;
-            Z3_ast *xc = mf_unroll_choices(X, k, &nx);
-            const int *cs = mf_unroll_choice_slots(X, k);
-            Z3_ast *mk = mf_unroll_state(T, k);
-            mf_valset cv = {0};
-            mf_copy_choices(E, vm, L->P, k, &cv);
-            for (int i = 0; i < nx && i < cv.n; i++)
-                Z3_solver_assert(c, A, mf_enc_eq(E, xc[i], cs[i] >= 0
-                                                 ? mk[cs[i]]
-                                                 : mf_enc_val(E, cv.v[i])));
-            MF_VEC_FREE(cv);
-        }
-        Z3_ast *xs = mf_unroll_state(X, step);
-        Z3_ast *eqs = mf_xcalloc((size_t)(n + 3), sizeof *eqs);
-        int ne = 0;
-        for (int s = 0; s < n; s++)
-            eqs[ne++] = mf_enc_eq(E, xs[s], ms[s]);
-        eqs[ne++] = mf_enc_obs_eq(E, mf_unroll_obs(X, step), mf_unroll_obs(T, step));
-        eqs[ne++] = mf_unroll_ok(X, step);
-        mf_z3_implies(E, A, L->g, mf_enc_not(E, mf_enc_and(E, ne, eqs)));
-        free(eqs);
-        mf_unroll_free(X);
+        lockq_block(B, L, T, ms, EX, xmeta, vm);
         mf_z3_model_free(c, vm);
         Z3_solver_pop(c, V, 1);
         mf_z3_model_free(c, mdl);
     }
+}
+
+/* Mutant j in lockq L: 1 proved, 0 not, -1 unknown. */
+static int lockq_decide(mf_batch *B, lockq *L, int j, char *why, size_t whyn)
+{
+    int iters = 0;
+    Z3_ast as[3];
+    int na = mf_batch_assume(B, j, as);
+    /* Points only j's simulator rules out are j's alone. */
+    as[na] = mf_z3_lit(B->E, "lj");
+    as[na + 1] = L->en;
+    /* From the reachable states, mf_refusal_capable may have tried every
+     * point already (where there are thousands, the enabledness
+     * refinement ran a mutant's whole budget without covering them). */
+    int tried = L->step && L->onrs && B->mu[j].refcap == MF_REF_NEVER;
+    if (!L->rev && !tried) {
+        int r = lockq_enabled(B, L, j, as, na, &iters, why, whyn);
+        if (r != 1)
+            return r;
+    }
+    as[na + 1] = L->g;
+    return lockq_successors(B, L, as, na, &iters, why, whyn);
 }
 
 int mf_lock_step(mf_batch *B, int j, int step, const mf_reach *rs, char *why,

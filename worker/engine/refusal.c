@@ -38,6 +38,62 @@ int mf_refusal_search(mf_batch *B, int *live, Z3_solver ver, mf_inputs *vin,
     return r;
 }
 
+/* Mutant q refuses input inp at step d of the candidate mdl, after M's
+ * observables through d-1: does an original behaviour with those
+ * observables refuse it too? The verifier ver (its copy P over the inputs
+ * vin) lists such behaviours' states d-1, each tried by the simulator. 1
+ * none refuses (a kill), 0 one does, -1 unknown. */
+static int none_refuses(mf_batch *B, Z3_solver ver, mf_inputs *vin,
+                        mf_inputs *in, mf_unroll *M, mf_unroll *P,
+                        Z3_model mdl, const mf_val *inp, int d)
+{
+    Z3_context c = B->c;
+    mf_enc *E = B->E;
+    int n = B->m->nslots, no = mf_enc_nobs(E), res = 1;
+    char why[256];
+    Z3_solver_push(c, ver);
+    mf_copy_fix_inputs(E, ver, vin, in, mdl, d);
+    for (int k = 0; k < d; k++) {
+        mf_val *vals = mf_z3_eval_state(E, mdl, mf_unroll_obs(M, k), no);
+        Z3_solver_assert(c, ver, mf_z3_obs_is(E, mf_unroll_obs(P, k), vals));
+        free(vals);
+    }
+    if (d)
+        Z3_solver_assert(c, ver, mf_enc_all_ok(E, P, 0, d - 1));
+    for (int it = 0; it < 1000; it++) {
+        Z3_lbool r = mf_z3_check(c, ver, 0, NULL, why, sizeof why);
+        if (r == Z3_L_UNDEF) {
+            res = -1;
+            break;
+        }
+        if (r == Z3_L_FALSE)
+            break;
+        Z3_model vm = mf_z3_model(c, ver);
+        mf_val *ps =
+            d ? mf_z3_eval_state(E, vm, mf_unroll_state(P, d - 1), n) : NULL;
+        int ref = mf_reach_refuses(B->m, ps, inp);
+        if (ref != 0) {
+            res = 0; /* an original behaviour refuses too */
+            free(ps);
+            mf_z3_model_free(c, vm);
+            break;
+        }
+        if (!d) { /* the one empty prefix accepts: a kill */
+            free(ps);
+            mf_z3_model_free(c, vm);
+            break;
+        }
+        Z3_solver_assert(c, ver,
+                         mf_enc_not(E, mf_z3_state_is(
+                                           E, mf_unroll_state(P, d - 1), ps,
+                                           n)));
+        free(ps);
+        mf_z3_model_free(c, vm);
+    }
+    Z3_solver_pop(c, ver, 1);
+    return res;
+}
+
 /* mf_refusal_search in the synthesis solver syn (inputs in, copies O and
  * M extended to d). */
 static int refusal_loop(mf_batch *B, int *live, Z3_solver syn, Z3_solver ver,
@@ -46,8 +102,7 @@ static int refusal_loop(mf_batch *B, int *live, Z3_solver syn, Z3_solver ver,
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
-    const mf_model *m = B->m;
-    int n = m->nslots, no = mf_enc_nobs(E);
+    int n = B->m->nslots;
     int iters = 0, killed = 0;
     Z3_ast gr = mf_z3_lit(E, "pr");
     Z3_ast parts[3] = {d ? mf_enc_all_ok(EM, M, 0, d - 1) : mf_enc_keep(E, Z3_mk_true(c)),
@@ -103,48 +158,8 @@ static int refusal_loop(mf_batch *B, int *live, Z3_solver syn, Z3_solver ver,
         MF_VEC_FREE(pt);
         int res = 0;
         int refuses = mf_reach_refuses(B->mu[q].model, ms, inp);
-        if (refuses == 1) {
-            /* Does an original behaviour with these observables refuse? */
-            Z3_solver_push(c, ver);
-            mf_copy_fix_inputs(E, ver, vin, in, mdl, d);
-            for (int k = 0; k < d; k++) {
-                mf_val *vals = mf_z3_eval_state(E, mdl, mf_unroll_obs(M, k), no);
-                Z3_solver_assert(c, ver, mf_z3_obs_is(E, mf_unroll_obs(P, k), vals));
-                free(vals);
-            }
-            if (d)
-                Z3_solver_assert(c, ver, mf_enc_all_ok(E, P, 0, d - 1));
-            res = 1;
-            for (int it = 0; it < 1000; it++) {
-                Z3_lbool r2 = mf_z3_check(c, ver, 0, NULL, why, sizeof why);
-                if (r2 == Z3_L_UNDEF) {
-                    res = -1;
-                    break;
-                }
-                if (r2 == Z3_L_FALSE)
-                    break;
-                Z3_model vm = mf_z3_model(c, ver);
-                mf_val *ps = d ? mf_z3_eval_state(E, vm, mf_unroll_state(P, d - 1), n)
-                               : NULL;
-                int ref = mf_reach_refuses(m, ps, inp);
-                if (ref != 0) {
-                    res = 0; /* an original behaviour refuses too */
-                    free(ps);
-                    mf_z3_model_free(c, vm);
-                    break;
-                }
-                if (!d) { /* the one empty prefix accepts: a kill */
-                    free(ps);
-                    mf_z3_model_free(c, vm);
-                    break;
-                }
-                Z3_solver_assert(c, ver, mf_enc_not(E, mf_z3_state_is(
-                                             E, mf_unroll_state(P, d - 1), ps, n)));
-                free(ps);
-                mf_z3_model_free(c, vm);
-            }
-            Z3_solver_pop(c, ver, 1);
-        }
+        if (refuses == 1)
+            res = none_refuses(B, ver, vin, in, M, P, mdl, inp, d);
         if (res == 1) {
             mf_test *t =
                 mf_z3_test(E, mdl, in, O, M, d);
