@@ -30,8 +30,8 @@ void mf_batch_mut_open(mf_batch_mut *r, const mf_engine_mutant *mut,
     v->bound = o->bound;
 }
 
-void mf_batch_settle(mf_batch *B, int j, mf_verdict_kind kind,
-                     mf_notion notion, mf_test *test, const char *fmt, ...)
+void mf_batch_settle(mf_batch *B, int j, mf_verdict_kind kind, mf_notion notion,
+                     mf_test *test, const char *fmt, ...)
 {
     mf_batch_mut *r = &B->mu[j];
     mf_verdict *v = r->v;
@@ -77,8 +77,7 @@ void mf_batch_kill(mf_batch *B, int j, mf_test *t, mf_notion notion)
 
 /* A copy of t that the replay on mutant j confirms as a kill of that
  * notion, else NULL. */
-static mf_test *replayed(mf_batch *B, int j, const mf_test *t,
-                         mf_notion notion)
+static mf_test *replayed(mf_batch *B, int j, const mf_test *t, mf_notion notion)
 {
     mf_test *c = mf_test_copy(t);
     if (mf_engine_replay(B->m, B->mu[j].model, c, notion) != 0) {
@@ -88,8 +87,8 @@ static mf_test *replayed(mf_batch *B, int j, const mf_test *t,
     return c;
 }
 
-int mf_batch_replay_kill(mf_batch *B, int j, const mf_test *t,
-                         mf_notion notion, int shortest)
+int mf_batch_replay_kill(mf_batch *B, int j, const mf_test *t, mf_notion notion,
+                         int shortest)
 {
     mf_test *c = replayed(B, j, t, notion);
     if (!c)
@@ -190,8 +189,8 @@ double mf_batch_joint_deadline(const mf_batch *B, int n, double frac)
     return mf_z3_now() + per * frac * n;
 }
 
-Z3_lbool mf_batch_joint_query(mf_batch *B, Z3_solver syn, Z3_ast pick,
-                              Z3_ast g, int *iters, int cap)
+Z3_lbool mf_batch_joint_query(mf_batch *B, Z3_solver syn, Z3_ast pick, Z3_ast g,
+                              int *iters, int cap)
 {
     char why[256];
     if (++*iters > cap || mf_z3_now() > B->deadline)
@@ -200,8 +199,8 @@ Z3_lbool mf_batch_joint_query(mf_batch *B, Z3_solver syn, Z3_ast pick,
     return mf_z3_check(B->c, syn, 2, as, why, sizeof why);
 }
 
-void mf_batch_pair_open(mf_batch_pair *x, mf_batch *B, mf_enc *E,
-                        mf_enc *EM, int meta, int hard_ok, const char *tag)
+void mf_batch_pair_open(mf_batch_pair *x, mf_batch *B, mf_enc *E, mf_enc *EM,
+                        int meta, int hard_ok, const char *tag)
 {
     char t[16];
     x->s = mf_z3_solver(B->c, B->o, mf_enc_bits(E) > 0);

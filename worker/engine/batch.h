@@ -39,8 +39,8 @@ typedef enum {
 
 /* The explorer's shortest definite kill length (xdlen), or: */
 #define MF_XD_UNEXPLORED (-1)
-#define MF_XD_LIMIT (-2)            /* past the explorer's limit */
-#define MF_XD_NONE INT_MAX          /* none at all */
+#define MF_XD_LIMIT (-2)              /* past the explorer's limit */
+#define MF_XD_NONE INT_MAX            /* none at all */
 #define MF_XD_NONE_UPTO (INT_MAX - 1) /* none up to the bound */
 
 /* One mutant of a batch. */
@@ -49,19 +49,19 @@ typedef struct {
     const mf_model *model;       /* the mutant as a model (the replays) */
     mf_verdict *v;               /* its verdict (the caller's) */
     int todo;                    /* undecided: mf_batch_settle clears it */
-    int killed_at;     /* length of its potential kill, MF_BATCH_NOLEN */
+    int killed_at; /* length of its potential kill, MF_BATCH_NOLEN */
     mf_searched searched;
-    int xdone;         /* its explicit-state proof was tried */
-    int xlen;          /* the explorer's shortest potential kill length,
-                          MF_BATCH_NOLEN not known: no proof can succeed
-                          where it is known, and no potential kill is
-                          shorter (the searches skip the lengths below) */
-    int xref;          /* the kill the explorer found at xlen is a refusal
-                          (0: a difference of observables) */
-    int xdlen;         /* MF_XD_* above, or the explorer's shortest
-                          definite kill length */
-    int lsdone;        /* lock-step was tried (joint proofs) */
-    mf_refcap refcap;  /* the refusal filter's finding */
+    int xdone;        /* its explicit-state proof was tried */
+    int xlen;         /* the explorer's shortest potential kill length,
+                         MF_BATCH_NOLEN not known: no proof can succeed
+                         where it is known, and no potential kill is
+                         shorter (the searches skip the lengths below) */
+    int xref;         /* the kill the explorer found at xlen is a refusal
+                         (0: a difference of observables) */
+    int xdlen;        /* MF_XD_* above, or the explorer's shortest
+                         definite kill length */
+    int lsdone;       /* lock-step was tried (joint proofs) */
+    mf_refcap refcap; /* the refusal filter's finding */
 } mf_batch_mut;
 
 struct mf_steplib;
@@ -75,14 +75,14 @@ typedef struct {
     int qfbv;   /* values are bit-vectors: the incremental SAT solver */
     mf_explore_ctx *xctx; /* explicit-state proofs (shared by the batch) */
     int nmut;
-    mf_batch_mut *mu;     /* nmut records */
+    mf_batch_mut *mu; /* nmut records */
     const mf_engine_opts *o;
     int xbig; /* a product of the batch was past the explorer's limit */
     struct mf_steplib *lib; /* original steps learnt by the refinement
                                (steps.h), NULL where observables do not
                                fix the state */
-    mf_reach *rs;    /* the original's reachable states, computed once */
-    double deadline; /* of the current mutant's refinement */
+    mf_reach *rs;           /* the original's reachable states, computed once */
+    double deadline;        /* of the current mutant's refinement */
 } mf_batch;
 
 /* Opens mutant `mut` (model: the mutant as a model) with verdict v:
@@ -100,8 +100,8 @@ void mf_batch_mut_open(mf_batch_mut *r, const mf_engine_mutant *mut,
  * an undecided mutant; a potential kill upgraded to a definite one; any
  * decision but a kill voided to error (an encoder met a construct it
  * cannot encode: what was decided with it does not hold). */
-void mf_batch_settle(mf_batch *B, int j, mf_verdict_kind kind,
-                     mf_notion notion, mf_test *test, const char *fmt, ...)
+void mf_batch_settle(mf_batch *B, int j, mf_verdict_kind kind, mf_notion notion,
+                     mf_test *test, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
@@ -117,8 +117,8 @@ void mf_batch_kill(mf_batch *B, int j, mf_test *t, mf_notion notion);
  * Replays t on mutant j; on a difference records the kill (a copy of the
  * test) with the notion the replay confirmed and returns 1. `shortest`:
  * the caller knows no shorter test kills j. */
-int mf_batch_replay_kill(mf_batch *B, int j, const mf_test *t,
-                         mf_notion notion, int shortest);
+int mf_batch_replay_kill(mf_batch *B, int j, const mf_test *t, mf_notion notion,
+                         int shortest);
 
 /* A potential kill of j upgraded if test t kills it definitely (then a
  * shortest definite kill: none is shorter than the shortest potential
@@ -155,8 +155,8 @@ double mf_batch_joint_deadline(const mf_batch *B, int n, double frac);
 /* One query of a joint search: "one of the picked mutants, goal g"
  * within the iteration cap and the deadline (else, and on a solver
  * limit, unknown). */
-Z3_lbool mf_batch_joint_query(mf_batch *B, Z3_solver syn, Z3_ast pick,
-                              Z3_ast g, int *iters, int cap);
+Z3_lbool mf_batch_joint_query(mf_batch *B, Z3_solver syn, Z3_ast pick, Z3_ast g,
+                              int *iters, int cap);
 
 /* A solver, an input table and two copies reading it: the original (o;
  * hard_ok: its ok asserted) and the mutant (m; meta: it reads the
@@ -167,8 +167,8 @@ typedef struct {
     mf_unroll *o, *m;
 } mf_batch_pair;
 
-void mf_batch_pair_open(mf_batch_pair *x, mf_batch *B, mf_enc *E,
-                        mf_enc *EM, int meta, int hard_ok, const char *tag);
+void mf_batch_pair_open(mf_batch_pair *x, mf_batch *B, mf_enc *E, mf_enc *EM,
+                        int meta, int hard_ok, const char *tag);
 void mf_batch_pair_close(mf_batch_pair *x, mf_batch *B);
 
 #endif

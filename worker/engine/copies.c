@@ -12,7 +12,7 @@
 #include "z3util.h"
 
 void mf_copy_fix_inputs(mf_enc *E, Z3_solver s, mf_inputs *to, mf_inputs *from,
-                       Z3_model mdl, int d)
+                        Z3_model mdl, int d)
 {
     const mf_model *m = NULL;
     m = mf_enc_model(E);
@@ -20,9 +20,10 @@ void mf_copy_fix_inputs(mf_enc *E, Z3_solver s, mf_inputs *to, mf_inputs *from,
         Z3_ast *a = mf_inputs_state(to, k), *b = mf_inputs_state(from, k);
         for (int sl = 0; sl < m->nslots; sl++)
             if (a[sl] && b[sl] && a[sl] != b[sl])
-                Z3_solver_assert(mf_enc_ctx(E), s,
-                                 mf_enc_eq(E, a[sl], mf_enc_val(E, mf_enc_eval(
-                                                              E, mdl, b[sl]))));
+                Z3_solver_assert(
+                    mf_enc_ctx(E), s,
+                    mf_enc_eq(E, a[sl],
+                              mf_enc_val(E, mf_enc_eval(E, mdl, b[sl]))));
     }
 }
 
@@ -43,7 +44,7 @@ Z3_ast mf_copy_uniform(mf_enc *E, mf_unroll *u, int d)
 }
 
 void mf_copy_choices(mf_enc *E, Z3_model mdl, mf_unroll *u, int k,
-                         mf_valset *out)
+                     mf_valset *out)
 {
     int n;
     Z3_ast *a = mf_unroll_choices(u, k, &n);
@@ -94,8 +95,8 @@ static void fix_step(mf_enc *E, Z3_solver s, mf_unroll *x, int k,
     fix_step_to(E, s, x, k, v, nv, NULL);
 }
 
-void mf_copy_fix_choices(mf_enc *E, Z3_solver s, mf_unroll *x,
-                        mf_unroll *from, Z3_model mdl, int d)
+void mf_copy_fix_choices(mf_enc *E, Z3_solver s, mf_unroll *x, mf_unroll *from,
+                         Z3_model mdl, int d)
 {
     for (int k = 0; k <= d; k++) {
         mf_valset v = {0};
@@ -106,8 +107,8 @@ void mf_copy_fix_choices(mf_enc *E, Z3_solver s, mf_unroll *x,
 }
 
 /* The copy (entry) for the behaviour in vm at length d, built or extended. */
-static mf_copy *copies_add(mf_copies *P, Z3_solver syn, mf_inputs *in, Z3_model vm,
-                         int d)
+static mf_copy *copies_add(mf_copies *P, Z3_solver syn, mf_inputs *in,
+                           Z3_model vm, int d)
 {
     mf_valset v = {0};
     MF_VEC(int) at = {0}; /* start of each (step, copy) in v */
@@ -145,8 +146,8 @@ static mf_copy *copies_add(mf_copies *P, Z3_solver syn, mf_inputs *in, Z3_model 
     if (!b) {
         mf_copy nb = {{NULL, NULL}, 0, {0}};
         for (int c = 0; c < P->n; c++)
-            nb.u[c] = mf_unroll_new(P->enc[c], syn, P->tag[c], P->meta[c],
-                                    in, 0, NULL);
+            nb.u[c] = mf_unroll_new(P->enc[c], syn, P->tag[c], P->meta[c], in,
+                                    0, NULL);
         MF_VEC_PUSH(P->v, nb);
         b = &P->v.v[P->v.n - 1];
     }
@@ -154,8 +155,7 @@ static mf_copy *copies_add(mf_copies *P, Z3_solver syn, mf_inputs *in, Z3_model 
         mf_unroll_extend(b->u[c], d);
         for (int k = from; k <= d; k++)
             fix_step_to(P->enc[c], syn, b->u[c], k, v.v + at.v[k * P->n + c],
-                        at.v[k * P->n + c + 1] - at.v[k * P->n + c],
-                        P->bind);
+                        at.v[k * P->n + c + 1] - at.v[k * P->n + c], P->bind);
     }
     b->depth = d;
     MF_VEC_FREE(b->ch);
@@ -166,7 +166,8 @@ static mf_copy *copies_add(mf_copies *P, Z3_solver syn, mf_inputs *in, Z3_model 
 
 /* "Copy b behaves like `other`" up to length d: with other NULL (pairs),
  * copy 0 and copy 1 accept and show the same observables. */
-static Z3_ast copy_match(mf_copies *P, const mf_copy *b, mf_unroll *other, int d)
+static Z3_ast copy_match(mf_copies *P, const mf_copy *b, mf_unroll *other,
+                         int d)
 {
     mf_enc *E = P->enc[0];
     Z3_ast x[3];
@@ -178,9 +179,8 @@ static Z3_ast copy_match(mf_copies *P, const mf_copy *b, mf_unroll *other, int d
     return mf_enc_and(E, n, x);
 }
 
-int mf_copies_found(mf_copies *P, Z3_solver syn, Z3_solver ver,
-                       mf_inputs *in, mf_unroll *other, Z3_ast g, int d,
-                       Z3_model mdl)
+int mf_copies_found(mf_copies *P, Z3_solver syn, Z3_solver ver, mf_inputs *in,
+                    mf_unroll *other, Z3_ast g, int d, Z3_model mdl)
 {
     mf_enc *E = P->enc[0];
     Z3_context c = mf_enc_ctx(E);
@@ -194,11 +194,11 @@ int mf_copies_found(mf_copies *P, Z3_solver syn, Z3_solver ver,
 }
 
 void mf_copy_refuted(mf_enc *E, Z3_solver syn, int n, Z3_ast *match,
-                          Z3_ast cond, int na, Z3_ast *as)
+                     Z3_ast cond, int na, Z3_ast *as)
 {
     Z3_context c = mf_enc_ctx(E);
-    Z3_ast l = mf_enc_keep(E, n ? Z3_mk_or(c, (unsigned)n, match)
-                                : Z3_mk_false(c));
+    Z3_ast l =
+        mf_enc_keep(E, n ? Z3_mk_or(c, (unsigned)n, match) : Z3_mk_false(c));
     if (cond)
         l = mf_enc_keep(E, Z3_mk_implies(c, cond, l));
     if (na)
@@ -208,7 +208,7 @@ void mf_copy_refuted(mf_enc *E, Z3_solver syn, int n, Z3_ast *match,
 }
 
 void mf_copies_lemma(mf_copies *P, Z3_solver syn, mf_unroll *other, int d,
-                        Z3_ast cond, int na, Z3_ast *as)
+                     Z3_ast cond, int na, Z3_ast *as)
 {
     MF_VEC(Z3_ast) any = {0};
     for (int i = 0; i < P->v.n; i++)
@@ -230,8 +230,8 @@ void mf_copies_free(mf_copies *P)
 
 /* Values of copy b's choices at step k, copy c (the last step's past its
  * depth); their number in *nv. NULL if the layout does not allow it. */
-static const mf_val *copy_step(const mf_copies *P, const mf_copy *b, int k, int c,
-                              int *nv)
+static const mf_val *copy_step(const mf_copies *P, const mf_copy *b, int k,
+                               int c, int *nv)
 {
     int at = 0, ks = k < b->depth ? k : b->depth;
     for (int s = 0; s <= ks; s++)
@@ -248,7 +248,7 @@ static const mf_val *copy_step(const mf_copies *P, const mf_copy *b, int k, int 
 }
 
 void mf_copies_repeat(mf_copies *P, Z3_solver s, mf_unroll *const *u,
-                       const mf_copy *b, int from, int d)
+                      const mf_copy *b, int from, int d)
 {
     for (int c = 0; c < P->n; c++) {
         mf_unroll_extend(u[c], d);

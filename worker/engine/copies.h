@@ -42,8 +42,8 @@ typedef struct {
 
 /* Assert into s that the input cells of table `to` have, at states 0..d,
  * the values that those of table `from` have in mdl. */
-void mf_copy_fix_inputs(mf_enc *E, Z3_solver s, mf_inputs *to,
-                        mf_inputs *from, Z3_model mdl, int d);
+void mf_copy_fix_inputs(mf_enc *E, Z3_solver s, mf_inputs *to, mf_inputs *from,
+                        Z3_model mdl, int d);
 /* Choices of copy u made uniform over the transitions 1..d (choice i of
  * step k equals choice i of step 1): a heuristic that makes the behaviour
  * the verifier returns general, so one blocking copy covers many inputs. */
@@ -53,8 +53,8 @@ void mf_copy_choices(mf_enc *E, Z3_model mdl, mf_unroll *u, int k,
                      mf_valset *out);
 /* Fix the choices of copy `x` (built like `from`) to their values in mdl,
  * for states 0..d. */
-void mf_copy_fix_choices(mf_enc *E, Z3_solver s, mf_unroll *x,
-                         mf_unroll *from, Z3_model mdl, int d);
+void mf_copy_fix_choices(mf_enc *E, Z3_solver s, mf_unroll *x, mf_unroll *from,
+                         Z3_model mdl, int d);
 /* After a length was refuted under the assumptions as[0..na): cond (NULL:
  * true) implies one of the n matches, asserted under the assumptions. */
 void mf_copy_refuted(mf_enc *E, Z3_solver syn, int n, Z3_ast *match,
@@ -66,9 +66,8 @@ void mf_copy_refuted(mf_enc *E, Z3_solver syn, int n, Z3_ast *match,
  * other NULL, pairs: copy 0 and copy 1 accept and show the same
  * observables); the verifier is popped, both models freed. Returns the
  * copy's index in P->v. */
-int mf_copies_found(mf_copies *P, Z3_solver syn, Z3_solver ver,
-                    mf_inputs *in, mf_unroll *other, Z3_ast g, int d,
-                    Z3_model mdl);
+int mf_copies_found(mf_copies *P, Z3_solver syn, Z3_solver ver, mf_inputs *in,
+                    mf_unroll *other, Z3_ast g, int d, Z3_model mdl);
 /* Length d refuted: one of the copies at least d long matches up to d
  * (cond and the assumptions as in mf_copy_refuted). */
 void mf_copies_lemma(mf_copies *P, Z3_solver syn, mf_unroll *other, int d,

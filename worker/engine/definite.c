@@ -34,7 +34,7 @@ static int has_inputs(const mf_model *m)
  * agrees up to d") and orig[d] ("the original has a behaviour of length
  * d") are asserted once, each query assumes the mutant's selector. */
 typedef struct {
-    mf_batch_pair x;          /* o: P, the original; m: Q, the mutant */
+    mf_batch_pair x;       /* o: P, the original; m: Q, the mutant */
     mf_astvec agree, orig; /* per length, NULL until needed */
 } agreeq;
 
@@ -65,7 +65,7 @@ static Z3_ast agreeq_lit(mf_batch *B, agreeq *A, mf_astvec *v, int d, int pair)
                        mf_enc_all_obs_eq(B->E, A->x.o, A->x.m, d)};
         v->v[d] = mf_z3_lit(B->E, pair ? "na" : "no");
         mf_z3_implies(B->E, A->x.s, v->v[d],
-                       pair ? mf_enc_and(B->E, 3, x) : x[0]);
+                      pair ? mf_enc_and(B->E, 3, x) : x[0]);
     }
     return v->v[d];
 }
@@ -106,8 +106,8 @@ static int agreeq_kill(mf_batch *B, agreeq *A, int j, int from, mf_test **out,
     return r;
 }
 
-static int def_noinput(mf_batch *B, int j, int from, mf_test **test,
-                       char *why, size_t whyn)
+static int def_noinput(mf_batch *B, int j, int from, mf_test **test, char *why,
+                       size_t whyn)
 {
     agreeq A;
     agreeq_open(B, &A);
@@ -156,7 +156,8 @@ static Z3_lbool pair_query(mf_batch *B, Z3_solver ver, mf_inputs *vin,
  * a model's first parting step t bounds the next X to t - 1. Returns the
  * longest length so refuted, d if none (so that many lengths are refuted
  * at once instead of one refinement each). */
-static int def_lookahead(mf_batch *B, int j, mf_copies *P, const mf_copy *b, int d)
+static int def_lookahead(mf_batch *B, int j, mf_copies *P, const mf_copy *b,
+                         int d)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
@@ -172,14 +173,13 @@ static int def_lookahead(mf_batch *B, int j, mf_copies *P, const mf_copy *b, int
     mf_copies_repeat(P, la, u, b, 0, bound);
     Z3_ast as[2];
     int na = mf_batch_assume(B, j, as);
-    for (int X = bound, tries = 0; X > d && tries < 4 && mf_z3_now() < B->deadline;
-         tries++) {
+    for (int X = bound, tries = 0;
+         X > d && tries < 4 && mf_z3_now() < B->deadline; tries++) {
         Z3_ast parts[3] = {mf_enc_all_ok(E, u[0], 0, X),
                            mf_enc_all_ok(EM, u[1], 0, X),
                            mf_enc_all_obs_eq(E, u[0], u[1], X)};
         as[na] = mf_z3_lit(E, "lx");
-        mf_z3_implies(E, la, as[na],
-                       mf_enc_not(E, mf_enc_and(E, 3, parts)));
+        mf_z3_implies(E, la, as[na], mf_enc_not(E, mf_enc_and(E, 3, parts)));
         char why[256];
         Z3_lbool r = mf_z3_check(c, la, na + 1, as, why, sizeof why);
         if (r == Z3_L_FALSE) {
@@ -219,7 +219,8 @@ int mf_def_search(mf_batch *B, int j, int from, int cap, mf_test **test,
     Z3_context c = B->c;
     mf_enc *E = B->E, *EM = B->EM;
     const mf_engine_opts *o = B->o;
-    Z3_solver syn = mf_z3_solver(c, o, B->qfbv), ver = mf_z3_solver(c, o, B->qfbv);
+    Z3_solver syn = mf_z3_solver(c, o, B->qfbv),
+              ver = mf_z3_solver(c, o, B->qfbv);
     mf_inputs *in = mf_inputs_new(E, syn, "di");
     mf_inputs *vin = mf_inputs_new(E, ver, "dv");
     mf_unroll *O = mf_unroll_new(E, syn, "do", 0, in, 1, NULL);
@@ -230,8 +231,11 @@ int mf_def_search(mf_batch *B, int j, int from, int cap, mf_test **test,
         mf_enc_assert_sels(EM, ver);
     }
     int iters = 0, killed = 0, stop = 0, looked = 0;
-    mf_copies bp = {.n = 2, .from = {P, Q}, .enc = {E, EM}, .meta = {0, B->meta},
-                .tag = {"db", "dc"}};
+    mf_copies bp = {.n = 2,
+                    .from = {P, Q},
+                    .enc = {E, EM},
+                    .meta = {0, B->meta},
+                    .tag = {"db", "dc"}};
     for (int d = from; d <= o->bound && !killed && !stop; d++) {
         mf_unroll_extend(O, d);
         mf_unroll_extend(P, d);
@@ -282,8 +286,8 @@ int mf_def_search(mf_batch *B, int j, int from, int cap, mf_test **test,
             Z3_model mdl = mf_z3_model(c, syn);
             Z3_ast vs[2];
             int nv = mf_batch_assume(B, j, vs);
-            Z3_lbool r2 = pair_query(B, ver, vin, in, mdl, P, Q, d, nv, vs,
-                                     w, sizeof w);
+            Z3_lbool r2 =
+                pair_query(B, ver, vin, in, mdl, P, Q, d, nv, vs, w, sizeof w);
             if (r2 == Z3_L_UNDEF) {
                 Z3_solver_pop(c, ver, 1);
                 mf_z3_model_free(c, mdl);
@@ -314,7 +318,8 @@ int mf_def_search(mf_batch *B, int j, int from, int cap, mf_test **test,
 
 int mf_def_from(const mf_batch *B, int j)
 {
-    return B->mu[j].xdlen > B->mu[j].killed_at ? B->mu[j].xdlen : B->mu[j].killed_at;
+    return B->mu[j].xdlen > B->mu[j].killed_at ? B->mu[j].xdlen
+                                               : B->mu[j].killed_at;
 }
 
 /* The definite upgrade of the potential kills of mf_pot_joint, for all of
@@ -325,8 +330,8 @@ int mf_def_from(const mf_batch *B, int j)
  * blocks those inputs for every mutant (the mutant copy reads the
  * selector: where it accepts and agrees for another mutant, that mutant
  * has such a pair too). Upgraded, searched to the bound, or given up
- * within the sum of their budgets: MF_SEARCHED_DEFINITE. A potential test that kills
- * definitely as it is needs no search (mf_batch_upgrade_replay first).
+ * within the sum of their budgets: MF_SEARCHED_DEFINITE. A potential test that
+ * kills definitely as it is needs no search (mf_batch_upgrade_replay first).
  *
  * Only when at least a quarter of the batch is left to upgrade (and two):
  * the joint solvers carry every mutant's sites, so a few mutants of a
@@ -370,8 +375,7 @@ static void joint_noinput(mf_batch *B, const int *live)
         mf_test *t = NULL;
         if (!live[j])
             continue;
-        if (agreeq_kill(B, &A, j, mf_def_from(B, j), &t, why, sizeof why) >=
-            0)
+        if (agreeq_kill(B, &A, j, mf_def_from(B, j), &t, why, sizeof why) >= 0)
             /* the upgrade or none up to the bound */
             B->mu[j].searched = MF_SEARCHED_DEFINITE;
         else if (mf_batch_marked_after(B, live, j)) {
@@ -397,15 +401,15 @@ typedef struct {
     int *upto;        /* per mutant: the lengths its lookahead refuted (it
                          sits out the search up to there), -1 none */
     int iters, cap;
-    int gave_at;      /* the length at which the search gave up, -1 none */
+    int gave_at; /* the length at which the search gave up, -1 none */
 } def_joint_ctx;
 
 /* Length d refuted for all of the mutants of now_live: each one's own
  * copy, its last step repeated, may refute the lengths after d too
  * (def_lookahead; once per mutant, as mf_def_search). A mutant refuted to
  * the bound is done. */
-static void joint_lookahead(mf_batch *B, def_joint_ctx *R,
-                            const int *now_live, int d)
+static void joint_lookahead(mf_batch *B, def_joint_ctx *R, const int *now_live,
+                            int d)
 {
     for (int j = 0; j < B->nmut; j++) {
         if (!now_live[j] || R->own[j] < 0 || R->bp.v.v[R->own[j]].depth < d)
@@ -523,9 +527,8 @@ static void joint_refine(mf_batch *B, int *live, int lo, int left)
     R.upto = mf_xmalloc(sizeof *R.upto * (size_t)n);
     for (int j = 0; j < n; j++)
         R.own[j] = R.upto[j] = -1;
-    for (int d = lo; d <= B->o->bound && mf_batch_nmarked(B, live) &&
-                     R.gave_at < 0;
-         d++)
+    for (int d = lo;
+         d <= B->o->bound && mf_batch_nmarked(B, live) && R.gave_at < 0; d++)
         joint_def_length(B, &R, d);
     /* The rest: no definite kill up to the bound, or none within the sum
      * of their budgets (their own searches would not do better; the

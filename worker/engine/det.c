@@ -20,7 +20,7 @@ typedef struct {
     mf_enc *E, *EM; /* owned when own */
     int own;
     mf_batch_pair x; /* the original (hard ok) and the group's variants */
-    int *idx; /* batch indices; group-local selector q is idx[q] */
+    int *idx;        /* batch indices; group-local selector q is idx[q] */
     int n;
 } dgroup;
 
@@ -33,8 +33,7 @@ static void det_kill(mf_batch *B, dgroup *G, int d, int q, const int *which)
     Z3_context c = B->c;
     int j = G->idx[q];
     Z3_model mdl = mf_z3_model(c, G->x.s);
-    mf_test *t =
-        mf_z3_test(G->E, mdl, G->x.in, G->x.o, NULL, d);
+    mf_test *t = mf_z3_test(G->E, mdl, G->x.in, G->x.o, NULL, d);
     Z3_ast r2 = NULL;
     if (Z3_model_eval(c, mdl, mf_unroll_ok(G->x.m, d), 1, &r2) && r2 &&
         Z3_get_bool_value(c, r2) == Z3_L_FALSE)
@@ -44,7 +43,8 @@ static void det_kill(mf_batch *B, dgroup *G, int d, int q, const int *which)
     if (B->mu[j].v->kind == MF_V_KILLED)
         for (int k = 0; k < B->nmut; k++)
             if (k != j && which[k] && B->mu[k].todo)
-                mf_batch_replay_kill(B, k, B->mu[j].v->test, MF_N_DETERMINISTIC, 1);
+                mf_batch_replay_kill(B, k, B->mu[j].v->test, MF_N_DETERMINISTIC,
+                                     1);
 }
 
 static void group_open(mf_batch *B, dgroup *G)
@@ -106,7 +106,7 @@ static int group_depth(mf_batch *B, dgroup *G, int d, const int *which)
     free(pre);
     Z3_ast dd[2] = {mf_enc_not(E, mf_unroll_ok(M, d)),
                     mf_enc_not(E, mf_enc_obs_eq(E, mf_unroll_obs(O, d),
-                                     mf_unroll_obs(M, d)))};
+                                                mf_unroll_obs(M, d)))};
     parts[1] = mf_enc_keep(E, Z3_mk_or(c, 2, dd));
     Z3_ast g = mf_z3_lit(E, "g");
     mf_z3_implies(E, G->x.s, g, mf_enc_and(E, 2, parts));
@@ -128,9 +128,9 @@ static int group_depth(mf_batch *B, dgroup *G, int d, const int *which)
         as[na++] = g;
         if (B->meta) {
             Z3_ast pick = mf_z3_lit(E, "pick");
-            mf_z3_implies(E, G->x.s, pick,
-                           mf_enc_keep(E, Z3_mk_or(c, (unsigned)sels.n,
-                                                   sels.v)));
+            mf_z3_implies(
+                E, G->x.s, pick,
+                mf_enc_keep(E, Z3_mk_or(c, (unsigned)sels.n, sels.v)));
             as[na++] = pick;
         }
         MF_VEC_FREE(sels);
@@ -150,7 +150,8 @@ static int group_depth(mf_batch *B, dgroup *G, int d, const int *which)
                 a1[n1++] = g;
                 r = mf_z3_check(c, G->x.s, n1, a1, why, sizeof why);
                 if (r == Z3_L_UNDEF)
-                    mf_batch_settle(B, G->idx[q], MF_V_UNKNOWN, 0, NULL, "%s", why);
+                    mf_batch_settle(B, G->idx[q], MF_V_UNKNOWN, 0, NULL, "%s",
+                                    why);
                 else if (r == Z3_L_TRUE)
                     det_kill(B, G, d, q, which);
             }
@@ -179,8 +180,8 @@ static int group_depth(mf_batch *B, dgroup *G, int d, const int *which)
      * every selector still to be checked; the others are never checked
      * again). */
     Z3_solver_assert(c, G->x.s, mf_enc_not(E, g));
-    Z3_ast fact[2] = {mf_unroll_ok(M, d),
-                      mf_enc_obs_eq(E, mf_unroll_obs(O, d), mf_unroll_obs(M, d))};
+    Z3_ast fact[2] = {mf_unroll_ok(M, d), mf_enc_obs_eq(E, mf_unroll_obs(O, d),
+                                                        mf_unroll_obs(M, d))};
     Z3_solver_assert(c, G->x.s, mf_enc_and(E, 2, fact));
     return 1;
 }

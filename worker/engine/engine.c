@@ -103,9 +103,8 @@ static void decide_quantified(mf_batch *B, int j)
 static void upgrade(mf_batch *B, int j)
 {
     mf_verdict *v = B->mu[j].v;
-    if (v->notion == MF_N_POTENTIAL &&
-        (mf_explicit_no_definite(B, j) ||
-         mf_batch_upgrade_replay(B, j, v->test)))
+    if (v->notion == MF_N_POTENTIAL && (mf_explicit_no_definite(B, j) ||
+                                        mf_batch_upgrade_replay(B, j, v->test)))
         return;
     if (B->o->prove) {
         int *one = mf_xcalloc((size_t)B->nmut, sizeof *one);
@@ -268,10 +267,10 @@ static void proof_group(mf_batch *S, const int *det, const char *unsup)
     int *live = mf_xcalloc((size_t)n, sizeof *live);
     /* Where products are small the explorer goes first (decide_one). */
     for (int j = 0; j < n; j++)
-        live[j] = S->mu[j].todo && !S->mu[j].lsdone &&
-                  mf_batch_may_be_equivalent(S, j) &&
-                  (det[j] ||
-                   (S->mu[j].searched && (S->xbig || S->mu[j].xdone)));
+        live[j] =
+            S->mu[j].todo && !S->mu[j].lsdone &&
+            mf_batch_may_be_equivalent(S, j) &&
+            (det[j] || (S->mu[j].searched && (S->xbig || S->mu[j].xdone)));
     if (mf_batch_nmarked(S, live) >= 2)
         mf_lock_prove(S, live);
     free(live);
@@ -337,8 +336,7 @@ static void run_batch(mf_batch *B)
     if (u1 || u2) {
         for (int j = 0; j < n; j++)
             if (B->mu[j].v->kind != MF_V_KILLED)
-                mf_batch_settle(B, j, MF_V_ERROR, 0, NULL, "%s",
-                                u1 ? u1 : u2);
+                mf_batch_settle(B, j, MF_V_ERROR, 0, NULL, "%s", u1 ? u1 : u2);
     }
     free(det);
 }
@@ -394,8 +392,8 @@ static int check_batch(const mf_model *m, const mf_model *other,
     return 0;
 }
 
-int mf_engine_check(const mf_model *m, const mf_engine_mutant *muts,
-                    int nmut, const mf_engine_opts *o, mf_verdict *out)
+int mf_engine_check(const mf_model *m, const mf_engine_mutant *muts, int nmut,
+                    const mf_engine_opts *o, mf_verdict *out)
 {
     if (o->mode == MF_MODE_FRESH) {
         for (int j = 0; j < nmut; j++) {
@@ -416,8 +414,7 @@ static int same_layout(const mf_model *a, const mf_model *b)
         const mf_var *x = &a->vars[i], *y = &b->vars[i];
         if (strcmp(x->name, y->name) || x->decl != y->decl ||
             x->slot != y->slot || x->nslots != y->nslots ||
-            x->is_input != y->is_input ||
-            x->is_observable != y->is_observable)
+            x->is_input != y->is_input || x->is_observable != y->is_observable)
             return 0;
     }
     if (a->nsyms != b->nsyms)

@@ -45,8 +45,8 @@ typedef struct {
 /* Decide nmut mutants of m; out[i] for muts[i]. Returns 0 or a negative
  * code for a failure that concerns the whole batch (then every verdict is
  * MF_V_ERROR with the reason). */
-int mf_engine_check(const mf_model *m, const mf_engine_mutant *muts,
-                    int nmut, const mf_engine_opts *o, mf_verdict *out);
+int mf_engine_check(const mf_model *m, const mf_engine_mutant *muts, int nmut,
+                    const mf_engine_opts *o, mf_verdict *out);
 
 /* Decide a second model with the same variables as if it were a mutant. */
 int mf_engine_check_against(const mf_model *m, const mf_model *other,

@@ -19,8 +19,8 @@ long mf_engine_explorer_tests(mf_notion notion)
 }
 
 /* The explorer's kill of mutant j as a test: its inputs, an original run
- * over them (mf_replay_fill_expect), for a potential kill the mutant's behaviour
- * (or its refusal of the last input). Only if the replay confirms the
+ * over them (mf_replay_fill_expect), for a potential kill the mutant's
+ * behaviour (or its refusal of the last input). Only if the replay confirms the
  * notion; else NULL, and the solver searches from the explorer's length as
  * before. No solver call: the explorer knows the shortest kill already.
  * With the quantified engine (to compare), none. */
@@ -73,8 +73,8 @@ int mf_explicit_proof(mf_batch *B, int j)
         res = 0;
         /* A deterministic pair's kill is a deterministic one. */
         mf_verdict *v = B->mu[j].v;
-        mf_notion nn = v->orig_det && v->mut_det ? MF_N_DETERMINISTIC
-                                                 : MF_N_POTENTIAL;
+        mf_notion nn =
+            v->orig_det && v->mut_det ? MF_N_DETERMINISTIC : MF_N_POTENTIAL;
         mf_test *t = r.potential.length <= B->o->bound
                          ? explorer_test(B, j, &r.potential, nn)
                          : NULL;
@@ -93,8 +93,7 @@ int mf_explicit_proof(mf_batch *B, int j)
             B->mu[j].v->bound = B->o->bound;
             res = 1;
         }
-    }
-    else if (r.potential.verdict == MF_XV_LIMIT)
+    } else if (r.potential.verdict == MF_XV_LIMIT)
         B->xbig = 1;
     mf_explore_result_free(&r);
     return res;
@@ -103,17 +102,18 @@ int mf_explicit_proof(mf_batch *B, int j)
 int mf_explicit_no_definite(mf_batch *B, int j)
 {
     mf_verdict *v = B->mu[j].v;
-    if (B->mu[j].xdlen == MF_XD_UNEXPLORED && B->mu[j].xlen >= 0 && B->xctx && !B->xbig) {
+    if (B->mu[j].xdlen == MF_XD_UNEXPLORED && B->mu[j].xlen >= 0 && B->xctx &&
+        !B->xbig) {
         /* To the bound only: the subset construction past it can be most
          * of the work. */
         mf_explore_result r;
         mf_explore_with(B->xctx, &r, B->mu[j].model, MF_EXPLORE_DEFINITE,
                         B->o->explicit_max, B->o->bound);
         const mf_explore_notion *d = &r.definite;
-        B->mu[j].xdlen = d->verdict == MF_XV_KILLED         ? d->length
-                      : d->verdict == MF_XV_NOT_KILLABLE ? MF_XD_NONE
-                      : d->verdict == MF_XV_LIMIT && d->cut ? MF_XD_NONE_UPTO
-                                                            : MF_XD_LIMIT;
+        B->mu[j].xdlen = d->verdict == MF_XV_KILLED            ? d->length
+                         : d->verdict == MF_XV_NOT_KILLABLE    ? MF_XD_NONE
+                         : d->verdict == MF_XV_LIMIT && d->cut ? MF_XD_NONE_UPTO
+                                                               : MF_XD_LIMIT;
         /* Its shortest definite kill, as a test (explorer_test). */
         mf_test *t = d->verdict == MF_XV_KILLED && d->length <= B->o->bound
                          ? explorer_test(B, j, d, MF_N_DEFINITE)

@@ -40,7 +40,8 @@ int mf_lock_same_step(mf_batch *B, int j, const mf_reach *rs)
         return 0;
     mf_reach_dom D;
     mf_reach_dom_open(&D, m, 1);
-    int same = D.combos <= MF_REACH_INPUT_COMBOS && cnt * D.combos <= STEP_SAME_EVALS;
+    int same =
+        D.combos <= MF_REACH_INPUT_COMBOS && cnt * D.combos <= STEP_SAME_EVALS;
     mf_val *inp = mf_xcalloc((size_t)(m->nslots ? m->nslots : 1), sizeof *inp);
     mf_valset vals[2] = {{0}, {0}};
     for (long i = 0; i < cnt && same; i++) {
@@ -97,8 +98,8 @@ static _Thread_local const trie_ctx *trie_sorting;
 static int cmp_trie(const void *pa, const void *pb)
 {
     const trie_ctx *T = trie_sorting;
-    const mf_val *a = T->rows + (size_t)*(const int *)pa * T->n;
-    const mf_val *b = T->rows + (size_t)*(const int *)pb * T->n;
+    const mf_val *a = T->rows + (size_t) * (const int *)pa * T->n;
+    const mf_val *b = T->rows + (size_t) * (const int *)pb * T->n;
     for (int k = 0; k < T->ncells; k++) {
         int s = T->cells[k];
         if (a[s] != b[s])
@@ -125,9 +126,10 @@ static Z3_ast trie(mf_enc *E, Z3_ast *S, const trie_ctx *T, const int *idx,
         MF_VEC_PUSH(alt, mf_enc_and(E, 2, both));
         a = b;
     }
-    Z3_ast r = alt.n == 1 ? alt.v[0]
-                          : mf_enc_keep(E, Z3_mk_or(mf_enc_ctx(E),
-                                                    (unsigned)alt.n, alt.v));
+    Z3_ast r =
+        alt.n == 1
+            ? alt.v[0]
+            : mf_enc_keep(E, Z3_mk_or(mf_enc_ctx(E), (unsigned)alt.n, alt.v));
     MF_VEC_FREE(alt);
     return r;
 }
@@ -197,8 +199,9 @@ static void lockq_open(mf_batch *B, lockq *L, int step, int rev,
         if (rs && rs->ok) {
             L->onrs = 1;
             int n = m->nslots, cnt = rs->st.n / (n ? n : 1);
-            Z3_solver_assert(c, L->A, cnt ? in_states(B, L->S, rs, cnt)
-                                          : mf_enc_keep(E, Z3_mk_false(c)));
+            Z3_solver_assert(c, L->A,
+                             cnt ? in_states(B, L->S, rs, cnt)
+                                 : mf_enc_keep(E, Z3_mk_false(c)));
         }
     }
     /* Enabledness candidates: the original accepts, some mutant choice
@@ -273,8 +276,7 @@ static int lockq_enabled(mf_batch *B, lockq *L, int j, Z3_ast *as, int na,
         }
         if (wr == Z3_L_TRUE) {
             Z3_model wm = mf_z3_model(c, W);
-            mf_unroll *X =
-                mf_unroll_new(EM, A, "lxe", B->meta, L->in, 0, L->S);
+            mf_unroll *X = mf_unroll_new(EM, A, "lxe", B->meta, L->in, 0, L->S);
             mf_unroll_extend(X, step);
             mf_copy_fix_choices(EM, A, X, L->MW, wm, step);
             mf_z3_implies(E, A, L->en, mf_enc_not(E, mf_unroll_ok(X, step)));
@@ -285,12 +287,10 @@ static int lockq_enabled(mf_batch *B, lockq *L, int j, Z3_ast *as, int na,
             mf_astvec pt = {0};
             for (int q = 0; q < n; q++)
                 if (ic[q])
-                    MF_VEC_PUSH(pt,
-                                mf_enc_eq(E, ic[q], mf_enc_val(E, inp[q])));
+                    MF_VEC_PUSH(pt, mf_enc_eq(E, ic[q], mf_enc_val(E, inp[q])));
             if (step)
                 MF_VEC_PUSH(pt, mf_z3_state_is(E, L->S, sv, n));
-            mf_z3_implies(E, A, mine,
-                          mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
+            mf_z3_implies(E, A, mine, mf_enc_not(E, mf_enc_and(E, pt.n, pt.v)));
             MF_VEC_FREE(pt);
         }
         if (ref == 0)
@@ -327,10 +327,10 @@ static void lockq_block(mf_batch *B, lockq *L, mf_unroll *T, Z3_ast *ms,
         mf_valset cv = {0};
         mf_copy_choices(E, vm, L->P, k, &cv);
         for (int i = 0; i < nx && i < cv.n; i++)
-            Z3_solver_assert(c, L->A,
-                             mf_enc_eq(E, xc[i],
-                                       cs[i] >= 0 ? mk[cs[i]]
-                                                  : mf_enc_val(E, cv.v[i])));
+            Z3_solver_assert(
+                c, L->A,
+                mf_enc_eq(E, xc[i],
+                          cs[i] >= 0 ? mk[cs[i]] : mf_enc_val(E, cv.v[i])));
         MF_VEC_FREE(cv);
     }
     Z3_ast *xs = mf_unroll_state(X, step);
@@ -379,8 +379,7 @@ static int lockq_successors(mf_batch *B, lockq *L, Z3_ast *as, int na,
         for (int s = 0; s < n; s++)
             Z3_solver_assert(
                 c, V,
-                mf_enc_eq(E, ps[s],
-                          mf_enc_val(E, mf_enc_eval(E, mdl, ms[s]))));
+                mf_enc_eq(E, ps[s], mf_enc_val(E, mf_enc_eval(E, mdl, ms[s]))));
         if (step) {
             Z3_ast *p0 = mf_unroll_state(L->P, 0);
             for (int s = 0; s < n; s++)
@@ -435,7 +434,7 @@ static int lockq_decide(mf_batch *B, lockq *L, int j, char *why, size_t whyn)
 }
 
 int mf_lock_step(mf_batch *B, int j, int step, const mf_reach *rs, char *why,
-                    size_t whyn)
+                 size_t whyn)
 {
     lockq L;
     lockq_open(B, &L, step, 0, rs);
@@ -515,9 +514,10 @@ int mf_lock_prove(mf_batch *S, int *mark)
         S->mu[j].lsdone = !unsup;
         if (!p[j])
             continue;
-        mf_batch_settle(S, j, MF_V_EQUIVALENT, 0, NULL, "%s", rs->ok
-                 ? "lock-step induction on the original's reachable states"
-                 : "lock-step induction");
+        mf_batch_settle(
+            S, j, MF_V_EQUIVALENT, 0, NULL, "%s",
+            rs->ok ? "lock-step induction on the original's reachable states"
+                   : "lock-step induction");
         mark[j] = 0;
     }
     free(p);

@@ -39,11 +39,10 @@ static Z3_lbool step_candidate(mf_batch *B, mf_stepper *os, Z3_solver syn,
 {
     mf_enc *E = B->E;
     int before = mf_steplib_rows(B->lib, d > 0);
-    mf_val *ov = mf_z3_eval_state(E, mdl, mf_unroll_obs(M, d),
-                                  mf_enc_nobs(E));
-    Z3_lbool r = q < 0 ? Z3_L_UNDEF
-                       : mf_stepper_find(os, mdl, in, M, d, ov, 0, NULL, why,
-                                         whyn);
+    mf_val *ov = mf_z3_eval_state(E, mdl, mf_unroll_obs(M, d), mf_enc_nobs(E));
+    Z3_lbool r =
+        q < 0 ? Z3_L_UNDEF
+              : mf_stepper_find(os, mdl, in, M, d, ov, 0, NULL, why, whyn);
     free(ov);
     if (r == Z3_L_FALSE)
         return r;
@@ -51,8 +50,7 @@ static Z3_lbool step_candidate(mf_batch *B, mf_stepper *os, Z3_solver syn,
     if (r == Z3_L_UNDEF)
         return r;
     if (mf_steplib_rows(B->lib, d > 0) == before) {
-        snprintf(why, whyn,
-                 "potential refinement: a blocked step came back");
+        snprintf(why, whyn, "potential refinement: a blocked step came back");
         return Z3_L_UNDEF;
     }
     mf_stepper_block(os, syn, in, M, d, before, g, steps);
@@ -81,8 +79,8 @@ typedef struct {
     Z3_solver syn, ver;
     mf_inputs *in, *vin;
     mf_unroll *O, *M, *P;
-    mf_copies bp; /* copies of the original behaviours found */
-    int stepmode; /* steps instead of traces (B->lib) */
+    mf_copies bp;  /* copies of the original behaviours found */
+    int stepmode;  /* steps instead of traces (B->lib) */
     mf_stepper os; /* stepmode: the original's steps (the batch's) */
     mf_stepper ms; /* the mutant's accepting steps, for its refusals */
     mf_steplib mlib;
@@ -227,8 +225,8 @@ static int pot_length(mf_batch *B, pot_ctx *X, int j, int d, int *iters)
                 break;
             continue;
         }
-        r = step_candidate(B, &X->os, X->syn, X->in, X->M, d, j, g, mdl,
-                           &steps, why, sizeof why);
+        r = step_candidate(B, &X->os, X->syn, X->in, X->M, d, j, g, mdl, &steps,
+                           why, sizeof why);
         if (r == Z3_L_UNDEF)
             mf_batch_settle(B, j, MF_V_UNKNOWN, 0, NULL, "%s", why);
         else if (r == Z3_L_FALSE)
@@ -261,9 +259,9 @@ void mf_pot_search(mf_batch *B, int j)
         mf_unroll_extend(X.P, d);
         live[j] = 1;
         int pr = mf_z3_now() > B->deadline ? -1
-                 : d && !mayref ? 0
-                                : mf_refusal_search(B, live, X.ver, X.vin, X.P,
-                                                    &X.ms, d);
+                 : d && !mayref
+                     ? 0
+                     : mf_refusal_search(B, live, X.ver, X.vin, X.P, &X.ms, d);
         if (pr == -2) { /* refusals at d undecided: look on for outputs */
             if (undecided < 0)
                 undecided = d;
@@ -362,8 +360,8 @@ static void joint_queries(mf_batch *B, joint_ctx *J, int d, Z3_ast g,
 static void early_lockstep(mf_batch *B, joint_ctx *J, int d, int n0)
 {
     int n = B->nmut;
-    if (J->giveup || J->early || d < 1 ||
-        mf_batch_nmarked(B, J->live) != n0 || !B->o->prove)
+    if (J->giveup || J->early || d < 1 || mf_batch_nmarked(B, J->live) != n0 ||
+        !B->o->prove)
         return;
     J->early = 1;
     int *mark = mf_xcalloc((size_t)n, sizeof *mark);
@@ -394,8 +392,8 @@ static void joint_length(mf_batch *B, joint_ctx *J, int d, int n0)
     int pr = mf_z3_now() > B->deadline ? -1
              : d && !mf_batch_nmarked(B, J->rf)
                  ? 0
-                 : mf_refusal_search(B, d ? J->rf : J->live, J->vx.s,
-                                     J->vx.in, P, &J->ms, d);
+                 : mf_refusal_search(B, d ? J->rf : J->live, J->vx.s, J->vx.in,
+                                     P, &J->ms, d);
     for (int j = 0; j < n; j++)
         J->live[j] &= B->mu[j].todo;
     if (pr == -1) {

@@ -41,8 +41,9 @@ static int kinduction(mf_batch *B, int j, int *kout, char *why, size_t whyn)
         mf_unroll_extend(M, k + 1);
         /* state k is on the path: both accept, same observables, and it
          * differs from every earlier product state */
-        Z3_ast on[3] = {mf_unroll_ok(O, k), mf_unroll_ok(M, k),
-                        mf_enc_obs_eq(E, mf_unroll_obs(O, k), mf_unroll_obs(M, k))};
+        Z3_ast on[3] = {
+            mf_unroll_ok(O, k), mf_unroll_ok(M, k),
+            mf_enc_obs_eq(E, mf_unroll_obs(O, k), mf_unroll_obs(M, k))};
         Z3_solver_assert(c, S, mf_enc_and(E, 3, on));
         Z3_ast *ok_ = mf_unroll_state(O, k), *mk = mf_unroll_state(M, k);
         for (int a = 0; a < k; a++) {
@@ -56,11 +57,12 @@ static int kinduction(mf_batch *B, int j, int *kout, char *why, size_t whyn)
             Z3_solver_assert(c, S, mf_enc_not(E, mf_enc_and(E, ne, eq)));
             free(eq);
         }
-        Z3_ast bad[2] = {mf_unroll_ok(M, k + 1),
-                         mf_enc_obs_eq(E, mf_unroll_obs(O, k + 1),
-                                mf_unroll_obs(M, k + 1))};
+        Z3_ast bad[2] = {
+            mf_unroll_ok(M, k + 1),
+            mf_enc_obs_eq(E, mf_unroll_obs(O, k + 1), mf_unroll_obs(M, k + 1))};
         Z3_ast g = mf_z3_lit(E, "kg");
-        Z3_ast step[2] = {mf_unroll_ok(O, k + 1), mf_enc_not(E, mf_enc_and(E, 2, bad))};
+        Z3_ast step[2] = {mf_unroll_ok(O, k + 1),
+                          mf_enc_not(E, mf_enc_and(E, 2, bad))};
         mf_z3_implies(E, S, g, mf_enc_and(E, 2, step));
         as[na] = g;
         Z3_lbool r = mf_z3_check(c, S, na + 1, as, why, whyn);
@@ -93,7 +95,8 @@ void mf_prove(mf_batch *B, int j, int det)
     /* The step from the original's reachable states when they are known (a
      * step from any state fails wherever an unreachable state tells them
      * apart, and costs as much), else from any state. */
-    int base = B->mu[j].lsdone ? 0 : mf_lock_step(B, j, 0, NULL, why, sizeof why);
+    int base =
+        B->mu[j].lsdone ? 0 : mf_lock_step(B, j, 0, NULL, why, sizeof why);
     if (base == 1 && !rs->done)
         mf_reach_compute(B->m, rs);
     if (base == 1) {
@@ -102,14 +105,15 @@ void mf_prove(mf_batch *B, int j, int det)
         mf_refusal_tried(B, one);
         free(one);
     }
-    int st = base != 1                    ? 0
-             : mf_lock_same_step(B, j, rs) ? 1
-                                           : mf_lock_step(B, j, 1, rs->ok ? rs : NULL,
-                                                      why, sizeof why);
+    int st = base != 1 ? 0
+             : mf_lock_same_step(B, j, rs)
+                 ? 1
+                 : mf_lock_step(B, j, 1, rs->ok ? rs : NULL, why, sizeof why);
     if (st == 1) {
-        mf_batch_settle(B, j, MF_V_EQUIVALENT, 0, NULL, "%s", rs->ok
-                 ? "lock-step induction on the original's reachable states"
-                 : "lock-step induction");
+        mf_batch_settle(
+            B, j, MF_V_EQUIVALENT, 0, NULL, "%s",
+            rs->ok ? "lock-step induction on the original's reachable states"
+                   : "lock-step induction");
         return;
     }
     int k;

@@ -167,21 +167,21 @@ static Z3_ast forall_copies(mf_enc *E, ucopy **xs, int nx, Z3_ast body)
         unsigned n = Z3_ast_vector_size(c, v);
         for (unsigned k = 0; k < n; k++) {
             Z3_ast a = mf_enc_keep(E, Z3_ast_vector_get(c, v, k));
-            Z3_app ap = Z3_get_ast_kind(c, a) == Z3_APP_AST ? Z3_to_app(c, a)
-                                                            : NULL;
-            Z3_ast lhs = ap && Z3_get_app_num_args(c, ap) == 2 &&
-                                 Z3_get_decl_kind(c, Z3_get_app_decl(c, ap)) ==
-                                     Z3_OP_EQ
-                             ? Z3_get_app_arg(c, ap, 0)
-                             : NULL;
+            Z3_app ap =
+                Z3_get_ast_kind(c, a) == Z3_APP_AST ? Z3_to_app(c, a) : NULL;
+            Z3_ast lhs =
+                ap && Z3_get_app_num_args(c, ap) == 2 &&
+                        Z3_get_decl_kind(c, Z3_get_app_decl(c, ap)) == Z3_OP_EQ
+                    ? Z3_get_app_arg(c, ap, 0)
+                    : NULL;
             if (!lhs || !in_list(&xs[i]->bound, lhs) || in_list(&from, lhs)) {
                 MF_VEC_PUSH(defs, a); /* not a definition: keep it */
                 continue;
             }
             Z3_ast rhs = Z3_get_app_arg(c, ap, 1);
             if (from.n)
-                rhs = mf_enc_keep(E, Z3_substitute(c, rhs, (unsigned)from.n,
-                                                   from.v, to.v));
+                rhs = mf_enc_keep(
+                    E, Z3_substitute(c, rhs, (unsigned)from.n, from.v, to.v));
             MF_VEC_PUSH(from, lhs);
             MF_VEC_PUSH(to, rhs);
         }
@@ -190,12 +190,13 @@ static Z3_ast forall_copies(mf_enc *E, ucopy **xs, int nx, Z3_ast body)
     for (int q = 0; q < all.n; q++)
         if (!in_list(&from, all.v[q]))
             MF_VEC_PUSH(b, Z3_to_app(c, all.v[q]));
-    Z3_ast imp = defs.n ? q_implies(E, mf_enc_and(E, defs.n, defs.v), body) : body;
+    Z3_ast imp =
+        defs.n ? q_implies(E, mf_enc_and(E, defs.n, defs.v), body) : body;
     if (from.n)
-        imp = mf_enc_keep(E, Z3_substitute(c, imp, (unsigned)from.n, from.v,
-                                           to.v));
-    Z3_ast r = b.n ? mf_enc_keep(E, Z3_mk_forall_const(c, 0, (unsigned)b.n,
-                                                       b.v, 0, NULL, imp))
+        imp = mf_enc_keep(
+            E, Z3_substitute(c, imp, (unsigned)from.n, from.v, to.v));
+    Z3_ast r = b.n ? mf_enc_keep(E, Z3_mk_forall_const(c, 0, (unsigned)b.n, b.v,
+                                                       0, NULL, imp))
                    : imp;
     MF_VEC_FREE(b);
     MF_VEC_FREE(defs);
@@ -213,13 +214,12 @@ static Z3_solver q_solver(Z3_context c, const mf_engine_opts *o,
 {
     const char *kind = getenv("MF_QUANT_SOLVER");
     Z3_solver s = kind && !strcmp(kind, "full") ? Z3_mk_solver(c)
-                                                 : Z3_mk_simple_solver(c);
+                                                : Z3_mk_simple_solver(c);
     Z3_solver_inc_ref(c, s);
     Z3_params p = Z3_mk_params(c);
     Z3_params_inc_ref(c, p);
     if (timeout_ms)
-        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"),
-                           timeout_ms);
+        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout_ms);
     if (o->rlimit)
         Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), o->rlimit);
     Z3_solver_set_params(c, s, p);
@@ -272,10 +272,12 @@ static int definite_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     ucopy P, Q;
     ucopy_init(&P, E, "qp", 0, in, NULL, d);
     ucopy_init(&Q, EM, "qq", q->meta, in, NULL, d);
-    Z3_ast match[3] = {mf_enc_all_ok(E, P.u, 0, d), mf_enc_all_ok(EM, Q.u, 0, d),
+    Z3_ast match[3] = {mf_enc_all_ok(E, P.u, 0, d),
+                       mf_enc_all_ok(EM, Q.u, 0, d),
                        mf_enc_all_obs_eq(E, P.u, Q.u, d)};
     ucopy *xs[2] = {&P, &Q};
-    Z3_solver_assert(c, s, forall_copies(E, xs, 2, mf_enc_not(E, mf_enc_and(E, 3, match))));
+    Z3_solver_assert(
+        c, s, forall_copies(E, xs, 2, mf_enc_not(E, mf_enc_and(E, 3, match))));
     int res;
     Z3_lbool r = q_check(c, s, d, why, whyn);
     if (r == Z3_L_TRUE) {
@@ -314,10 +316,12 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     /* A deviating mutant behaviour through d. */
     ucopy P;
     ucopy_init(&P, E, "qp", 0, in, NULL, d);
-    Z3_ast pm[2] = {mf_enc_all_ok(E, P.u, 0, d), mf_enc_all_obs_eq(E, P.u, M, d)};
+    Z3_ast pm[2] = {mf_enc_all_ok(E, P.u, 0, d),
+                    mf_enc_all_obs_eq(E, P.u, M, d)};
     ucopy *xp[1] = {&P};
-    Z3_ast behaviour = q_and2(E, mf_enc_all_ok(EM, M, 0, d),
-                              forall_copies(E, xp, 1, mf_enc_not(E, mf_enc_and(E, 2, pm))));
+    Z3_ast behaviour =
+        q_and2(E, mf_enc_all_ok(EM, M, 0, d),
+               forall_copies(E, xp, 1, mf_enc_not(E, mf_enc_and(E, 2, pm))));
 
     /* A mutant refusal of step d. */
     mf_inputs *rin = NULL;
@@ -345,12 +349,13 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
         have_p2 = 1;
         ucopy_init(&S, E, "qs", 0, rin, mf_unroll_state(P2.u, d - 1), 1);
         ucopy *xs[1] = {&S};
-        Z3_ast oref = forall_copies(E, xs, 1,
-                                    mf_enc_not(E, mf_enc_all_ok(E, S.u, 0, 1)));
+        Z3_ast oref =
+            forall_copies(E, xs, 1, mf_enc_not(E, mf_enc_all_ok(E, S.u, 0, 1)));
         Z3_ast pr[3] = {mf_enc_all_ok(E, P2.u, 0, d - 1),
                         mf_enc_all_obs_eq(E, P2.u, M, d - 1), oref};
         ucopy *x2[1] = {&P2};
-        Z3_ast none = forall_copies(E, x2, 1, mf_enc_not(E, mf_enc_and(E, 3, pr)));
+        Z3_ast none =
+            forall_copies(E, x2, 1, mf_enc_not(E, mf_enc_and(E, 3, pr)));
         Z3_ast parts[4] = {mf_enc_all_ok(EM, M, 0, d - 1),
                            mf_enc_all_obs_eq(E, O, M, d - 1), mref, none};
         refusal = mf_enc_and(E, 4, parts);
@@ -358,8 +363,8 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     char name[64];
     static _Atomic long nrf;
     snprintf(name, sizeof name, "quant_rf!%ld", nrf++);
-    Z3_ast rf = mf_enc_keep(E, Z3_mk_const(c, Z3_mk_string_symbol(c, name),
-                                           Z3_mk_bool_sort(c)));
+    Z3_ast rf = mf_enc_keep(
+        E, Z3_mk_const(c, Z3_mk_string_symbol(c, name), Z3_mk_bool_sort(c)));
     Z3_solver_assert(c, s, q_implies(E, rf, refusal));
     Z3_solver_assert(c, s, q_implies(E, mf_enc_not(E, rf), behaviour));
 
@@ -409,8 +414,10 @@ int mf_quant_search(mf_enc *E, mf_enc *EM, int meta, int j,
         if (o->timeout_ms) {
             double left = deadline - mf_z3_now();
             if (left <= 0) {
-                snprintf(why, whyn, "quantified encoding: timeout (%u ms) "
-                         "before length %d", o->timeout_ms, d);
+                snprintf(why, whyn,
+                         "quantified encoding: timeout (%u ms) "
+                         "before length %d",
+                         o->timeout_ms, d);
                 return -1;
             }
             tmo = (unsigned)(left * 1000.0) + 1;
@@ -432,18 +439,18 @@ int mf_quant_search(mf_enc *E, mf_enc *EM, int meta, int j,
     return 0;
 }
 
-int mf_quant_check(const mf_model *m, const mf_engine_mutant *mu,
-                   int against, const mf_engine_opts *o, int definite,
-                   int from, mf_test **test, char *why, size_t whyn)
+int mf_quant_check(const mf_model *m, const mf_engine_mutant *mu, int against,
+                   const mf_engine_opts *o, int definite, int from,
+                   mf_test **test, char *why, size_t whyn)
 {
     Z3_context c = mf_z3_context(); /* errors: Z3_get_error_code */
     mf_variant v = {mu->item, mu->repl};
     mf_enc *E = against ? mf_enc_new(c, m, NULL, 0, mu->mutated, o->encoding)
                         : mf_enc_new(c, m, &v, 1, NULL, o->encoding);
-    mf_enc *EM = against ? mf_enc_new(c, mu->mutated, NULL, 0, m, o->encoding)
-                         : E;
-    int r = mf_quant_search(E, EM, !against, 0, o, definite, from, test,
-                            why, whyn);
+    mf_enc *EM =
+        against ? mf_enc_new(c, mu->mutated, NULL, 0, m, o->encoding) : E;
+    int r =
+        mf_quant_search(E, EM, !against, 0, o, definite, from, test, why, whyn);
     if (EM != E)
         mf_enc_free(EM);
     mf_enc_free(E);

@@ -43,8 +43,8 @@ int mf_quant_search(mf_enc *E, mf_enc *EM, int meta, int j,
  * mutant mu of m as a variant (meta copy, mu->item / mu->repl), or, with
  * against, mu->mutated as a second model with its own encoder. Same
  * results as mf_quant_search; an encoding that is not supported gives -1. */
-int mf_quant_check(const mf_model *m, const mf_engine_mutant *mu,
-                   int against, const mf_engine_opts *o, int definite,
-                   int from, mf_test **test, char *why, size_t whyn);
+int mf_quant_check(const mf_model *m, const mf_engine_mutant *mu, int against,
+                   const mf_engine_opts *o, int definite, int from,
+                   mf_test **test, char *why, size_t whyn);
 
 #endif

@@ -136,8 +136,8 @@ void mf_reach_upto(const mf_model *m, mf_reach *R, int limit)
             /* A copy: adding successors may move all.v. */
             mf_val *cur = mf_xmalloc(sizeof *cur * (size_t)nn);
             memcpy(cur, all.v + (size_t)idx * n, sizeof *cur * (size_t)n);
-            int rc = mf_sim_next_each(m, cur, inp, mf_reach_set_add, &cl,
-                                      1000000);
+            int rc =
+                mf_sim_next_each(m, cur, inp, mf_reach_set_add, &cl, 1000000);
             free(cur);
             if (rc < 0 || cl.over)
                 ok = 0;

@@ -27,7 +27,7 @@ static int refusal_loop(mf_batch *B, int *live, Z3_solver syn, Z3_solver ver,
                         mf_unroll *M, mf_unroll *P, mf_stepper *acc, int d);
 
 int mf_refusal_search(mf_batch *B, int *live, Z3_solver ver, mf_inputs *vin,
-                       mf_unroll *P, mf_stepper *acc, int d)
+                      mf_unroll *P, mf_stepper *acc, int d)
 {
     mf_batch_pair x;
     mf_batch_pair_open(&x, B, B->E, B->EM, B->meta, 1, "r");
@@ -44,8 +44,8 @@ int mf_refusal_search(mf_batch *B, int *live, Z3_solver ver, mf_inputs *vin,
  * vin) lists such behaviours' states d-1, each tried by the simulator. 1
  * none refuses (a kill), 0 one does, -1 unknown. */
 static int none_refuses(mf_batch *B, Z3_solver ver, mf_inputs *vin,
-                        mf_inputs *in, mf_unroll *M, mf_unroll *P,
-                        Z3_model mdl, const mf_val *inp, int d)
+                        mf_inputs *in, mf_unroll *M, mf_unroll *P, Z3_model mdl,
+                        const mf_val *inp, int d)
 {
     Z3_context c = B->c;
     mf_enc *E = B->E;
@@ -83,10 +83,9 @@ static int none_refuses(mf_batch *B, Z3_solver ver, mf_inputs *vin,
             mf_z3_model_free(c, vm);
             break;
         }
-        Z3_solver_assert(c, ver,
-                         mf_enc_not(E, mf_z3_state_is(
-                                           E, mf_unroll_state(P, d - 1), ps,
-                                           n)));
+        Z3_solver_assert(
+            c, ver,
+            mf_enc_not(E, mf_z3_state_is(E, mf_unroll_state(P, d - 1), ps, n)));
         free(ps);
         mf_z3_model_free(c, vm);
     }
@@ -105,17 +104,17 @@ static int refusal_loop(mf_batch *B, int *live, Z3_solver syn, Z3_solver ver,
     int n = B->m->nslots;
     int iters = 0, killed = 0;
     Z3_ast gr = mf_z3_lit(E, "pr");
-    Z3_ast parts[3] = {d ? mf_enc_all_ok(EM, M, 0, d - 1) : mf_enc_keep(E, Z3_mk_true(c)),
-                       mf_enc_not(E, mf_unroll_ok(M, d)),
-                       d ? mf_enc_all_obs_eq(E, O, M, d - 1)
-                         : mf_enc_keep(E, Z3_mk_true(c))};
+    Z3_ast parts[3] = {
+        d ? mf_enc_all_ok(EM, M, 0, d - 1) : mf_enc_keep(E, Z3_mk_true(c)),
+        mf_enc_not(E, mf_unroll_ok(M, d)),
+        d ? mf_enc_all_obs_eq(E, O, M, d - 1) : mf_enc_keep(E, Z3_mk_true(c))};
     mf_z3_implies(E, syn, gr, mf_enc_and(E, 3, parts));
     /* Observables fixing the state: the one original state with the
      * mutant's observables must accept input d (a step from it with free
      * choices), else no refusal there kills. */
     if (B->lib && d) {
-        mf_unroll *u = mf_unroll_new(E, syn, "pa", 0, in, 0,
-                                     mf_unroll_state(M, d - 1));
+        mf_unroll *u =
+            mf_unroll_new(E, syn, "pa", 0, in, 0, mf_unroll_state(M, d - 1));
         mf_unroll_shift_inputs(u, d - 1);
         MF_VEC_PUSH(acc->cps, u);
         mf_z3_implies(E, syn, gr, mf_unroll_ok(u, 1));
@@ -145,15 +144,16 @@ static int refusal_loop(mf_batch *B, int *live, Z3_solver syn, Z3_solver ver,
         for (int s = 0; s < n; s++)
             if (!mf_inputs_state(in, d)[s])
                 inp[s] = 0;
-        mf_val *ms = d ? mf_z3_eval_state(E, mdl, mf_unroll_state(M, d - 1), n)
-                       : NULL;
+        mf_val *ms =
+            d ? mf_z3_eval_state(E, mdl, mf_unroll_state(M, d - 1), n) : NULL;
         Z3_ast *ic = mf_inputs_state(in, d);
         MF_VEC(Z3_ast) pt = {0};
         for (int s = 0; s < n; s++)
             if (ic[s])
                 MF_VEC_PUSH(pt, mf_enc_eq(E, ic[s], mf_enc_val(E, inp[s])));
         if (d)
-            MF_VEC_PUSH(pt, mf_z3_state_is(E, mf_unroll_state(M, d - 1), ms, n));
+            MF_VEC_PUSH(pt,
+                        mf_z3_state_is(E, mf_unroll_state(M, d - 1), ms, n));
         Z3_ast point = mf_enc_and(E, pt.n, pt.v);
         MF_VEC_FREE(pt);
         int res = 0;
@@ -161,8 +161,7 @@ static int refusal_loop(mf_batch *B, int *live, Z3_solver syn, Z3_solver ver,
         if (refuses == 1)
             res = none_refuses(B, ver, vin, in, M, P, mdl, inp, d);
         if (res == 1) {
-            mf_test *t =
-                mf_z3_test(E, mdl, in, O, M, d);
+            mf_test *t = mf_z3_test(E, mdl, in, O, M, d);
             t->mrefuses = d;
             B->mu[q].killed_at = d;
             mf_batch_kill(B, q, t, MF_N_POTENTIAL);
@@ -177,14 +176,15 @@ static int refusal_loop(mf_batch *B, int *live, Z3_solver syn, Z3_solver ver,
             int ns = mf_batch_assume(B, q, sa);
             if (!refuses &&
                 mf_stepper_find(acc, mdl, in, M, d, NULL, ns, sa, why,
-                          sizeof why) == Z3_L_TRUE &&
+                                sizeof why) == Z3_L_TRUE &&
                 mf_steplib_rows(acc->L, d > 0) > before)
                 mf_stepper_block_accepting(acc, syn, in, M, d, before, gr);
             else
-                mf_z3_implies(E, syn, gr,
-                               ns ? mf_enc_keep(E, Z3_mk_implies(c, sa[0],
-                                                    mf_enc_not(E, point)))
-                                  : mf_enc_not(E, point));
+                mf_z3_implies(
+                    E, syn, gr,
+                    ns ? mf_enc_keep(
+                             E, Z3_mk_implies(c, sa[0], mf_enc_not(E, point)))
+                       : mf_enc_not(E, point));
         }
         free(inp);
         free(ms);
@@ -227,7 +227,8 @@ void mf_refusal_capable(mf_batch *B, int *mark)
             MF_VEC_FREE(t.st);
     }
     long cnt = rs->done && rs->ok ? (long)(rs->st.n / (n ? n : 1)) : 0;
-    if (cnt && D.combos <= MF_REACH_INPUT_COMBOS && cnt * D.combos <= REFUSAL_TRIES) {
+    if (cnt && D.combos <= MF_REACH_INPUT_COMBOS &&
+        cnt * D.combos <= REFUSAL_TRIES) {
         for (int j = 0; j < B->nmut; j++)
             if (mark[j] && xno_refusal(B, j)) {
                 mark[j] = 0;
@@ -243,7 +244,8 @@ void mf_refusal_capable(mf_batch *B, int *mark)
                 for (int j = 0; j < B->nmut && o != 0; j++) {
                     if (!mark[j] || found[j])
                         continue;
-                    if (o < 0 || mf_reach_has_successor(B->mu[j].model, cur, inp) != 1) {
+                    if (o < 0 ||
+                        mf_reach_has_successor(B->mu[j].model, cur, inp) != 1) {
                         found[j] = 1; /* refuses there, or cannot tell */
                         left--;
                     }

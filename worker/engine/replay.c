@@ -17,10 +17,10 @@
  * them. */
 struct mf_replay_memo {
     const mf_model *m;
-    int n, width;        /* cells; key width 2n + 1 */
-    mf_valset keys, rows;   /* per entry: a key; the successor rows */
-    MF_VEC(int) at, cnt; /* per entry: first row, row count */
-    int *tab;            /* entry + 1 by key hash, 0 empty */
+    int n, width;         /* cells; key width 2n + 1 */
+    mf_valset keys, rows; /* per entry: a key; the successor rows */
+    MF_VEC(int) at, cnt;  /* per entry: first row, row count */
+    int *tab;             /* entry + 1 by key hash, 0 empty */
     size_t cap;
 };
 
@@ -157,9 +157,9 @@ static int add_allowed(mf_test *t, int k, const mf_val *o)
         if (!memcmp(t->allowed[k] + (size_t)a * t->nobs, o,
                     sizeof *o * (size_t)t->nobs))
             return 0;
-    t->allowed[k] = mf_xrealloc(t->allowed[k],
-                                sizeof *o * (size_t)(t->nallowed[k] + 1) *
-                                    (size_t)(t->nobs ? t->nobs : 1));
+    t->allowed[k] =
+        mf_xrealloc(t->allowed[k], sizeof *o * (size_t)(t->nallowed[k] + 1) *
+                                       (size_t)(t->nobs ? t->nobs : 1));
     memcpy(t->allowed[k] + (size_t)t->nallowed[k] * t->nobs, o,
            sizeof *o * (size_t)t->nobs);
     t->nallowed[k]++;
@@ -223,7 +223,8 @@ static int replay_original(const mf_model *m, mf_test *t)
         if (rc == 0 && keep.n == 0)
             rc = mf_err_set(MF_ERROR,
                             "self-check: the original cannot produce the "
-                            "expected observables at step %d", k);
+                            "expected observables at step %d",
+                            k);
         mf_valset sw = cur;
         cur = keep;
         keep = sw;
@@ -283,13 +284,17 @@ static int replay_potential(const mf_model *m, const mf_model *mm,
              * original state on the prefix does. */
             verdict = refused[1] && !refused[0];
             if (!verdict)
-                rc = mf_err_set(MF_ERROR, "self-check: the mutant does not "
-                                "refuse step %d as the test says", k);
+                rc = mf_err_set(MF_ERROR,
+                                "self-check: the mutant does not "
+                                "refuse step %d as the test says",
+                                k);
             break;
         }
         if (set[1].n == 0) {
-            rc = mf_err_set(MF_ERROR, "self-check: the mutant cannot show "
-                            "the deviating behaviour at step %d", k);
+            rc = mf_err_set(MF_ERROR,
+                            "self-check: the mutant cannot show "
+                            "the deviating behaviour at step %d",
+                            k);
             break;
         }
         if (set[0].n == 0)
@@ -297,7 +302,7 @@ static int replay_potential(const mf_model *m, const mf_model *mm,
     }
     if (rc == 0 && !verdict)
         rc = mf_err_set(MF_ERROR, "self-check: the original can match the "
-                        "mutant's behaviour on this test");
+                                  "mutant's behaviour on this test");
     MF_VEC_FREE(set[0]);
     MF_VEC_FREE(set[1]);
     MF_VEC_FREE(nxt);
@@ -328,8 +333,10 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
                 (rc = states(&b, mm, sm, inp)) != 0)
                 break;
             if (a.n == 0 && b.n == 0) {
-                rc = mf_err_set(MF_ERROR, "self-check: original and mutant "
-                                "both refuse step %d", k);
+                rc = mf_err_set(MF_ERROR,
+                                "self-check: original and mutant "
+                                "both refuse step %d",
+                                k);
                 break;
             }
             for (int i = 0; i < a.n / (n ? n : 1) && rc == 0; i++) {
@@ -343,8 +350,10 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
                     if (np.n / (2 * (n ? n : 1)) >= REPLAY_LIMIT)
                         dedupe_rows(&np, 2 * n);
                     if (np.n / (2 * (n ? n : 1)) >= REPLAY_LIMIT) {
-                        rc = mf_err_set(MF_ELIMIT, "more than %d state pairs "
-                                        "in the replay", REPLAY_LIMIT);
+                        rc = mf_err_set(MF_ELIMIT,
+                                        "more than %d state pairs "
+                                        "in the replay",
+                                        REPLAY_LIMIT);
                         break;
                     }
                     for (int q = 0; q < n; q++)
@@ -364,7 +373,8 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
             done = 1;
     }
     if (rc == 0 && !done)
-        rc = mf_err_set(MF_ERROR, "self-check: the test does not "
+        rc = mf_err_set(MF_ERROR,
+                        "self-check: the test does not "
                         "distinguish original and mutant (replayed by the "
                         "simulator)");
     MF_VEC_FREE(pairs);
@@ -399,7 +409,7 @@ int mf_replay_fill_expect(const mf_model *m, mf_test *t)
         if (at[k] >= cand[k].n / nn) { /* none of state k's goes on */
             if (k == 0) {
                 rc = mf_err_set(MF_ERROR, "the original has no run over "
-                                "the explorer's inputs");
+                                          "the explorer's inputs");
                 break;
             }
             at[--k]++;
@@ -408,8 +418,10 @@ int mf_replay_fill_expect(const mf_model *m, mf_test *t)
         if (k == len)
             break; /* a state at every step */
         if (++tried > REPLAY_LIMIT) {
-            rc = mf_err_set(MF_ELIMIT, "no original run within %d steps "
-                            "tried", REPLAY_LIMIT);
+            rc = mf_err_set(MF_ELIMIT,
+                            "no original run within %d steps "
+                            "tried",
+                            REPLAY_LIMIT);
             break;
         }
         cand[k + 1].n = 0;
@@ -426,4 +438,3 @@ int mf_replay_fill_expect(const mf_model *m, mf_test *t)
     free(at);
     return rc;
 }
-

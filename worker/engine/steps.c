@@ -106,10 +106,11 @@ static mf_unroll *step_copy(mf_stepper *S, Z3_solver syn, mf_inputs *in,
     Z3_ast *to = mf_unroll_state(M, d);
     const mf_val *row = L->v[x].v + (size_t)r * (L->w[x] > 0 ? L->w[x] : 0);
     for (int i = 0; i < nch && i < L->w[x]; i++)
-        Z3_solver_assert(mf_enc_ctx(S->E), syn,
-                         cs[i] >= 0 && S->bind
-                             ? mf_enc_eq(S->E, ch[i], to[cs[i]])
-                             : mf_enc_eq(S->E, ch[i], mf_enc_val(S->E, row[i])));
+        Z3_solver_assert(
+            mf_enc_ctx(S->E), syn,
+            cs[i] >= 0 && S->bind
+                ? mf_enc_eq(S->E, ch[i], to[cs[i]])
+                : mf_enc_eq(S->E, ch[i], mf_enc_val(S->E, row[i])));
     MF_VEC_PUSH(S->cps, u);
     return u;
 }
@@ -125,9 +126,8 @@ static Z3_ast step_match(mf_stepper *S, Z3_solver syn, mf_inputs *in,
     return mf_enc_and(S->E, 2, m);
 }
 
-void mf_stepper_block(mf_stepper *S, Z3_solver syn, mf_inputs *in,
-                        mf_unroll *M, int d, int from, Z3_ast g,
-                        mf_astvec *steps)
+void mf_stepper_block(mf_stepper *S, Z3_solver syn, mf_inputs *in, mf_unroll *M,
+                      int d, int from, Z3_ast g, mf_astvec *steps)
 {
     for (int r = from; r < mf_steplib_rows(S->L, d > 0); r++) {
         Z3_ast x = step_match(S, syn, in, M, d, r);
@@ -137,7 +137,7 @@ void mf_stepper_block(mf_stepper *S, Z3_solver syn, mf_inputs *in,
 }
 
 void mf_stepper_block_accepting(mf_stepper *S, Z3_solver syn, mf_inputs *in,
-                            mf_unroll *M, int d, int from, Z3_ast gr)
+                                mf_unroll *M, int d, int from, Z3_ast gr)
 {
     for (int r = from, k; r < mf_steplib_rows(S->L, d > 0); r++) {
         mf_unroll *u = step_copy(S, syn, in, M, d, r, &k);
@@ -169,8 +169,8 @@ static Z3_model canonical_step(mf_stepper *S, mf_unroll *V, int k, int na,
     for (int i = 0; i < nch; i++) {
         live[i] = !(S->bind && cs[i] >= 0);
         Z3_ast l = mf_z3_lit(E, "pk");
-        mf_z3_implies(E, S->ver, l, mf_enc_eq(E, ch[i], mf_enc_val(
-                                                     E, L->v[k].v[i])));
+        mf_z3_implies(E, S->ver, l,
+                      mf_enc_eq(E, ch[i], mf_enc_val(E, L->v[k].v[i])));
         lits[na + i] = l;
     }
     Z3_model mdl = NULL;
@@ -215,8 +215,8 @@ static Z3_model canonical_step(mf_stepper *S, mf_unroll *V, int k, int na,
 }
 
 Z3_lbool mf_stepper_find(mf_stepper *S, Z3_model mdl, mf_inputs *in,
-                          mf_unroll *M, int d, const mf_val *obs, int na,
-                          Z3_ast *as, char *why, size_t whyn)
+                         mf_unroll *M, int d, const mf_val *obs, int na,
+                         Z3_ast *as, char *why, size_t whyn)
 {
     Z3_context c = S->c;
     mf_enc *E = S->E;
@@ -233,8 +233,9 @@ Z3_lbool mf_stepper_find(mf_stepper *S, Z3_model mdl, mf_inputs *in,
     Z3_ast *a = mf_inputs_state(S->qin, k), *b = mf_inputs_state(in, d);
     for (int sl = 0; sl < n; sl++)
         if (a[sl] && b[sl])
-            Z3_solver_assert(c, ver, mf_enc_eq(E, a[sl], mf_enc_val(
-                                          E, mf_enc_eval(E, mdl, b[sl]))));
+            Z3_solver_assert(
+                c, ver,
+                mf_enc_eq(E, a[sl], mf_enc_val(E, mf_enc_eval(E, mdl, b[sl]))));
     if (obs)
         Z3_solver_assert(c, ver, mf_z3_obs_is(E, mf_unroll_obs(V, k), obs));
     Z3_solver_assert(c, ver, mf_unroll_ok(V, k));

@@ -36,7 +36,16 @@ typedef struct mf_steplib {
     mf_valset v[2]; /* rows of w[x] values */
 } mf_steplib;
 
-#define MF_STEPLIB_INIT {{-1, -1}, {{0}, {0}}}
+#define MF_STEPLIB_INIT                                                        \
+    {                                                                          \
+        {-1, -1},                                                              \
+        {                                                                      \
+            {0},                                                               \
+            {                                                                  \
+                0                                                              \
+            }                                                                  \
+        }                                                                      \
+    }
 
 void mf_steplib_free(mf_steplib *L);
 /* Rows of initial steps (x 0) or later steps (x 1). */
@@ -73,9 +82,8 @@ void mf_stepper_close(mf_stepper *S);
  * step from M's state d-1 under the inputs of state d of `in`), each
  * blocked under g ("M's step d is not this one"); the matches are pushed
  * to `steps`. */
-void mf_stepper_block(mf_stepper *S, Z3_solver syn, mf_inputs *in,
-                      mf_unroll *M, int d, int from, Z3_ast g,
-                      mf_astvec *steps);
+void mf_stepper_block(mf_stepper *S, Z3_solver syn, mf_inputs *in, mf_unroll *M,
+                      int d, int from, Z3_ast g, mf_astvec *steps);
 /* Rows from..end of the mutant's library of accepting steps as copies of
  * step d: under gr, none of them accepts. */
 void mf_stepper_block_accepting(mf_stepper *S, Z3_solver syn, mf_inputs *in,

@@ -58,9 +58,9 @@ static int to_find(Z3_solver s)
 
 Z3_solver mf_z3_solver(Z3_context c, const mf_engine_opts *o, int qfbv)
 {
-    Z3_solver s = qfbv ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c,
-                                                                 "QF_BV"))
-                       : Z3_mk_simple_solver(c);
+    Z3_solver s =
+        qfbv ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "QF_BV"))
+             : Z3_mk_simple_solver(c);
     Z3_solver_inc_ref(c, s);
     Z3_params p = Z3_mk_params(c);
     Z3_params_inc_ref(c, p);
@@ -171,8 +171,8 @@ Z3_ast mf_z3_lit(mf_enc *E, const char *pfx)
     char name[64];
     Z3_context c = mf_enc_ctx(E);
     snprintf(name, sizeof name, "%s!%ld", pfx, n++);
-    return mf_enc_keep(E, Z3_mk_const(c, Z3_mk_string_symbol(c, name),
-                                      Z3_mk_bool_sort(c)));
+    return mf_enc_keep(
+        E, Z3_mk_const(c, Z3_mk_string_symbol(c, name), Z3_mk_bool_sort(c)));
 }
 
 void mf_z3_implies(mf_enc *E, Z3_solver s, Z3_ast g, Z3_ast f)
@@ -226,8 +226,8 @@ mf_test *mf_z3_test(mf_enc *E, Z3_model mdl, mf_inputs *in, mf_unroll *o,
             t->expect[(size_t)k * nobs + i] = mf_enc_eval(E, mdl, ob[i]);
     }
     if (mu) {
-        t->mobs = mf_xcalloc((size_t)(len + 1) * (size_t)(nobs + 1),
-                             sizeof *t->mobs);
+        t->mobs =
+            mf_xcalloc((size_t)(len + 1) * (size_t)(nobs + 1), sizeof *t->mobs);
         for (int k = 0; k <= len; k++) {
             Z3_ast *ob = mf_unroll_obs(mu, k);
             for (int i = 0; i < nobs; i++)
