@@ -1,5 +1,5 @@
 /* engine.h - deciding mutants with Z3: killing tests, equivalence proofs,
- * verdicts (DESIGN.md section 4, docs/killing.md). No Z3 type leaks out of
+ * verdicts (docs/architecture.md, docs/killing.md). No Z3 type leaks out of
  * this header: the coordinator and the tests use it without z3.h. */
 #ifndef MF_ENGINE_H
 #define MF_ENGINE_H

@@ -146,8 +146,7 @@ static int in_list(const mf_astvec *v, Z3_ast a)
  * MF_QUANT_FORM=paper: the paper's form instead, states quantified too and
  * the transition relation the antecedent: forall (choices, slots, oks).
  * defs -> body (logically the same; Z3's quantifier instantiation finds it
- * much harder: beverage(C) definite kill, Ints, C = 5 gives up within 60 s
- * in the paper's form, C = 12 is found in the default form). */
+ * much harder, docs/killing.md). */
 static Z3_ast forall_copies(mf_enc *E, ucopy **xs, int nx, Z3_ast body)
 {
     Z3_context c = mf_enc_ctx(E);
@@ -255,9 +254,10 @@ typedef struct {
     const mf_engine_opts *o;
 } qctx;
 
-/* phi_dk at length d: 1 sat (test), 0 unsat, -1 unknown. */
-static int definite_at(const qctx *q, int d, unsigned tmo, mf_test **test,
-                       char *why, size_t whyn)
+/* The solver of one length (timeout tmo), its inputs (*in) and the
+ * original's run (*O, its ok hard), mutant j selected. */
+static Z3_solver q_open(const qctx *q, unsigned tmo, mf_inputs **in,
+                        mf_unroll **O)
 {
     mf_enc *E = q->E, *EM = q->EM;
     Z3_context c = mf_enc_ctx(E);
@@ -266,8 +266,43 @@ static int definite_at(const qctx *q, int d, unsigned tmo, mf_test **test,
         mf_enc_assert_sels(EM, s);
         Z3_solver_assert(c, s, mf_enc_sel(EM, q->j));
     }
-    mf_inputs *in = mf_inputs_new(E, s, "qi");
-    mf_unroll *O = mf_unroll_new(E, s, "qo", 0, in, 1, NULL);
+    *in = mf_inputs_new(E, s, "qi");
+    *O = mf_unroll_new(E, s, "qo", 0, *in, 1, NULL);
+    return s;
+}
+
+/* Check s at length d: 1 sat (*test from its model: the inputs of in,
+ * O's observables, M's when not NULL, a refusal at d where rf, when not
+ * NULL, holds), 0 unsat, -1 unknown (why). */
+static int q_solve(const qctx *q, Z3_solver s, mf_inputs *in, mf_unroll *O,
+                   mf_unroll *M, Z3_ast rf, int d, mf_test **test, char *why,
+                   size_t whyn)
+{
+    Z3_context c = mf_enc_ctx(q->E);
+    Z3_lbool r = q_check(c, s, d, why, whyn);
+    if (r != Z3_L_TRUE)
+        return r == Z3_L_FALSE ? 0 : -1;
+    Z3_model mdl = Z3_solver_get_model(c, s);
+    Z3_model_inc_ref(c, mdl);
+    mf_test *t = mf_z3_test(q->E, mdl, in, O, M, d);
+    Z3_ast v = NULL;
+    if (rf && Z3_model_eval(c, mdl, rf, 1, &v) && v &&
+        Z3_get_bool_value(c, v) == Z3_L_TRUE)
+        t->mrefuses = d;
+    Z3_model_dec_ref(c, mdl);
+    *test = t;
+    return 1;
+}
+
+/* phi_dk at length d: 1 sat (test), 0 unsat, -1 unknown. */
+static int definite_at(const qctx *q, int d, unsigned tmo, mf_test **test,
+                       char *why, size_t whyn)
+{
+    mf_enc *E = q->E, *EM = q->EM;
+    Z3_context c = mf_enc_ctx(E);
+    mf_inputs *in;
+    mf_unroll *O;
+    Z3_solver s = q_open(q, tmo, &in, &O);
     mf_unroll_extend(O, d);
     ucopy P, Q;
     ucopy_init(&P, E, "qp", 0, in, NULL, d);
@@ -278,16 +313,7 @@ static int definite_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     ucopy *xs[2] = {&P, &Q};
     Z3_solver_assert(
         c, s, forall_copies(E, xs, 2, mf_enc_not(E, mf_enc_and(E, 3, match))));
-    int res;
-    Z3_lbool r = q_check(c, s, d, why, whyn);
-    if (r == Z3_L_TRUE) {
-        Z3_model mdl = Z3_solver_get_model(c, s);
-        Z3_model_inc_ref(c, mdl);
-        *test = mf_z3_test(E, mdl, in, O, NULL, d);
-        Z3_model_dec_ref(c, mdl);
-        res = 1;
-    } else
-        res = r == Z3_L_FALSE ? 0 : -1;
+    int res = q_solve(q, s, in, O, NULL, NULL, d, test, why, whyn);
     ucopy_free(&P);
     ucopy_free(&Q);
     mf_unroll_free(O);
@@ -302,13 +328,9 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
 {
     mf_enc *E = q->E, *EM = q->EM;
     Z3_context c = mf_enc_ctx(E);
-    Z3_solver s = q_solver(c, q->o, tmo);
-    if (q->meta) {
-        mf_enc_assert_sels(EM, s);
-        Z3_solver_assert(c, s, mf_enc_sel(EM, q->j));
-    }
-    mf_inputs *in = mf_inputs_new(E, s, "qi");
-    mf_unroll *O = mf_unroll_new(E, s, "qo", 0, in, 1, NULL);
+    mf_inputs *in;
+    mf_unroll *O;
+    Z3_solver s = q_open(q, tmo, &in, &O);
     mf_unroll *M = mf_unroll_new(EM, s, "qm", q->meta, in, 0, NULL);
     mf_unroll_extend(O, d);
     mf_unroll_extend(M, d);
@@ -368,21 +390,7 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     Z3_solver_assert(c, s, q_implies(E, rf, refusal));
     Z3_solver_assert(c, s, q_implies(E, mf_enc_not(E, rf), behaviour));
 
-    int res;
-    Z3_lbool r = q_check(c, s, d, why, whyn);
-    if (r == Z3_L_TRUE) {
-        Z3_model mdl = Z3_solver_get_model(c, s);
-        Z3_model_inc_ref(c, mdl);
-        mf_test *t = mf_z3_test(E, mdl, in, O, M, d);
-        Z3_ast v = NULL;
-        if (Z3_model_eval(c, mdl, rf, 1, &v) && v &&
-            Z3_get_bool_value(c, v) == Z3_L_TRUE)
-            t->mrefuses = d;
-        Z3_model_dec_ref(c, mdl);
-        *test = t;
-        res = 1;
-    } else
-        res = r == Z3_L_FALSE ? 0 : -1;
+    int res = q_solve(q, s, in, O, M, rf, d, test, why, whyn);
     ucopy_free(&P);
     ucopy_free(&R);
     if (have_p2) {

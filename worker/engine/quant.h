@@ -1,7 +1,7 @@
 /* quant.h - the paper's quantified encoding of potential and definite
  * killing (Fellner et al., section 5.3, phi_pk / phi_dk), as an alternative
- * engine used only to compare with the refinement engine (engine.c).
- * Worker-internal (includes z3.h through encode.h).
+ * engine used only to compare with the refinement engine (potential.c,
+ * definite.c). Worker-internal (includes z3.h through encode.h).
  *
  * For each length d the question is handed to one solver as a single
  * exists-forall formula: the inputs (and, for potential killing, the
