@@ -1,8 +1,8 @@
 /* copies.c - copies of the unrolling with fixed choices (copies.h): the
  * blocking copies of the potential and definite refinements, and the
  * helpers that fix a copy's inputs and choices to a model's values. It
- * runs no check of its own but the verifier's model read in
- * mf_copies_found. */
+ * runs no solver check: the searches that use it do (potential.c,
+ * definite.c, lockstep.c). */
 #include "copies.h"
 
 #include <stdint.h>

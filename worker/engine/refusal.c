@@ -22,22 +22,6 @@ static int xno_refusal(const mf_batch *B, int j)
     return B->mu[j].xlen >= 0 && !B->mu[j].xref;
 }
 
-static int refusal_loop(mf_batch *B, int *live, Z3_solver syn, Z3_solver ver,
-                        mf_inputs *in, mf_inputs *vin, mf_unroll *O,
-                        mf_unroll *M, mf_unroll *P, mf_stepper *acc, int d);
-
-int mf_refusal_search(mf_batch *B, int *live, Z3_solver ver, mf_inputs *vin,
-                      mf_unroll *P, mf_stepper *acc, int d)
-{
-    mf_batch_pair x;
-    mf_batch_pair_open(&x, B, B->E, B->EM, B->meta, 1, "r");
-    mf_unroll_extend(x.o, d);
-    mf_unroll_extend(x.m, d);
-    int r = refusal_loop(B, live, x.s, ver, x.in, vin, x.o, x.m, P, acc, d);
-    mf_batch_pair_close(&x, B);
-    return r;
-}
-
 /* Mutant q refuses input inp at step d of the candidate mdl, after M's
  * observables through d-1: does an original behaviour with those
  * observables refuse it too? The verifier ver (its copy P over the inputs
@@ -197,6 +181,18 @@ static int refusal_loop(mf_batch *B, int *live, Z3_solver syn, Z3_solver ver,
             pick = mf_batch_pick(B, syn, live);
         }
     }
+}
+
+int mf_refusal_search(mf_batch *B, int *live, Z3_solver ver, mf_inputs *vin,
+                      mf_unroll *P, mf_stepper *acc, int d)
+{
+    mf_batch_pair x;
+    mf_batch_pair_open(&x, B, B->E, B->EM, B->meta, 1, "r");
+    mf_unroll_extend(x.o, d);
+    mf_unroll_extend(x.m, d);
+    int r = refusal_loop(B, live, x.s, ver, x.in, vin, x.o, x.m, P, acc, d);
+    mf_batch_pair_close(&x, B);
+    return r;
 }
 
 /* Points (reachable states times inputs) the filter tries at most. A
