@@ -43,46 +43,45 @@ typedef enum {
 #define MF_XD_NONE INT_MAX            /* none at all */
 #define MF_XD_NONE_UPTO (INT_MAX - 1) /* none up to the bound */
 
-/* One mutant of a batch. */
+/* One mutant of a batch: its verdict and what the searches know of it.
+ * The explorer's lengths: xlen, its shortest potential kill (no proof can
+ * succeed where one is known, and the searches skip the lengths below
+ * it); xref, that kill is a refusal (0: a difference of observables);
+ * xdlen, its shortest definite kill or an MF_XD_* value. */
 typedef struct {
     const mf_engine_mutant *mut; /* item, repl (the caller's) */
     const mf_model *model;       /* the mutant as a model (the replays) */
     mf_verdict *v;               /* its verdict (the caller's) */
     int todo;                    /* undecided: mf_batch_settle clears it */
-    int killed_at; /* length of its potential kill, MF_BATCH_NOLEN */
-    mf_searched searched;
-    int xdone;        /* its explicit-state proof was tried */
-    int xlen;         /* the explorer's shortest potential kill length,
-                         MF_BATCH_NOLEN not known: no proof can succeed
-                         where it is known, and no potential kill is
-                         shorter (the searches skip the lengths below) */
-    int xref;         /* the kill the explorer found at xlen is a refusal
-                         (0: a difference of observables) */
-    int xdlen;        /* MF_XD_* above, or the explorer's shortest
-                         definite kill length */
-    int lsdone;       /* lock-step was tried (joint proofs) */
-    mf_refcap refcap; /* the refusal filter's finding */
+    int killed_at;               /* its potential kill's length, or NOLEN */
+    mf_searched searched;        /* how far the searches got */
+    int xdone;                   /* its explicit-state proof was tried */
+    int xlen;                    /* see above; MF_BATCH_NOLEN not known */
+    int xref;                    /* see above */
+    int xdlen;                   /* see above */
+    int lsdone;                  /* lock-step was tried (joint proofs) */
+    mf_refcap refcap;            /* the refusal filter's finding */
 } mf_batch_mut;
 
 struct mf_steplib;
 
+/* lib: the original's steps learnt by the refinement (steps.h), NULL
+ * where the observables do not fix the state. */
 typedef struct {
     Z3_context c;
     const mf_model *m;
-    mf_enc *E;  /* original (and the batch's variants) */
-    mf_enc *EM; /* mutant copies: E, or the --against model's encoder */
-    int meta;   /* mutant copies read variants */
-    int qfbv;   /* values are bit-vectors: the incremental SAT solver */
-    mf_explore_ctx *xctx; /* explicit-state proofs (shared by the batch) */
-    int nmut;
-    mf_batch_mut *mu; /* nmut records */
-    const mf_engine_opts *o;
-    int xbig; /* a product of the batch was past the explorer's limit */
-    struct mf_steplib *lib; /* original steps learnt by the refinement
-                               (steps.h), NULL where observables do not
-                               fix the state */
-    mf_reach *rs;           /* the original's reachable states, computed once */
-    double deadline;        /* of the current mutant's refinement */
+    mf_enc *E;               /* original (and the batch's variants) */
+    mf_enc *EM;              /* mutant copies: E, or the --against model's */
+    int meta;                /* mutant copies read variants */
+    int qfbv;                /* bit-vector values: the incremental SAT solver */
+    mf_explore_ctx *xctx;    /* explicit-state proofs (shared by the batch) */
+    int nmut;                /* mutants */
+    mf_batch_mut *mu;        /* nmut records */
+    const mf_engine_opts *o; /* options */
+    int xbig;                /* a product was past the explorer's limit */
+    struct mf_steplib *lib;  /* see above */
+    mf_reach *rs;            /* the original's reachable states */
+    double deadline;         /* of the current mutant's refinement */
 } mf_batch;
 
 /* Opens mutant `mut` (model: the mutant as a model) with verdict v:

@@ -20,24 +20,23 @@
 typedef struct {
     mf_unroll *u[2];
     int depth;
-    mf_valset ch; /* choice values, step by step (copy 0's, then copy 1's) */
+    mf_valset ch; /* choice values, step by step, copy 0's then 1's */
 } mf_copy;
 
 /* The copies of one refinement. Set the fields but v; free with
- * mf_copies_free. */
+ * mf_copies_free. bind (potential killing): the synthesis solver's
+ * mutant; a choice that is an observable cell's new value is bound to the
+ * mutant's value there instead of fixed, so that the copy stands for
+ * every original behaviour that makes it the way the mutant's outputs
+ * show. */
 typedef struct {
-    MF_VEC(mf_copy) v;
+    MF_VEC(mf_copy) v;  /* the copies */
     int n;              /* copies per entry: 1 or 2 */
     mf_unroll *from[2]; /* the verifier's copies the values come from */
-    mf_unroll *bind;    /* potential: the synthesis solver's mutant; a
-                           choice that is an observable cell's new value
-                           is bound to the mutant's value there instead of
-                           fixed, so that the copy stands for every
-                           original behaviour that makes it the way the
-                           mutant's outputs show */
-    mf_enc *enc[2];
-    int meta[2];
-    const char *tag[2];
+    mf_unroll *bind;    /* see above, or NULL */
+    mf_enc *enc[2];     /* the copies' encoders */
+    int meta[2];        /* the copies read the selectors */
+    const char *tag[2]; /* name their constants */
 } mf_copies;
 
 /* Assert into s that the input cells of table `to` have, at states 0..d,

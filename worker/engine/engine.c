@@ -370,7 +370,8 @@ static int check_batch(const mf_model *m, const mf_model *other,
                           &out[j], o, orig_det);
     mf_reach rs = {0};
     B.rs = &rs;
-    mf_steplib lib = MF_STEPLIB_INIT;
+    mf_steplib lib;
+    mf_steplib_init(&lib);
     if (mf_steps_obs_fix_state(m))
         B.lib = &lib;
     double t0 = mf_z3_now();

@@ -4,6 +4,7 @@
  * observables, replayed like every test). It runs no solver. */
 #include "explicit.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "replay.h"

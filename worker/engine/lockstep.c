@@ -496,10 +496,12 @@ static int lockstep_all(mf_batch *B, int *live, int rev)
     return mf_batch_nmarked(B, live);
 }
 
-/* Lock-step for the mutants marked in `mark`, in solvers they share: each
- * one proved is equivalent (and leaves mark); each is marked as tried
- * (lsdone) unless an encoder met a construct it cannot encode, whose
- * mutants their own encoders try again. Returns how many were proved. */
+const char *mf_lock_method(const mf_reach *rs)
+{
+    return rs->ok ? "lock-step induction on the original's reachable states"
+                  : "lock-step induction";
+}
+
 int mf_lock_prove(mf_batch *S, int *mark)
 {
     int n = S->nmut;
@@ -514,10 +516,8 @@ int mf_lock_prove(mf_batch *S, int *mark)
         S->mu[j].lsdone = !unsup;
         if (!p[j])
             continue;
-        mf_batch_settle(
-            S, j, MF_V_EQUIVALENT, 0, NULL, "%s",
-            rs->ok ? "lock-step induction on the original's reachable states"
-                   : "lock-step induction");
+        mf_batch_settle(S, j, MF_V_EQUIVALENT, 0, NULL, "%s",
+                        mf_lock_method(rs));
         mark[j] = 0;
     }
     free(p);

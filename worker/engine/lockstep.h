@@ -27,6 +27,10 @@ int mf_lock_step(mf_batch *B, int j, int step, const mf_reach *rs, char *why,
  * mutants their own encoders try again. Returns how many were proved. */
 int mf_lock_prove(mf_batch *S, int *mark);
 
+/* The method of an equivalence lock-step proved with its step from rs
+ * (from any state where rs is not ok). */
+const char *mf_lock_method(const mf_reach *rs);
+
 /* The potential kills of `live` no test upgrades: the reversed lock-step
  * shows the mutant has every original behaviour (assign-remove and
  * constraint-remove mutants often do). Noted in the method, searched

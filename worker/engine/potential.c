@@ -109,7 +109,7 @@ static void pot_open(mf_batch *B, pot_ctx *X)
                         .tag = {"pb", NULL}};
     /* Steps instead of traces where the observables fix the state. */
     X->stepmode = B->lib != NULL;
-    X->mlib = (mf_steplib)MF_STEPLIB_INIT;
+    mf_steplib_init(&X->mlib);
     if (X->stepmode) {
         mf_stepper_open(&X->os, c, E, 0, B->lib, X->ver, "pq");
         X->os.bind = 1;
@@ -442,7 +442,7 @@ void mf_pot_joint(mf_batch *B, const int *det)
     mf_batch_pair_open(&J.vx, B, E, EM, 1, 0, "k");
     mf_stepper_open(&J.os, B->c, E, 0, B->lib, J.vx.s, "jq");
     J.os.bind = 1;
-    J.mlib = (mf_steplib)MF_STEPLIB_INIT;
+    mf_steplib_init(&J.mlib);
     mf_stepper_open(&J.ms, B->c, EM, 1, &J.mlib, J.vx.s, "jn");
     double saved_wall = mf_z3_deadline();
     mf_z3_set_deadline(0);

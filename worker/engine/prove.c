@@ -110,10 +110,8 @@ void mf_prove(mf_batch *B, int j, int det)
                  ? 1
                  : mf_lock_step(B, j, 1, rs->ok ? rs : NULL, why, sizeof why);
     if (st == 1) {
-        mf_batch_settle(
-            B, j, MF_V_EQUIVALENT, 0, NULL, "%s",
-            rs->ok ? "lock-step induction on the original's reachable states"
-                   : "lock-step induction");
+        mf_batch_settle(B, j, MF_V_EQUIVALENT, 0, NULL, "%s",
+                        mf_lock_method(rs));
         return;
     }
     int k;

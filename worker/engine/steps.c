@@ -20,6 +20,12 @@ int mf_steps_obs_fix_state(const mf_model *m)
     return 1;
 }
 
+void mf_steplib_init(mf_steplib *L)
+{
+    memset(L, 0, sizeof *L);
+    L->w[0] = L->w[1] = -1;
+}
+
 void mf_steplib_free(mf_steplib *L)
 {
     MF_VEC_FREE(L->v[0]);

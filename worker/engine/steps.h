@@ -28,25 +28,15 @@
 #include "z3util.h"
 
 /* The choice values of learnt steps: rows of w[0] values (initial steps)
- * and of w[1] values (later steps). Start it as MF_STEPLIB_INIT; free it
- * with mf_steplib_free. */
+ * and of w[1] values (later steps); w[x] is -1 before the first row.
+ * Start it with mf_steplib_init; free it with mf_steplib_free. */
 typedef struct mf_steplib {
-    int w[2];       /* choices of an initial step, of a later step; -1 none
-                       yet */
+    int w[2];       /* choices of an initial step, of a later step */
     mf_valset v[2]; /* rows of w[x] values */
 } mf_steplib;
 
-#define MF_STEPLIB_INIT                                                        \
-    {                                                                          \
-        {-1, -1},                                                              \
-        {                                                                      \
-            {0},                                                               \
-            {                                                                  \
-                0                                                              \
-            }                                                                  \
-        }                                                                      \
-    }
-
+/* An empty library. */
+void mf_steplib_init(mf_steplib *L);
 void mf_steplib_free(mf_steplib *L);
 /* Rows of initial steps (x 0) or later steps (x 1). */
 int mf_steplib_rows(const mf_steplib *L, int x);
