@@ -1,5 +1,5 @@
 /* engine.h - deciding mutants with Z3: killing tests, equivalence proofs,
- * verdicts (DESIGN.md section 4, docs/killing.md). No Z3 type leaks out of
+ * verdicts (docs/architecture.md, docs/killing.md). No Z3 type leaks out of
  * this header: the coordinator and the tests use it without z3.h. */
 #ifndef MF_ENGINE_H
 #define MF_ENGINE_H
@@ -45,8 +45,8 @@ typedef struct {
 /* Decide nmut mutants of m; out[i] for muts[i]. Returns 0 or a negative
  * code for a failure that concerns the whole batch (then every verdict is
  * MF_V_ERROR with the reason). */
-int mf_engine_check(const mf_model *m, const mf_engine_mutant *muts,
-                    int nmut, const mf_engine_opts *o, mf_verdict *out);
+int mf_engine_check(const mf_model *m, const mf_engine_mutant *muts, int nmut,
+                    const mf_engine_opts *o, mf_verdict *out);
 
 /* Decide a second model with the same variables as if it were a mutant. */
 int mf_engine_check_against(const mf_model *m, const mf_model *other,

@@ -20,23 +20,16 @@
  * "forall choices, slots, oks. defs -> body" (the paper's form, its states
  * quantified: MF_QUANT_FORM=paper) is "forall choices. body[defs]" (the
  * default: the definitions substituted, only the choices bound).
- * Mirrors engine.c's def_search / pot_search / pot_refusal, so that both
- * engines answer the same question. */
+ * Mirrors the refinement's definite and potential searches and its refusal
+ * search (definite.c, potential.c, refusal.c), so that both engines answer
+ * the same question. */
 #include "quant.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-typedef MF_VEC(Z3_ast) astvec;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "z3util.h"
 
 /* ------------------------------------------------------------------ */
 /* Terms (every new term is kept alive by the encoder)                  */
@@ -61,7 +54,7 @@ typedef struct {
     mf_unroll *u;
     mf_inputs *in;
     Z3_ast *state0;
-    astvec bound; /* the copy's own constants */
+    mf_astvec bound; /* the copy's own constants */
 } ucopy;
 
 static void add_bound(ucopy *x, Z3_ast a)
@@ -129,7 +122,7 @@ static Z3_ast ucopy_defs(ucopy *x)
     Z3_ast_vector v = Z3_solver_get_assertions(c, x->scratch);
     Z3_ast_vector_inc_ref(c, v);
     unsigned n = Z3_ast_vector_size(c, v);
-    astvec a = {0};
+    mf_astvec a = {0};
     for (unsigned i = 0; i < n; i++)
         MF_VEC_PUSH(a, mf_enc_keep(E, Z3_ast_vector_get(c, v, i)));
     Z3_ast r = mf_enc_and(E, a.n, a.v);
@@ -138,7 +131,7 @@ static Z3_ast ucopy_defs(ucopy *x)
     return r;
 }
 
-static int in_list(const astvec *v, Z3_ast a)
+static int in_list(const mf_astvec *v, Z3_ast a)
 {
     for (int i = 0; i < v->n; i++)
         if (v->v[i] == a)
@@ -153,15 +146,14 @@ static int in_list(const astvec *v, Z3_ast a)
  * MF_QUANT_FORM=paper: the paper's form instead, states quantified too and
  * the transition relation the antecedent: forall (choices, slots, oks).
  * defs -> body (logically the same; Z3's quantifier instantiation finds it
- * much harder: beverage(C) definite kill, Ints, C = 5 gives up within 60 s
- * in the paper's form, C = 12 is found in the default form). */
+ * much harder, docs/killing.md). */
 static Z3_ast forall_copies(mf_enc *E, ucopy **xs, int nx, Z3_ast body)
 {
     Z3_context c = mf_enc_ctx(E);
     const char *form = getenv("MF_QUANT_FORM");
     int subst = !(form && !strcmp(form, "paper"));
     MF_VEC(Z3_app) b = {0};
-    astvec defs = {0}, from = {0}, to = {0}, all = {0};
+    mf_astvec defs = {0}, from = {0}, to = {0}, all = {0};
     for (int i = 0; i < nx; i++) {
         for (int q = 0; q < xs[i]->bound.n; q++)
             MF_VEC_PUSH(all, xs[i]->bound.v[q]);
@@ -174,21 +166,21 @@ static Z3_ast forall_copies(mf_enc *E, ucopy **xs, int nx, Z3_ast body)
         unsigned n = Z3_ast_vector_size(c, v);
         for (unsigned k = 0; k < n; k++) {
             Z3_ast a = mf_enc_keep(E, Z3_ast_vector_get(c, v, k));
-            Z3_app ap = Z3_get_ast_kind(c, a) == Z3_APP_AST ? Z3_to_app(c, a)
-                                                            : NULL;
-            Z3_ast lhs = ap && Z3_get_app_num_args(c, ap) == 2 &&
-                                 Z3_get_decl_kind(c, Z3_get_app_decl(c, ap)) ==
-                                     Z3_OP_EQ
-                             ? Z3_get_app_arg(c, ap, 0)
-                             : NULL;
+            Z3_app ap =
+                Z3_get_ast_kind(c, a) == Z3_APP_AST ? Z3_to_app(c, a) : NULL;
+            Z3_ast lhs =
+                ap && Z3_get_app_num_args(c, ap) == 2 &&
+                        Z3_get_decl_kind(c, Z3_get_app_decl(c, ap)) == Z3_OP_EQ
+                    ? Z3_get_app_arg(c, ap, 0)
+                    : NULL;
             if (!lhs || !in_list(&xs[i]->bound, lhs) || in_list(&from, lhs)) {
                 MF_VEC_PUSH(defs, a); /* not a definition: keep it */
                 continue;
             }
             Z3_ast rhs = Z3_get_app_arg(c, ap, 1);
             if (from.n)
-                rhs = mf_enc_keep(E, Z3_substitute(c, rhs, (unsigned)from.n,
-                                                   from.v, to.v));
+                rhs = mf_enc_keep(
+                    E, Z3_substitute(c, rhs, (unsigned)from.n, from.v, to.v));
             MF_VEC_PUSH(from, lhs);
             MF_VEC_PUSH(to, rhs);
         }
@@ -197,12 +189,13 @@ static Z3_ast forall_copies(mf_enc *E, ucopy **xs, int nx, Z3_ast body)
     for (int q = 0; q < all.n; q++)
         if (!in_list(&from, all.v[q]))
             MF_VEC_PUSH(b, Z3_to_app(c, all.v[q]));
-    Z3_ast imp = defs.n ? q_implies(E, mf_enc_and(E, defs.n, defs.v), body) : body;
+    Z3_ast imp =
+        defs.n ? q_implies(E, mf_enc_and(E, defs.n, defs.v), body) : body;
     if (from.n)
-        imp = mf_enc_keep(E, Z3_substitute(c, imp, (unsigned)from.n, from.v,
-                                           to.v));
-    Z3_ast r = b.n ? mf_enc_keep(E, Z3_mk_forall_const(c, 0, (unsigned)b.n,
-                                                       b.v, 0, NULL, imp))
+        imp = mf_enc_keep(
+            E, Z3_substitute(c, imp, (unsigned)from.n, from.v, to.v));
+    Z3_ast r = b.n ? mf_enc_keep(E, Z3_mk_forall_const(c, 0, (unsigned)b.n, b.v,
+                                                       0, NULL, imp))
                    : imp;
     MF_VEC_FREE(b);
     MF_VEC_FREE(defs);
@@ -220,13 +213,12 @@ static Z3_solver q_solver(Z3_context c, const mf_engine_opts *o,
 {
     const char *kind = getenv("MF_QUANT_SOLVER");
     Z3_solver s = kind && !strcmp(kind, "full") ? Z3_mk_solver(c)
-                                                 : Z3_mk_simple_solver(c);
+                                                : Z3_mk_simple_solver(c);
     Z3_solver_inc_ref(c, s);
     Z3_params p = Z3_mk_params(c);
     Z3_params_inc_ref(c, p);
     if (timeout_ms)
-        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"),
-                           timeout_ms);
+        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout_ms);
     if (o->rlimit)
         Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), o->rlimit);
     Z3_solver_set_params(c, s, p);
@@ -262,9 +254,10 @@ typedef struct {
     const mf_engine_opts *o;
 } qctx;
 
-/* phi_dk at length d: 1 sat (test), 0 unsat, -1 unknown. */
-static int definite_at(const qctx *q, int d, unsigned tmo, mf_test **test,
-                       char *why, size_t whyn)
+/* The solver of one length (timeout tmo), its inputs (*in) and the
+ * original's run (*O, its ok hard), mutant j selected. */
+static Z3_solver q_open(const qctx *q, unsigned tmo, mf_inputs **in,
+                        mf_unroll **O)
 {
     mf_enc *E = q->E, *EM = q->EM;
     Z3_context c = mf_enc_ctx(E);
@@ -273,26 +266,54 @@ static int definite_at(const qctx *q, int d, unsigned tmo, mf_test **test,
         mf_enc_assert_sels(EM, s);
         Z3_solver_assert(c, s, mf_enc_sel(EM, q->j));
     }
-    mf_inputs *in = mf_inputs_new(E, s, "qi");
-    mf_unroll *O = mf_unroll_new(E, s, "qo", 0, in, 1, NULL);
+    *in = mf_inputs_new(E, s, "qi");
+    *O = mf_unroll_new(E, s, "qo", 0, *in, 1, NULL);
+    return s;
+}
+
+/* Check s at length d: 1 sat (*test from its model: the inputs of in,
+ * O's observables, M's when not NULL, a refusal at d where rf, when not
+ * NULL, holds), 0 unsat, -1 unknown (why). */
+static int q_solve(const qctx *q, Z3_solver s, mf_inputs *in, mf_unroll *O,
+                   mf_unroll *M, Z3_ast rf, int d, mf_test **test, char *why,
+                   size_t whyn)
+{
+    Z3_context c = mf_enc_ctx(q->E);
+    Z3_lbool r = q_check(c, s, d, why, whyn);
+    if (r != Z3_L_TRUE)
+        return r == Z3_L_FALSE ? 0 : -1;
+    Z3_model mdl = Z3_solver_get_model(c, s);
+    Z3_model_inc_ref(c, mdl);
+    mf_test *t = mf_z3_test(q->E, mdl, in, O, M, d);
+    Z3_ast v = NULL;
+    if (rf && Z3_model_eval(c, mdl, rf, 1, &v) && v &&
+        Z3_get_bool_value(c, v) == Z3_L_TRUE)
+        t->mrefuses = d;
+    Z3_model_dec_ref(c, mdl);
+    *test = t;
+    return 1;
+}
+
+/* phi_dk at length d: 1 sat (test), 0 unsat, -1 unknown. */
+static int definite_at(const qctx *q, int d, unsigned tmo, mf_test **test,
+                       char *why, size_t whyn)
+{
+    mf_enc *E = q->E, *EM = q->EM;
+    Z3_context c = mf_enc_ctx(E);
+    mf_inputs *in;
+    mf_unroll *O;
+    Z3_solver s = q_open(q, tmo, &in, &O);
     mf_unroll_extend(O, d);
     ucopy P, Q;
     ucopy_init(&P, E, "qp", 0, in, NULL, d);
     ucopy_init(&Q, EM, "qq", q->meta, in, NULL, d);
-    Z3_ast match[3] = {mf_enc_all_ok(E, P.u, 0, d), mf_enc_all_ok(EM, Q.u, 0, d),
+    Z3_ast match[3] = {mf_enc_all_ok(E, P.u, 0, d),
+                       mf_enc_all_ok(EM, Q.u, 0, d),
                        mf_enc_all_obs_eq(E, P.u, Q.u, d)};
     ucopy *xs[2] = {&P, &Q};
-    Z3_solver_assert(c, s, forall_copies(E, xs, 2, mf_enc_not(E, mf_enc_and(E, 3, match))));
-    int res;
-    Z3_lbool r = q_check(c, s, d, why, whyn);
-    if (r == Z3_L_TRUE) {
-        Z3_model mdl = Z3_solver_get_model(c, s);
-        Z3_model_inc_ref(c, mdl);
-        *test = mf_engine_test_from_model(E, mdl, in, O, NULL, d);
-        Z3_model_dec_ref(c, mdl);
-        res = 1;
-    } else
-        res = r == Z3_L_FALSE ? 0 : -1;
+    Z3_solver_assert(
+        c, s, forall_copies(E, xs, 2, mf_enc_not(E, mf_enc_and(E, 3, match))));
+    int res = q_solve(q, s, in, O, NULL, NULL, d, test, why, whyn);
     ucopy_free(&P);
     ucopy_free(&Q);
     mf_unroll_free(O);
@@ -307,13 +328,9 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
 {
     mf_enc *E = q->E, *EM = q->EM;
     Z3_context c = mf_enc_ctx(E);
-    Z3_solver s = q_solver(c, q->o, tmo);
-    if (q->meta) {
-        mf_enc_assert_sels(EM, s);
-        Z3_solver_assert(c, s, mf_enc_sel(EM, q->j));
-    }
-    mf_inputs *in = mf_inputs_new(E, s, "qi");
-    mf_unroll *O = mf_unroll_new(E, s, "qo", 0, in, 1, NULL);
+    mf_inputs *in;
+    mf_unroll *O;
+    Z3_solver s = q_open(q, tmo, &in, &O);
     mf_unroll *M = mf_unroll_new(EM, s, "qm", q->meta, in, 0, NULL);
     mf_unroll_extend(O, d);
     mf_unroll_extend(M, d);
@@ -321,10 +338,12 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     /* A deviating mutant behaviour through d. */
     ucopy P;
     ucopy_init(&P, E, "qp", 0, in, NULL, d);
-    Z3_ast pm[2] = {mf_enc_all_ok(E, P.u, 0, d), mf_enc_all_obs_eq(E, P.u, M, d)};
+    Z3_ast pm[2] = {mf_enc_all_ok(E, P.u, 0, d),
+                    mf_enc_all_obs_eq(E, P.u, M, d)};
     ucopy *xp[1] = {&P};
-    Z3_ast behaviour = q_and2(E, mf_enc_all_ok(EM, M, 0, d),
-                              forall_copies(E, xp, 1, mf_enc_not(E, mf_enc_and(E, 2, pm))));
+    Z3_ast behaviour =
+        q_and2(E, mf_enc_all_ok(EM, M, 0, d),
+               forall_copies(E, xp, 1, mf_enc_not(E, mf_enc_and(E, 2, pm))));
 
     /* A mutant refusal of step d. */
     mf_inputs *rin = NULL;
@@ -352,12 +371,13 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
         have_p2 = 1;
         ucopy_init(&S, E, "qs", 0, rin, mf_unroll_state(P2.u, d - 1), 1);
         ucopy *xs[1] = {&S};
-        Z3_ast oref = forall_copies(E, xs, 1,
-                                    mf_enc_not(E, mf_enc_all_ok(E, S.u, 0, 1)));
+        Z3_ast oref =
+            forall_copies(E, xs, 1, mf_enc_not(E, mf_enc_all_ok(E, S.u, 0, 1)));
         Z3_ast pr[3] = {mf_enc_all_ok(E, P2.u, 0, d - 1),
                         mf_enc_all_obs_eq(E, P2.u, M, d - 1), oref};
         ucopy *x2[1] = {&P2};
-        Z3_ast none = forall_copies(E, x2, 1, mf_enc_not(E, mf_enc_and(E, 3, pr)));
+        Z3_ast none =
+            forall_copies(E, x2, 1, mf_enc_not(E, mf_enc_and(E, 3, pr)));
         Z3_ast parts[4] = {mf_enc_all_ok(EM, M, 0, d - 1),
                            mf_enc_all_obs_eq(E, O, M, d - 1), mref, none};
         refusal = mf_enc_and(E, 4, parts);
@@ -365,26 +385,12 @@ static int potential_at(const qctx *q, int d, unsigned tmo, mf_test **test,
     char name[64];
     static _Atomic long nrf;
     snprintf(name, sizeof name, "quant_rf!%ld", nrf++);
-    Z3_ast rf = mf_enc_keep(E, Z3_mk_const(c, Z3_mk_string_symbol(c, name),
-                                           Z3_mk_bool_sort(c)));
+    Z3_ast rf = mf_enc_keep(
+        E, Z3_mk_const(c, Z3_mk_string_symbol(c, name), Z3_mk_bool_sort(c)));
     Z3_solver_assert(c, s, q_implies(E, rf, refusal));
     Z3_solver_assert(c, s, q_implies(E, mf_enc_not(E, rf), behaviour));
 
-    int res;
-    Z3_lbool r = q_check(c, s, d, why, whyn);
-    if (r == Z3_L_TRUE) {
-        Z3_model mdl = Z3_solver_get_model(c, s);
-        Z3_model_inc_ref(c, mdl);
-        mf_test *t = mf_engine_test_from_model(E, mdl, in, O, M, d);
-        Z3_ast v = NULL;
-        if (Z3_model_eval(c, mdl, rf, 1, &v) && v &&
-            Z3_get_bool_value(c, v) == Z3_L_TRUE)
-            t->mrefuses = d;
-        Z3_model_dec_ref(c, mdl);
-        *test = t;
-        res = 1;
-    } else
-        res = r == Z3_L_FALSE ? 0 : -1;
+    int res = q_solve(q, s, in, O, M, rf, d, test, why, whyn);
     ucopy_free(&P);
     ucopy_free(&R);
     if (have_p2) {
@@ -407,17 +413,19 @@ int mf_quant_search(mf_enc *E, mf_enc *EM, int meta, int j,
                     mf_test **test, char *why, size_t whyn)
 {
     qctx q = {E, EM, meta, j, o};
-    double deadline = now() + o->timeout_ms / 1000.0;
+    double deadline = mf_z3_now() + o->timeout_ms / 1000.0;
     *test = NULL;
     if (why && whyn)
         why[0] = 0;
     for (int d = from < 0 ? 0 : from; d <= o->bound; d++) {
         unsigned tmo = 0;
         if (o->timeout_ms) {
-            double left = deadline - now();
+            double left = deadline - mf_z3_now();
             if (left <= 0) {
-                snprintf(why, whyn, "quantified encoding: timeout (%u ms) "
-                         "before length %d", o->timeout_ms, d);
+                snprintf(why, whyn,
+                         "quantified encoding: timeout (%u ms) "
+                         "before length %d",
+                         o->timeout_ms, d);
                 return -1;
             }
             tmo = (unsigned)(left * 1000.0) + 1;
@@ -439,30 +447,18 @@ int mf_quant_search(mf_enc *E, mf_enc *EM, int meta, int j,
     return 0;
 }
 
-static _Thread_local int q_err;
-
-static void q_on_error(Z3_context c, Z3_error_code e)
+int mf_quant_check(const mf_model *m, const mf_engine_mutant *mu, int against,
+                   const mf_engine_opts *o, int definite, int from,
+                   mf_test **test, char *why, size_t whyn)
 {
-    (void)c;
-    q_err = (int)e + 1; /* recorded; Z3_get_error_code reports it */
-}
-
-int mf_quant_check(const mf_model *m, const mf_engine_mutant *mu,
-                   int against, const mf_engine_opts *o, int definite,
-                   int from, mf_test **test, char *why, size_t whyn)
-{
-    Z3_config cfg = Z3_mk_config();
-    Z3_set_param_value(cfg, "model", "true");
-    Z3_context c = Z3_mk_context_rc(cfg);
-    Z3_del_config(cfg);
-    Z3_set_error_handler(c, q_on_error);
+    Z3_context c = mf_z3_context(); /* errors: Z3_get_error_code */
     mf_variant v = {mu->item, mu->repl};
     mf_enc *E = against ? mf_enc_new(c, m, NULL, 0, mu->mutated, o->encoding)
                         : mf_enc_new(c, m, &v, 1, NULL, o->encoding);
-    mf_enc *EM = against ? mf_enc_new(c, mu->mutated, NULL, 0, m, o->encoding)
-                         : E;
-    int r = mf_quant_search(E, EM, !against, 0, o, definite, from, test,
-                            why, whyn);
+    mf_enc *EM =
+        against ? mf_enc_new(c, mu->mutated, NULL, 0, m, o->encoding) : E;
+    int r =
+        mf_quant_search(E, EM, !against, 0, o, definite, from, test, why, whyn);
     if (EM != E)
         mf_enc_free(EM);
     mf_enc_free(E);

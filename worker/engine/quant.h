@@ -1,7 +1,7 @@
 /* quant.h - the paper's quantified encoding of potential and definite
  * killing (Fellner et al., section 5.3, phi_pk / phi_dk), as an alternative
- * engine used only to compare with the refinement engine (engine.c).
- * Worker-internal (includes z3.h through encode.h).
+ * engine used only to compare with the refinement engine (potential.c,
+ * definite.c). Worker-internal (includes z3.h through encode.h).
  *
  * For each length d the question is handed to one solver as a single
  * exists-forall formula: the inputs (and, for potential killing, the
@@ -19,12 +19,6 @@
 
 #include "encode.h"
 #include "engine.h"
-
-/* A test from a model of the solver: the inputs of `in` and the
- * observables of `o` (and of `mu`, the mutant's deviating behaviour, when
- * not NULL) at depths 0..len (engine.c; quant.c shares it). */
-mf_test *mf_engine_test_from_model(mf_enc *E, Z3_model mdl, mf_inputs *in,
-                                   mf_unroll *o, mf_unroll *mu, int len);
 
 /* Mutant j of the batch (selected by mf_enc_sel(EM, j) when meta; EM is the
  * mutant encoder, E the original's: EM == E in a batch, the --against
@@ -49,8 +43,8 @@ int mf_quant_search(mf_enc *E, mf_enc *EM, int meta, int j,
  * mutant mu of m as a variant (meta copy, mu->item / mu->repl), or, with
  * against, mu->mutated as a second model with its own encoder. Same
  * results as mf_quant_search; an encoding that is not supported gives -1. */
-int mf_quant_check(const mf_model *m, const mf_engine_mutant *mu,
-                   int against, const mf_engine_opts *o, int definite,
-                   int from, mf_test **test, char *why, size_t whyn);
+int mf_quant_check(const mf_model *m, const mf_engine_mutant *mu, int against,
+                   const mf_engine_opts *o, int definite, int from,
+                   mf_test **test, char *why, size_t whyn);
 
 #endif

@@ -1,0 +1,142 @@
+/* explicit.c - the explicit-state explorer's part in deciding mutants
+ * (explicit.h): its proofs, and its shortest kills turned into tests (the
+ * inputs it found, an original run over them for the expected
+ * observables, replayed like every test). It runs no solver. */
+#include "explicit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "replay.h"
+#include "z3util.h"
+
+/* Kills of this process that took the explorer's test: potential,
+ * definite (mf_engine_explorer_tests). */
+static _Atomic long explorer_tests[2];
+
+long mf_engine_explorer_tests(mf_notion notion)
+{
+    return explorer_tests[notion != MF_N_POTENTIAL];
+}
+
+/* The explorer's kill of mutant j as a test: its inputs, an original run
+ * over them (mf_replay_fill_expect), for a potential kill the mutant's
+ * behaviour (or its refusal of the last input). Only if the replay confirms the
+ * notion; else NULL, and the solver searches from the explorer's length as
+ * before. No solver call: the explorer knows the shortest kill already.
+ * With the quantified engine (to compare), none. */
+static mf_test *explorer_test(mf_batch *B, int j, const mf_explore_notion *nt,
+                              mf_notion notion)
+{
+    const mf_input_seq *s = nt->test;
+    int n = B->m->nslots, nobs = mf_enc_nobs(B->E), len = nt->length;
+    if (!s || s->nsteps != len || (notion == MF_N_POTENTIAL && !nt->mobs) ||
+        B->o->engine != MF_ENGINE_CEGIS)
+        return NULL;
+    mf_test *t = mf_test_new(n, nobs, len);
+    memcpy(t->inputs, s->init, sizeof *t->inputs * (size_t)n);
+    memcpy(t->inputs + n, s->steps, sizeof *t->inputs * (size_t)n * len);
+    if (notion == MF_N_POTENTIAL) {
+        size_t sz = sizeof *t->mobs * (size_t)(len + 1) * (size_t)nobs;
+        t->mobs = mf_xmalloc(sz ? sz : 1);
+        memcpy(t->mobs, nt->mobs, sz);
+    }
+    if (nt->refusal && notion != MF_N_DEFINITE)
+        t->mrefuses = len;
+    if (mf_replay_fill_expect(B->m, t) != 0 ||
+        mf_engine_replay(B->m, B->mu[j].model, t, notion) != 0) {
+        mf_test_free(t);
+        return NULL;
+    }
+    explorer_tests[notion != MF_N_POTENTIAL]++;
+    return t;
+}
+
+int mf_explicit_proof(mf_batch *B, int j)
+{
+    if (B->mu[j].xlen >= 0)
+        return 0;
+    if (!B->xctx || B->o->explicit_max <= 0 || B->mu[j].xdone)
+        return -1;
+    B->mu[j].xdone = 1;
+    mf_explore_result r;
+    mf_explore_with(B->xctx, &r, B->mu[j].model, MF_EXPLORE_POTENTIAL,
+                    B->o->explicit_max, 0);
+    int res = -1;
+    if (r.potential.verdict == MF_XV_NOT_KILLABLE) {
+        mf_batch_settle(B, j, MF_V_EQUIVALENT, 0, NULL,
+                        "explicit-state product exploration (%ld states)",
+                        r.potential.nodes);
+        res = 1;
+    } else if (r.potential.verdict == MF_XV_KILLED) {
+        B->mu[j].xlen = r.potential.length;
+        B->mu[j].xref = r.potential.refusal;
+        res = 0;
+        /* A deterministic pair's kill is a deterministic one. */
+        mf_verdict *v = B->mu[j].v;
+        mf_notion nn =
+            v->orig_det && v->mut_det ? MF_N_DETERMINISTIC : MF_N_POTENTIAL;
+        mf_test *t = r.potential.length <= B->o->bound
+                         ? explorer_test(B, j, &r.potential, nn)
+                         : NULL;
+        if (t) {
+            /* Killed, as the searches would have: a potential kill's
+             * definite upgrade follows (MF_SEARCHED_POTENTIAL). */
+            mf_batch_settle(B, j, MF_V_KILLED, nn, t, NULL);
+            B->mu[j].killed_at = r.potential.length;
+            B->mu[j].searched = MF_SEARCHED_POTENTIAL;
+        }
+        if (r.potential.length > B->o->bound) {
+            /* Else the solver would refute each length to the bound. */
+            mf_batch_settle(B, j, MF_V_SURVIVED, 0, NULL,
+                            "explicit-state exploration: shortest kill %d",
+                            r.potential.length);
+            B->mu[j].v->bound = B->o->bound;
+            res = 1;
+        }
+    } else if (r.potential.verdict == MF_XV_LIMIT)
+        B->xbig = 1;
+    mf_explore_result_free(&r);
+    return res;
+}
+
+int mf_explicit_no_definite(mf_batch *B, int j)
+{
+    mf_verdict *v = B->mu[j].v;
+    if (B->mu[j].xdlen == MF_XD_UNEXPLORED && B->mu[j].xlen >= 0 && B->xctx &&
+        !B->xbig) {
+        /* To the bound only: the subset construction past it can be most
+         * of the work. */
+        mf_explore_result r;
+        mf_explore_with(B->xctx, &r, B->mu[j].model, MF_EXPLORE_DEFINITE,
+                        B->o->explicit_max, B->o->bound);
+        const mf_explore_notion *d = &r.definite;
+        B->mu[j].xdlen = d->verdict == MF_XV_KILLED            ? d->length
+                         : d->verdict == MF_XV_NOT_KILLABLE    ? MF_XD_NONE
+                         : d->verdict == MF_XV_LIMIT && d->cut ? MF_XD_NONE_UPTO
+                                                               : MF_XD_LIMIT;
+        /* Its shortest definite kill, as a test (explorer_test). */
+        mf_test *t = d->verdict == MF_XV_KILLED && d->length <= B->o->bound
+                         ? explorer_test(B, j, d, MF_N_DEFINITE)
+                         : NULL;
+        mf_explore_result_free(&r);
+        if (t) {
+            mf_batch_settle(B, j, MF_V_KILLED, MF_N_DEFINITE, t, NULL);
+            return 1;
+        }
+    }
+    int L = B->mu[j].xdlen;
+    if (L <= B->o->bound)
+        return 0;
+    if (L == MF_XD_NONE)
+        snprintf(v->method, sizeof v->method,
+                 "no definite kill: explicit-state exploration");
+    else if (L == MF_XD_NONE_UPTO)
+        snprintf(v->method, sizeof v->method,
+                 "no definite kill up to %d: explicit-state exploration",
+                 B->o->bound);
+    else
+        snprintf(v->method, sizeof v->method,
+                 "shortest definite kill %d: explicit-state exploration", L);
+    return 1;
+}

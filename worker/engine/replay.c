@@ -1,0 +1,440 @@
+/* replay.c - the self-check (docs/killing.md, Verdicts): every kill is
+ * replayed by the simulator by explicit enumeration before it is reported,
+ * and a test the explorer found gets its expected observables from an
+ * original run here. The original's steps are memoised per batch. It finds
+ * no test and decides no verdict. */
+#include "replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "reach.h"
+
+#define REPLAY_LIMIT 20000
+
+/* The original's steps in a batch's replays, memoised (replay.h). Key:
+ * (initial?, cur, inp); value: the successors, as the simulator lists
+ * them. */
+struct mf_replay_memo {
+    const mf_model *m;
+    int n, width;         /* cells; key width 2n + 1 */
+    mf_valset keys, rows; /* per entry: a key; the successor rows */
+    MF_VEC(int) at, cnt;  /* per entry: first row, row count */
+    int *tab;             /* entry + 1 by key hash, 0 empty */
+    size_t cap;
+};
+
+#define MEMO_MAX_VALS (1L << 22) /* keys and rows: 32 MB */
+static _Thread_local mf_replay_memo *memo;
+
+static void memo_key(const mf_replay_memo *M, mf_val *k, const mf_val *cur,
+                     const mf_val *inp)
+{
+    k[0] = cur != NULL;
+    for (int i = 0; i < M->n; i++) {
+        k[1 + i] = cur ? cur[i] : 0;
+        k[1 + M->n + i] = inp[i];
+    }
+}
+
+static size_t memo_slot(const mf_replay_memo *M, const mf_val *k)
+{
+    return mf_reach_row_slot(M->tab, M->cap, M->keys.v, M->width, k);
+}
+
+/* Entry of key k, or -1. */
+static int memo_find(const mf_replay_memo *M, const mf_val *k)
+{
+    if (!M->cap)
+        return -1;
+    size_t i = memo_slot(M, k);
+    return M->tab[i] - 1;
+}
+
+static void memo_add(mf_replay_memo *M, const mf_val *k, const mf_valset *succ)
+{
+    if ((long)M->keys.n + M->rows.n + succ->n + M->width > MEMO_MAX_VALS)
+        return;
+    int e = M->at.n;
+    if ((size_t)(e + 1) * 2 > M->cap) {
+        free(M->tab);
+        M->cap = M->cap ? M->cap * 2 : 256;
+        M->tab = mf_xcalloc(M->cap, sizeof *M->tab);
+        for (int q = 0; q < e; q++)
+            M->tab[memo_slot(M, M->keys.v + (size_t)q * M->width)] = q + 1;
+    }
+    for (int i = 0; i < M->width; i++)
+        MF_VEC_PUSH(M->keys, k[i]);
+    MF_VEC_PUSH(M->at, M->rows.n / (M->n ? M->n : 1));
+    MF_VEC_PUSH(M->cnt, succ->n / (M->n ? M->n : 1));
+    for (int i = 0; i < succ->n; i++)
+        MF_VEC_PUSH(M->rows, succ->v[i]);
+    M->tab[memo_slot(M, k)] = e + 1;
+}
+
+mf_replay_memo *mf_replay_memo_new(const mf_model *m)
+{
+    mf_replay_memo *M = mf_xcalloc(1, sizeof *M);
+    M->m = m;
+    M->n = m->nslots;
+    M->width = 2 * m->nslots + 1;
+    memo = M;
+    return M;
+}
+
+void mf_replay_memo_free(mf_replay_memo *M)
+{
+    if (!M)
+        return;
+    memo = NULL;
+    MF_VEC_FREE(M->keys);
+    MF_VEC_FREE(M->rows);
+    MF_VEC_FREE(M->at);
+    MF_VEC_FREE(M->cnt);
+    free(M->tab);
+    free(M);
+}
+
+static int sim_states(mf_reach_set *c, const mf_model *m, const mf_val *cur,
+                      const mf_val *inp)
+{
+    return cur ? mf_sim_next_each(m, cur, inp, mf_reach_set_add, c, 0)
+               : mf_sim_initial_each(m, inp, mf_reach_set_add, c, 0);
+}
+
+/* States (init: cur NULL) into out; MF_ELIMIT past the limit. */
+static int states(mf_valset *out, const mf_model *m, const mf_val *cur,
+                  const mf_val *inp)
+{
+    mf_reach_set c = {out, m->nslots, REPLAY_LIMIT, 0, NULL, 0};
+    mf_replay_memo *M = memo && memo->m == m ? memo : NULL;
+    int rc = 0;
+    if (!M)
+        rc = sim_states(&c, m, cur, inp);
+    else {
+        mf_val *k = mf_xmalloc(sizeof *k * (size_t)M->width);
+        memo_key(M, k, cur, inp);
+        int e = memo_find(M, k), cnt = 0;
+        mf_valset succ = {0};
+        const mf_val *r = NULL;
+        if (e >= 0) {
+            r = M->rows.v + (size_t)M->at.v[e] * M->n;
+            cnt = M->cnt.v[e];
+        } else {
+            mf_reach_set one = {&succ, m->nslots, REPLAY_LIMIT, 0, NULL, 0};
+            rc = sim_states(&one, m, cur, inp);
+            mf_reach_set_free(&one);
+            c.over = one.over;
+            if (rc >= 0 && !one.over)
+                memo_add(M, k, &succ);
+            r = succ.v;
+            cnt = succ.n / (M->n ? M->n : 1);
+        }
+        /* Through out's table: out may hold rows already. */
+        for (int i = 0; rc >= 0 && i < cnt && !c.over; i++)
+            mf_reach_set_add(r + (size_t)i * M->n, &c);
+        MF_VEC_FREE(succ);
+        free(k);
+    }
+    mf_reach_set_free(&c);
+    if (rc < 0)
+        return rc;
+    if (c.over)
+        return mf_err_set(MF_ELIMIT, "more than %d states in the replay",
+                          REPLAY_LIMIT);
+    return 0;
+}
+
+static int obs_of(mf_val *o, int nobs, const mf_model *m, const mf_val *st)
+{
+    int rc = mf_sim_observe(o, nobs, m, st);
+    return rc < 0 ? rc : 0;
+}
+
+static int add_allowed(mf_test *t, int k, const mf_val *o)
+{
+    for (int a = 0; a < t->nallowed[k]; a++)
+        if (!memcmp(t->allowed[k] + (size_t)a * t->nobs, o,
+                    sizeof *o * (size_t)t->nobs))
+            return 0;
+    t->allowed[k] =
+        mf_xrealloc(t->allowed[k], sizeof *o * (size_t)(t->nallowed[k] + 1) *
+                                       (size_t)(t->nobs ? t->nobs : 1));
+    memcpy(t->allowed[k] + (size_t)t->nallowed[k] * t->nobs, o,
+           sizeof *o * (size_t)t->nobs);
+    t->nallowed[k]++;
+    return 0;
+}
+
+/* Sort the rows of v (`width` values each) and drop repeats: the replays
+ * track sets of states (or pairs), whose size is bounded by the state space,
+ * not by the number of runs. */
+static _Thread_local size_t row_bytes;
+
+static int row_cmp(const void *a, const void *b)
+{
+    return memcmp(a, b, row_bytes);
+}
+
+static void dedupe_rows(mf_valset *v, int width)
+{
+    if (width <= 0 || v->n <= width)
+        return;
+    size_t rows = (size_t)(v->n / width);
+    row_bytes = sizeof(mf_val) * (size_t)width;
+    qsort(v->v, rows, row_bytes, row_cmp);
+    size_t out = 1;
+    for (size_t i = 1; i < rows; i++)
+        if (memcmp(v->v + i * (size_t)width, v->v + (out - 1) * (size_t)width,
+                   row_bytes))
+            memmove(v->v + out++ * (size_t)width, v->v + i * (size_t)width,
+                    row_bytes);
+    v->n = (int)(out * (size_t)width);
+}
+
+/* The original's states matching the expected observables, and the
+ * allowed outputs per step. */
+static int replay_original(const mf_model *m, mf_test *t)
+{
+    int n = m->nslots, no = t->nobs, rc = 0;
+    mf_valset cur = {0}, nxt = {0}, keep = {0};
+    mf_val *o = mf_xcalloc((size_t)(no + 1), sizeof *o);
+    for (int k = 0; k <= t->length && rc == 0; k++) {
+        const mf_val *inp = t->inputs + (size_t)k * n;
+        nxt.n = 0;
+        if (k == 0)
+            rc = states(&nxt, m, NULL, inp);
+        else
+            for (int i = 0; i < cur.n / (n ? n : 1) && rc == 0; i++)
+                rc = states(&nxt, m, cur.v + (size_t)i * n, inp);
+        if (rc)
+            break;
+        keep.n = 0;
+        for (int i = 0; i < nxt.n / (n ? n : 1) && rc == 0; i++) {
+            const mf_val *st = nxt.v + (size_t)i * n;
+            if ((rc = obs_of(o, no, m, st)) != 0)
+                break;
+            add_allowed(t, k, o);
+            if (!memcmp(o, t->expect + (size_t)k * no, sizeof *o * (size_t)no))
+                for (int q = 0; q < n; q++)
+                    MF_VEC_PUSH(keep, st[q]);
+        }
+        dedupe_rows(&keep, n);
+        if (rc == 0 && keep.n == 0)
+            rc = mf_err_set(MF_ERROR,
+                            "self-check: the original cannot produce the "
+                            "expected observables at step %d",
+                            k);
+        mf_valset sw = cur;
+        cur = keep;
+        keep = sw;
+    }
+    MF_VEC_FREE(cur);
+    MF_VEC_FREE(nxt);
+    MF_VEC_FREE(keep);
+    free(o);
+    return rc;
+}
+
+/* Potential: the mutant can show mobs, the original cannot. */
+static int replay_potential(const mf_model *m, const mf_model *mm,
+                            const mf_test *t)
+{
+    int n = m->nslots, no = t->nobs, rc = 0;
+    const mf_model *ms[2] = {m, mm};
+    mf_valset set[2] = {{0}, {0}}, nxt = {0};
+    mf_val *o = mf_xcalloc((size_t)(no + 1), sizeof *o);
+    int verdict = 0; /* 1 distinguished */
+    for (int k = 0; k <= t->length && rc == 0 && !verdict; k++) {
+        const mf_val *inp = t->inputs + (size_t)k * n;
+        int refused[2] = {0, 0};
+        for (int w = 0; w < 2 && rc == 0; w++) {
+            nxt.n = 0;
+            if (k == 0) {
+                rc = states(&nxt, ms[w], NULL, inp);
+                refused[w] = nxt.n == 0;
+            } else
+                for (int i = 0; i < set[w].n / (n ? n : 1) && rc == 0; i++) {
+                    mf_valset one = {0};
+                    rc = states(&one, ms[w], set[w].v + (size_t)i * n, inp);
+                    if (one.n == 0)
+                        refused[w] = 1; /* this state refuses */
+                    for (int q = 0; q < one.n; q++)
+                        MF_VEC_PUSH(nxt, one.v[q]);
+                    MF_VEC_FREE(one);
+                }
+            if (rc)
+                break;
+            set[w].n = 0;
+            for (int i = 0; i < nxt.n / (n ? n : 1) && rc == 0; i++) {
+                const mf_val *st = nxt.v + (size_t)i * n;
+                if ((rc = obs_of(o, no, ms[w], st)) != 0)
+                    break;
+                if (t->mobs && !memcmp(o, t->mobs + (size_t)k * no,
+                                       sizeof *o * (size_t)no))
+                    for (int q = 0; q < n; q++)
+                        MF_VEC_PUSH(set[w], st[q]);
+            }
+            dedupe_rows(&set[w], n);
+        }
+        if (rc)
+            break;
+        if (t->mrefuses == k) {
+            /* Refusal: a mutant state on the prefix refuses this input, no
+             * original state on the prefix does. */
+            verdict = refused[1] && !refused[0];
+            if (!verdict)
+                rc = mf_err_set(MF_ERROR,
+                                "self-check: the mutant does not "
+                                "refuse step %d as the test says",
+                                k);
+            break;
+        }
+        if (set[1].n == 0) {
+            rc = mf_err_set(MF_ERROR,
+                            "self-check: the mutant cannot show "
+                            "the deviating behaviour at step %d",
+                            k);
+            break;
+        }
+        if (set[0].n == 0)
+            verdict = 1;
+    }
+    if (rc == 0 && !verdict)
+        rc = mf_err_set(MF_ERROR, "self-check: the original can match the "
+                                  "mutant's behaviour on this test");
+    MF_VEC_FREE(set[0]);
+    MF_VEC_FREE(set[1]);
+    MF_VEC_FREE(nxt);
+    free(o);
+    return rc;
+}
+
+/* Definite (and deterministic): no pair of behaviours with the test's
+ * inputs shows the same observables (a refusal shared by both is the same
+ * behaviour). */
+static int replay_definite(const mf_model *m, const mf_model *mm,
+                           const mf_test *t)
+{
+    int n = m->nslots, no = t->nobs, rc = 0;
+    mf_valset pairs = {0}, np = {0}, a = {0}, b = {0};
+    mf_val *oa = mf_xcalloc((size_t)(no + 1), sizeof *oa);
+    mf_val *ob = mf_xcalloc((size_t)(no + 1), sizeof *ob);
+    int done = 0;
+    for (int k = 0; k <= t->length && rc == 0 && !done; k++) {
+        const mf_val *inp = t->inputs + (size_t)k * n;
+        int npairs = k == 0 ? 1 : pairs.n / (2 * (n ? n : 1));
+        np.n = 0;
+        for (int p = 0; p < npairs && rc == 0; p++) {
+            a.n = b.n = 0;
+            const mf_val *so = k ? pairs.v + (size_t)p * 2 * n : NULL;
+            const mf_val *sm = k ? so + n : NULL;
+            if ((rc = states(&a, m, so, inp)) != 0 ||
+                (rc = states(&b, mm, sm, inp)) != 0)
+                break;
+            if (a.n == 0 && b.n == 0) {
+                rc = mf_err_set(MF_ERROR,
+                                "self-check: original and mutant "
+                                "both refuse step %d",
+                                k);
+                break;
+            }
+            for (int i = 0; i < a.n / (n ? n : 1) && rc == 0; i++) {
+                if ((rc = obs_of(oa, no, m, a.v + (size_t)i * n)) != 0)
+                    break;
+                for (int j = 0; j < b.n / (n ? n : 1) && rc == 0; j++) {
+                    if ((rc = obs_of(ob, no, mm, b.v + (size_t)j * n)) != 0)
+                        break;
+                    if (memcmp(oa, ob, sizeof *oa * (size_t)no))
+                        continue;
+                    if (np.n / (2 * (n ? n : 1)) >= REPLAY_LIMIT)
+                        dedupe_rows(&np, 2 * n);
+                    if (np.n / (2 * (n ? n : 1)) >= REPLAY_LIMIT) {
+                        rc = mf_err_set(MF_ELIMIT,
+                                        "more than %d state pairs "
+                                        "in the replay",
+                                        REPLAY_LIMIT);
+                        break;
+                    }
+                    for (int q = 0; q < n; q++)
+                        MF_VEC_PUSH(np, a.v[(size_t)i * n + q]);
+                    for (int q = 0; q < n; q++)
+                        MF_VEC_PUSH(np, b.v[(size_t)j * n + q]);
+                }
+            }
+        }
+        if (rc)
+            break;
+        dedupe_rows(&np, 2 * n);
+        mf_valset sw = pairs;
+        pairs = np;
+        np = sw;
+        if (pairs.n == 0)
+            done = 1;
+    }
+    if (rc == 0 && !done)
+        rc = mf_err_set(MF_ERROR,
+                        "self-check: the test does not "
+                        "distinguish original and mutant (replayed by the "
+                        "simulator)");
+    MF_VEC_FREE(pairs);
+    MF_VEC_FREE(np);
+    MF_VEC_FREE(a);
+    MF_VEC_FREE(b);
+    free(oa);
+    free(ob);
+    return rc;
+}
+
+int mf_engine_replay(const mf_model *m, const mf_model *mutant, mf_test *t,
+                     mf_notion notion)
+{
+    int rc = replay_original(m, t);
+    if (rc)
+        return rc;
+    if (notion == MF_N_POTENTIAL)
+        return replay_potential(m, mutant, t);
+    return replay_definite(m, mutant, t);
+}
+
+/* At most REPLAY_LIMIT steps tried. */
+int mf_replay_fill_expect(const mf_model *m, mf_test *t)
+{
+    int n = m->nslots, nn = n ? n : 1, len = t->length, rc = 0, k = 0;
+    long tried = 0;
+    mf_valset *cand = mf_xcalloc((size_t)len + 1, sizeof *cand);
+    int *at = mf_xcalloc((size_t)len + 1, sizeof *at);
+    rc = states(&cand[0], m, NULL, t->inputs);
+    while (rc == 0) {
+        if (at[k] >= cand[k].n / nn) { /* none of state k's goes on */
+            if (k == 0) {
+                rc = mf_err_set(MF_ERROR, "the original has no run over "
+                                          "the explorer's inputs");
+                break;
+            }
+            at[--k]++;
+            continue;
+        }
+        if (k == len)
+            break; /* a state at every step */
+        if (++tried > REPLAY_LIMIT) {
+            rc = mf_err_set(MF_ELIMIT,
+                            "no original run within %d steps "
+                            "tried",
+                            REPLAY_LIMIT);
+            break;
+        }
+        cand[k + 1].n = 0;
+        rc = states(&cand[k + 1], m, cand[k].v + (size_t)at[k] * n,
+                    t->inputs + (size_t)(k + 1) * n);
+        at[++k] = 0;
+    }
+    for (int q = 0; q <= len && rc == 0; q++)
+        rc = obs_of(t->expect + (size_t)q * t->nobs, t->nobs, m,
+                    cand[q].v + (size_t)at[q] * n);
+    for (int q = 0; q <= len; q++)
+        MF_VEC_FREE(cand[q]);
+    free(cand);
+    free(at);
+    return rc;
+}
