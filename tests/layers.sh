@@ -12,9 +12,6 @@
 # offending #include line is printed. It does not build anything: the
 # objects are those of the build that holds MF_BIN (skipped, 77, when there
 # are none), and it does not look at system headers (<...>).
-# MF_LAYERS_KNOWN="worker/engine/ ...": file cycles lying wholly under one
-# of these prefixes are printed as known and do not fail the test; for a
-# cycle being fixed on another branch, never set in CI.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 MF_BIN=${MF_BIN:-./build/mutfarm}
@@ -32,7 +29,7 @@ fi
 # two targets is one file.
 # shellcheck disable=SC2086
 syms=$(nm -P -A -g $objs 2>/dev/null)
-printf '%s\n' "$syms" | awk -v known="${MF_LAYERS_KNOWN:-}" '
+printf '%s\n' "$syms" | awk '
 function src(o) {
     sub(/:$/, "", o)
     sub(/.*\/CMakeFiles\/[^\/]*\.dir\//, "", o)
@@ -80,7 +77,6 @@ END {
             for (j = 1; j <= n; j++)
                 if ((k, j) in reach) reach[i, j] = 1
         }
-    nk = split(known, kp, " ")
     bad = 0
     for (i = 1; i <= n; i++) {
         if (i in done) continue
@@ -93,25 +89,16 @@ END {
         m = split(members, c, " ")
         line = ""
         for (x = 1; x <= m; x++) line = line " " names[c[x]]
-        is_known = 0
-        for (p = 1; p <= nk && !is_known; p++) {
-            all = 1
-            for (x = 1; x <= m; x++)
-                if (index(names[c[x]], kp[p]) != 1) all = 0
-            is_known = all
-        }
-        print (is_known ? "known cycle (MF_LAYERS_KNOWN):" \
-                        : "FAIL: cycle:") line
+        print "FAIL: cycle:" line
         for (x = 1; x <= m; x++)
             for (y = 1; y <= m; y++)
                 if ((c[x], c[y]) in why)
                     print "    " names[c[x]] " -> " names[c[y]] ":" \
                         why[c[x], c[y]]
-        if (is_known) nknown++; else bad = 1
+        bad = 1
     }
     if (!bad)
-        print "ok: no cycle between the " n " files of the build" \
-            (nknown ? " but the " nknown " known" : "")
+        print "ok: no cycle between the " n " files of the build"
     exit bad
 }' || fail=1
 

@@ -105,7 +105,8 @@ Z3_ast *mf_unroll_choices(mf_unroll *u, int k, int *n);
  * (a free variable's value, a set in an assignment's value), else -1. */
 const int *mf_unroll_choice_slots(mf_unroll *u, int k);
 
-/* Terms shared by the engines (engine.c, quant.c), each kept alive by E:
+/* Terms shared by the engines (the refinement engine and quant.c), each
+ * kept alive by E:
  * a conjunction (true when n is 0), a negation, an equality; the
  * observables of two states equal; ok[from..to] of u (true when empty);
  * the observables of a and b equal at every state 0..to. */

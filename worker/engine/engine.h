@@ -20,7 +20,7 @@ typedef struct {
     mf_notion_req notion;  /* what a kill must satisfy */
     mf_engine_kind engine; /* non-deterministic models */
     mf_mode mode;          /* one solver per batch or per mutant */
-    mf_encoding encoding;  /* of values (worker/encode.h MF_ENC_*) */
+    mf_encoding encoding;  /* of values (encode.h MF_ENC_*) */
     unsigned timeout_ms;   /* per solver check */
     unsigned mutant_ms;    /* wall budget of one mutant after the batch's
                               deterministic search (refinement and proofs):
