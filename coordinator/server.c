@@ -1383,7 +1383,7 @@ static void log_line(mf_coord *c, const mf_coord_progress *p)
     fmt_secs(eta, sizeof eta, p->eta_s);
     double pct = p->total ? 100.0 * (double)p->done / (double)p->total : 100;
     mf_buf reuse = {0};
-    if (p->reuse && (p->carried || p->replay_killed))
+    if (p->reuse)
         mf_buf_printf(&reuse, "; %lld carried, %lld killed by replayed "
                               "tests, %lld to the workers",
                       (long long)p->carried, (long long)p->replay_killed,

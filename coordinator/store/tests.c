@@ -582,10 +582,10 @@ static int read_rows(reader *r, obj_kind kind, int length, mf_val *rows,
     int rc = need(r, '[');
     int k = 0;
     for (; rc == 0 && !take(r, ']'); k++) {
-        if (k > length)
-            return bad(r, "more than %d states", length + 1);
         if (k && (rc = need(r, ',')) < 0)
             break;
+        if (k > length)
+            return bad(r, "more than %d states", length + 1);
         obj_kind kk = kind == OBJ_INIT && k > 0 ? OBJ_STEP : kind;
         rc = read_obj(r, kk, k, rows + (size_t)k * (size_t)width);
     }
@@ -601,11 +601,13 @@ static int read_allowed(reader *r, mf_test *t, int keep)
     mf_val *row = mf_xcalloc((size_t)width, sizeof *row);
     int rc = need(r, '['), k = 0;
     for (; rc == 0 && !take(r, ']'); k++) {
+        if (k && (rc = need(r, ',')) < 0)
+            break;
         if (k > t->length) {
             rc = bad(r, "more than %d states", t->length + 1);
             break;
         }
-        if ((k && (rc = need(r, ',')) < 0) || (rc = need(r, '[')) < 0)
+        if ((rc = need(r, '[')) < 0)
             break;
         for (int a = 0; rc == 0 && !take(r, ']'); a++) {
             if (a && (rc = need(r, ',')) < 0)
