@@ -105,11 +105,10 @@ int mf_rerun_open(mf_rerun **out, mf_store *st, const mf_model *m,
 
 /* 1 if stored test i kills mutant mm (confirmed by mf_engine_replay):
  * *killer is the test that shows it, with its notion. */
-static int kills(mf_rerun *r, int i, const mf_model *mm, mf_test **killer,
-                 mf_notion *notion)
+static int kills(mf_rerun *r, int i, const mf_model *mm, mf_notion_req want,
+                 mf_test **killer, mf_notion *notion)
 {
-    return mf_replay_kill(r->tests.v[i].rp, mm, r->notion, killer, notion) ==
-           1;
+    return mf_replay_kill(r->tests.v[i].rp, mm, want, killer, notion) == 1;
 }
 
 int mf_rerun_mutant(mf_rerun *r, const mf_mutant *mu)
@@ -117,7 +116,8 @@ int mf_rerun_mutant(mf_rerun *r, const mf_mutant *mu)
     if (mu->status != MF_MUT_OK || !r->stats.basis)
         return 0;
     mf_verdict_kind was = MF_V_ERROR;
-    int rc = mf_store_earlier_kind(r->st, r->stats.basis, mu->id, &was);
+    mf_notion how = MF_N_DEFINITE;
+    int rc = mf_store_earlier_kind(r->st, r->stats.basis, mu->id, &was, &how);
     if (rc < 0)
         return rc;
     if (rc == 1 && r->stats.mode == MF_REUSE_CARRY && was != MF_V_ERROR)
@@ -143,12 +143,18 @@ int mf_rerun_mutant(mf_rerun *r, const mf_mutant *mu)
     mf_notion notion = MF_N_DEFINITE;
     int hit = -1;
     rc = 0;
+    /* Under auto a definite kill is looked for after a potential one,
+     * unless the mutant's kill was only potential before: then it most
+     * likely is again, and the search would cost as much as the kill. */
+    mf_notion_req want = r->notion;
+    if (want == MF_REQ_AUTO && was == MF_V_KILLED && how == MF_N_POTENTIAL)
+        want = MF_REQ_POTENTIAL;
     /* Mutants of one site come one after the other and often fall to the
      * same test: the last killer first. */
-    if (r->last >= 0 && kills(r, r->last, mm, &killer, &notion))
+    if (r->last >= 0 && kills(r, r->last, mm, want, &killer, &notion))
         hit = r->last;
     for (int i = 0; hit < 0 && i < r->tests.n; i++)
-        if (i != r->last && kills(r, i, mm, &killer, &notion))
+        if (i != r->last && kills(r, i, mm, want, &killer, &notion))
             hit = i;
     if (hit >= 0) {
         /* A test cut at the same state is the same row for every mutant

@@ -21,7 +21,7 @@ static const mf_store_query q_basis_name = {
     "WHERE (c.model_id = ?1 OR md.name = ?3) AND c.state = 'done' "
     "ORDER BY c.model_id = ?1 DESC, c.options = ?2 DESC, c.id DESC LIMIT 1"};
 static const mf_store_query q_carriable = {
-    Q_CARRIABLE, "SELECT v.kind FROM mutants m "
+    Q_CARRIABLE, "SELECT v.kind, coalesce(v.notion, '') FROM mutants m "
                  "JOIN verdicts v ON v.mutant = m.id "
                  "WHERE m.campaign_id = ?1 AND m.mutant_id = ?2"};
 static const mf_store_query q_plan_mutant = {
@@ -90,14 +90,18 @@ int mf_store_basis_find(mf_store *s, int64_t *out, int *carry,
 }
 
 int mf_store_earlier_kind(mf_store *s, int64_t from, const char *mutant_id,
-                          mf_verdict_kind *kind)
+                          mf_verdict_kind *kind, mf_notion *notion)
 {
-    char k[16];
+    char k[16], n[16];
     int rc = mf_store_one(s, &q_carriable, "looking up an earlier verdict",
                           BIND(ARG_INT(from), ARG_TEXTN(mutant_id, 64)),
-                          INTO(COL_TEXT(k, sizeof k)));
+                          INTO(COL_TEXT(k, sizeof k), COL_TEXT(n, sizeof n)));
     if (rc != 1)
         return rc;
+    *notion = MF_N_DEFINITE;
+    for (int i = MF_N_DETERMINISTIC; i <= MF_N_DEFINITE; i++)
+        if (!strcmp(n, mf_notion_name((mf_notion)i)))
+            *notion = (mf_notion)i;
     for (int i = MF_V_KILLED; i <= MF_V_ERROR; i++)
         if (!strcmp(k, mf_verdict_name((mf_verdict_kind)i))) {
             *kind = (mf_verdict_kind)i;

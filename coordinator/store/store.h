@@ -383,12 +383,13 @@ int mf_store_basis_find(mf_store *s, int64_t *out, int *carry,
                         int64_t model_id, const char *name,
                         const char *options);
 
-/* The verdict kind of mutant `mutant_id` in campaign `from`: 1 and
- * *kind, 0 if it has none there, or < 0. Also inside a plan. Every kind
- * but error is carried by mf_store_plan_carry (an error says that the
- * check failed, not what the mutant is). */
+/* The verdict of mutant `mutant_id` in campaign `from`: 1 with its kind
+ * and, for a kill, its notion (else MF_N_DEFINITE); 0 if it has none
+ * there, or < 0. Also inside a plan. Every kind but error is carried by
+ * mf_store_plan_carry (an error says that the check failed, not what the
+ * mutant is). */
 int mf_store_earlier_kind(mf_store *s, int64_t from, const char *mutant_id,
-                          mf_verdict_kind *kind);
+                          mf_verdict_kind *kind, mf_notion *notion);
 
 /* Inside a plan (mf_store_plan_begin .. plan_end), after every mutant was
  * added: copy from campaign `from` (same model and options) the carriable
