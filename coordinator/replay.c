@@ -80,7 +80,8 @@ static void graph_free(graph *g)
 
 static const mf_val *obs_of(const graph *g, int s)
 {
-    return g->ob.v + (size_t)s * (size_t)g->nobs;
+    static const mf_val none[1];
+    return g->nobs ? g->ob.v + (size_t)s * (size_t)g->nobs : none;
 }
 
 static int same_obs(const graph *a, int i, const graph *b, int j)
@@ -478,7 +479,8 @@ static int definite(const graph *o, graph *u, int maxk)
         }
         if (stop)
             break;
-        qsort(np.v, (size_t)np.n, sizeof *np.v, cmp_i64);
+        if (np.n > 1)
+            qsort(np.v, (size_t)np.n, sizeof *np.v, cmp_i64);
         int m = 0;
         for (int p = 0; p < np.n; p++)
             if (!m || np.v[p] != np.v[m - 1])

@@ -396,14 +396,10 @@ static int configure(mf_store *s, unsigned busy_timeout_ms)
     if (rc < 0)
         return rc;
     /* After planning a large campaign the WAL is as large as the plan;
-     * let checkpoints shrink it back. A plan (and what it carries over
-     * from an earlier campaign) is one transaction: a cache that holds it
-     * writes each page to the WAL once instead of spilling it again and
-     * again (32 MB at most, whatever the campaign's size). */
+     * let checkpoints shrink it back. */
     return exec_sql(s,
                     "PRAGMA synchronous = NORMAL; "
-                    "PRAGMA journal_size_limit = 67108864; "
-                    "PRAGMA cache_size = -32768",
+                    "PRAGMA journal_size_limit = 67108864",
                     "configuring");
 }
 
