@@ -44,8 +44,8 @@ typedef struct {
     MF_VEC(mf_val) ob; /* nobs values a state */
     int *first;        /* len + 2: first state of layer k, then the total */
     intvec succ;
-    intvec sfirst;     /* per state, and one more */
-    int *table;        /* HSLOTS slots: the layer being built */
+    intvec sfirst;      /* per state, and one more */
+    int *table;         /* HSLOTS slots: the layer being built */
     MF_VEC(mf_val) tmp; /* one state's successors while they are listed */
     /* A mutant's graph takes the original's steps where they are the
      * same (mf_explore_step_delta): from a state the original has in the
@@ -58,9 +58,9 @@ typedef struct {
 
 struct mf_replay {
     const mf_model *m;
-    mf_test *t;  /* expected observables that m shows */
-    graph o;     /* the original's, every layer */
-    int *oidx;   /* the original's states by (layer, state): oslots */
+    mf_test *t; /* expected observables that m shows */
+    graph o;    /* the original's, every layer */
+    int *oidx;  /* the original's states by (layer, state): oslots */
     size_t oslots;
 };
 
@@ -213,16 +213,16 @@ static int take_orig(graph *g, int start, int s, const mf_val *inp, int *rc)
     if (g->delta == MF_STEP_DIFFERS)
         return 0;
     int i = orig_find(g->base, k - 1, st);
-    if (i < 0 || (g->delta == MF_STEP_NEXT &&
-                  !mf_explore_step_agrees(o->m, g->m, g->ditem, st, inp,
-                                          g->ev)))
+    if (i < 0 ||
+        (g->delta == MF_STEP_NEXT &&
+         !mf_explore_step_agrees(o->m, g->m, g->ditem, st, inp, g->ev)))
         return 0;
     g->sfirst.v[s] = g->succ.n;
     int ns;
     const int *sc = succ_of(o, i, &ns);
     for (int j = 0; j < ns && *rc == 0; j++) {
-        int at = layer_put(g, start, o->st.v + (size_t)sc[j] * n,
-                           obs_of(o, sc[j]));
+        int at =
+            layer_put(g, start, o->st.v + (size_t)sc[j] * n, obs_of(o, sc[j]));
         if (at < 0)
             *rc = MF_ELIMIT;
         else
@@ -258,8 +258,8 @@ static int grow(graph *g)
         if (k)
             g->sfirst.v[s] = g->succ.n;
         for (long j = 0; j < c.count && rc == 0; j++) {
-            int at = layer_put(g, start, g->tmp.v + (size_t)j * (size_t)n,
-                               NULL);
+            int at =
+                layer_put(g, start, g->tmp.v + (size_t)j * (size_t)n, NULL);
             if (at < 0)
                 rc = MF_ELIMIT;
             else if (k)
@@ -267,8 +267,10 @@ static int grow(graph *g)
         }
     }
     if (rc < 0)
-        return rc == MF_ELIMIT ? mf_err_set(MF_ELIMIT, "more than %d states "
-                                            "at one step", MAX_LAYER)
+        return rc == MF_ELIMIT ? mf_err_set(MF_ELIMIT,
+                                            "more than %d states "
+                                            "at one step",
+                                            MAX_LAYER)
                                : rc;
     /* The new layer's states, and the end mark, start where the
      * successors of the layer before end: the next layer sets each
@@ -326,9 +328,8 @@ static int expected_holds(const graph *g, const mf_test *t)
             int ns;
             const int *sc = on[s] ? succ_of(g, s, &ns) : NULL;
             for (int j = 0; sc && j < ns; j++)
-                if (!on[sc[j]] &&
-                    !memcmp(obs_of(g, sc[j]), want,
-                            sizeof(mf_val) * (size_t)t->nobs))
+                if (!on[sc[j]] && !memcmp(obs_of(g, sc[j]), want,
+                                          sizeof(mf_val) * (size_t)t->nobs))
                     on[sc[j]] = 1, alive = 1;
         }
     }
@@ -366,8 +367,9 @@ static int reexpect(const graph *g, mf_test *t)
         s = k < g->len ? next : s;
     }
     free(can);
-    return s >= 0 ? 0 : mf_err_set(MF_EREFUSED, "the model refuses the "
-                                                "test's inputs");
+    return s >= 0 ? 0
+                  : mf_err_set(MF_EREFUSED, "the model refuses the "
+                                            "test's inputs");
 }
 
 int mf_replay_new(mf_replay **out, const mf_model *m, const mf_test *t,
@@ -392,8 +394,8 @@ int mf_replay_new(mf_replay **out, const mf_model *m, const mf_test *t,
         memset(r->oidx, 0xff, sizeof *r->oidx * r->oslots);
         for (int k = 0; k <= r->o.len; k++)
             for (int at = r->o.first[k]; at < r->o.first[k + 1]; at++) {
-                size_t i = hash_at(k, r->o.st.v + (size_t)at * n, n) &
-                           (r->oslots - 1);
+                size_t i =
+                    hash_at(k, r->o.st.v + (size_t)at * n, n) & (r->oslots - 1);
                 while (r->oidx[i] >= 0)
                     i = (i + 1) & (r->oslots - 1);
                 r->oidx[i] = at;
@@ -697,7 +699,7 @@ int mf_replay_kill(mf_replay *r, const mf_model *mm, mf_notion_req want,
         int d = definite(o, &u, len);
         if (d >= 0) {
             nt = one_run(o, d, 0) && one_run(&u, d, 1) ? MF_N_DETERMINISTIC
-                                                        : MF_N_DEFINITE;
+                                                       : MF_N_DEFINITE;
             c = cut(r->t, d);
         }
     } else {

@@ -24,10 +24,10 @@
 #define MAX_VALUES (16L << 20)
 
 typedef struct {
-    mf_replay *rp;   /* the test, ready to replay on the new model */
-    int64_t id;      /* its row in the earlier campaign */
-    int64_t *rows;   /* by length d: the new campaign's row of the test cut
-                        after state d, 0 none yet */
+    mf_replay *rp; /* the test, ready to replay on the new model */
+    int64_t id;    /* its row in the earlier campaign */
+    int64_t *rows; /* by length d: the new campaign's row of the test cut
+                      after state d, 0 none yet */
 } stored_test;
 
 struct mf_rerun {
@@ -35,9 +35,9 @@ struct mf_rerun {
     const mf_model *m;
     mf_store_reuse stats;
     MF_VEC(stored_test) tests;
-    long values;     /* mf_replay_size of the tests kept */
-    int loaded;      /* the earlier campaign's tests were read */
-    int last;        /* the test that killed the last mutant, -1 none */
+    long values; /* mf_replay_size of the tests kept */
+    int loaded;  /* the earlier campaign's tests were read */
+    int last;    /* the test that killed the last mutant, -1 none */
     int bound;
     mf_notion_req notion;
 };

@@ -31,19 +31,19 @@
 typedef struct mf_rerun mf_rerun;
 
 typedef struct {
-    int fresh;           /* --fresh: take nothing over */
-    int bound;           /* the campaign's bound: longer tests are skipped */
+    int fresh;            /* --fresh: take nothing over */
+    int bound;            /* the campaign's bound: longer tests are skipped */
     mf_notion_req notion; /* the campaign's: which kills count */
-    int64_t model_id;    /* the model's row in the store */
-    const char *name;    /* its display name (the file's base name) */
-    const char *options; /* the campaign's options key (canonical JSON) */
+    int64_t model_id;     /* the model's row in the store */
+    const char *name;     /* its display name (the file's base name) */
+    const char *options;  /* the campaign's options key (canonical JSON) */
 } mf_rerun_opts;
 
 /* Find the earlier campaign the new one builds on (mf_store_basis_find)
  * for model m (which must outlive *out); its tests are read into m when a
- * mutant first needs them. Call before mf_store_plan_begin. Returns 0 and *out (mode MF_REUSE_FRESH or _NONE
- * when there is nothing to take over), or a store failure; *out is NULL
- * then. */
+ * mutant first needs them. Call before mf_store_plan_begin. Returns 0 and
+ * *out (mode MF_REUSE_FRESH or _NONE when there is nothing to take over),
+ * or a store failure; *out is NULL then. */
 int mf_rerun_open(mf_rerun **out, mf_store *st, const mf_model *m,
                   const mf_rerun_opts *o);
 

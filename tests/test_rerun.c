@@ -218,8 +218,9 @@ static void same_inputs(const mf_model *m, const mf_test *a, const mf_test *b)
             int used = k == 0 ? v->is_input && v->decl == MF_DECL_VAR
                               : v->is_input || v->decl == MF_DECL_IVAR;
             for (int q = 0; used && q < v->nslots; q++)
-                assert_int_equal(a->inputs[(size_t)k * m->nslots + v->slot + q],
-                                 b->inputs[(size_t)k * m->nslots + v->slot + q]);
+                assert_int_equal(
+                    a->inputs[(size_t)k * m->nslots + v->slot + q],
+                    b->inputs[(size_t)k * m->nslots + v->slot + q]);
         }
 }
 
@@ -310,8 +311,7 @@ static int read_bev(const mf_model *m, int len, const char *inputs,
                     const char *expected, const char *allowed, int *partial)
 {
     mf_test *t = NULL;
-    int rc = mf_store_test_read(&t, m, len, inputs, expected, allowed,
-                                partial);
+    int rc = mf_store_test_read(&t, m, len, inputs, expected, allowed, partial);
     if (rc == 0)
         assert_non_null(t);
     else
@@ -341,9 +341,9 @@ static void test_read__refuses_what_does_not_fit(void **state)
     mf_model *m = load(beverage, NULL, 0);
     assert_int_equal(read_bev(m, 1, ok_in, ok_exp, NULL, NULL), 0);
     assert_int_equal(read_bev(m, 1, ok_in, ok_exp, "null", NULL), 0);
-    assert_int_equal(read_bev(m, 1, " [ { } , { \"inp\" : \"req\" } ] ",
-                              ok_exp, NULL, NULL),
-                     0);
+    assert_int_equal(
+        read_bev(m, 1, " [ { } , { \"inp\" : \"req\" } ] ", ok_exp, NULL, NULL),
+        0);
     expect_refused(m, 1, "[{},{\"lever\":\"req\"}]", ok_exp, NULL,
                    "'lever', which the model does not have");
     expect_refused(m, 1, "[{},{\"inp\":\"brew\"}]", ok_exp, NULL,
@@ -355,18 +355,21 @@ static void test_read__refuses_what_does_not_fit(void **state)
     expect_refused(m, 1, "[{\"inp\":\"req\"},{\"inp\":\"req\"}]", ok_exp, NULL,
                    "not an initial input");
     expect_refused(m, 1, "[{},{\"wtr\":1}]", ok_exp, NULL, "not an input");
-    expect_refused(m, 1, "[{},{\"inp\":\"req\",\"inp\":\"req\"}]", ok_exp,
-                   NULL, "twice");
-    expect_refused(m, 2, ok_in, ok_exp, NULL, "2 states for a test of "
-                                              "length 2");
+    expect_refused(m, 1, "[{},{\"inp\":\"req\",\"inp\":\"req\"}]", ok_exp, NULL,
+                   "twice");
+    expect_refused(m, 2, ok_in, ok_exp, NULL,
+                   "2 states for a test of "
+                   "length 2");
     expect_refused(m, 0, ok_in, ok_exp, NULL, "more than 1 states");
-    expect_refused(m, 1, ok_in, "[{\"wtr\":2,\"out\":\"eps\"},{\"wtr\":9,"
-                                "\"out\":\"tea\"}]",
+    expect_refused(m, 1, ok_in,
+                   "[{\"wtr\":2,\"out\":\"eps\"},{\"wtr\":9,"
+                   "\"out\":\"tea\"}]",
                    NULL, "not of its type");
     expect_refused(m, 1, ok_in, "[{\"wtr\":2},{\"wtr\":1,\"out\":\"tea\"}]",
                    NULL, "no value for 'out'");
-    expect_refused(m, 1, ok_in, "[{\"wtr\":2,\"out\":\"eps\",\"inp\":\"req\"},"
-                                "{\"wtr\":1,\"out\":\"tea\"}]",
+    expect_refused(m, 1, ok_in,
+                   "[{\"wtr\":2,\"out\":\"eps\",\"inp\":\"req\"},"
+                   "{\"wtr\":1,\"out\":\"tea\"}]",
                    NULL, "not observed");
     expect_refused(m, 1, "[{},{\"inp\":\"req\"}] x", ok_exp, NULL,
                    "text after the end");
@@ -384,8 +387,9 @@ static void test_read__refuses_what_does_not_fit(void **state)
     expect_refused(m, 1, "{}", ok_exp, NULL, "'[' expected");
     expect_refused(m, 1, ok_in, ok_exp, "[[],[{\"wtr\":1}]]",
                    "no value for 'out'");
-    expect_refused(m, 1, ok_in, ok_exp, "[[]]", "1 states for a test of "
-                                                "length 1");
+    expect_refused(m, 1, ok_in, ok_exp, "[[]]",
+                   "1 states for a test of "
+                   "length 1");
     expect_refused(m, -1, ok_in, ok_exp, NULL, "length -1 out of range");
     /* Escapes of plain characters are names like any other. */
     assert_int_equal(read_bev(m, 1, "[{},{\"\\u0069np\":\"r\\u0065q\"}]",
@@ -400,9 +404,8 @@ static void test_read__partial_expected_outputs(void **state)
     mf_model *m = load(beverage, NULL, 0);
     int partial = 0;
     const char *missing = "[{\"wtr\":2},{\"wtr\":1}]";
-    assert_int_equal(read_bev(m, 1, ok_in, missing, "[[{\"wtr\":2}],[]]",
-                              &partial),
-                     0);
+    assert_int_equal(
+        read_bev(m, 1, ok_in, missing, "[[{\"wtr\":2}],[]]", &partial), 0);
     assert_int_equal(partial, 1);
     partial = 0;
     assert_int_equal(read_bev(m, 1, ok_in, ok_exp, NULL, &partial), 0);
@@ -421,8 +424,8 @@ static void test_read__keeps_allowed_outputs(void **state)
     const char *allowed = "[[{\"wtr\":2,\"out\":\"eps\"}],"
                           "[{\"wtr\":1,\"out\":\"coff\"},"
                           "{\"wtr\":1,\"out\":\"tea\"}]]";
-    assert_int_equal(
-        mf_store_test_read(&t, m, 1, ok_in, ok_exp, allowed, NULL), 0);
+    assert_int_equal(mf_store_test_read(&t, m, 1, ok_in, ok_exp, allowed, NULL),
+                     0);
     assert_int_equal(t->nallowed[0], 1);
     assert_int_equal(t->nallowed[1], 2);
     /* out is the second observable: tea in the second allowed output. */
@@ -534,8 +537,7 @@ static void test_replay__expected_outputs_of_an_edited_model(void **state)
     assert_int_equal(reexpected, 1);
     const mf_test *e = mf_replay_test(rp);
     int out = 1; /* observables: wtr, out */
-    assert_int_equal(e->expect[(size_t)5 * e->nobs + out],
-                     sym(edited, "eps"));
+    assert_int_equal(e->expect[(size_t)5 * e->nobs + out], sym(edited, "eps"));
     assert_int_equal(e->expect[(size_t)5 * e->nobs + 0], 0);
     /* And it kills the original as a mutant of the edited model. */
     mf_test *k = NULL;

@@ -40,12 +40,11 @@ static const mf_store_query q_reuse_set = {
     "replay_tests = ?5, replay_skipped = ?6, reexpected = ?7, "
     "replay_killed = ?8, to_solver = ?9 WHERE id = ?1"};
 static const mf_store_query q_reuse_get = {
-    Q_REUSE_GET,
-    "SELECT coalesce(reuse, ''), coalesce(basis_id, 0), "
-    "coalesce(carried, 0), coalesce(replay_tests, 0), "
-    "coalesce(replay_skipped, 0), coalesce(reexpected, 0), "
-    "coalesce(replay_killed, 0), coalesce(to_solver, 0) "
-    "FROM campaigns WHERE id = ?1"};
+    Q_REUSE_GET, "SELECT coalesce(reuse, ''), coalesce(basis_id, 0), "
+                 "coalesce(carried, 0), coalesce(replay_tests, 0), "
+                 "coalesce(replay_skipped, 0), coalesce(reexpected, 0), "
+                 "coalesce(replay_killed, 0), coalesce(to_solver, 0) "
+                 "FROM campaigns WHERE id = ?1"};
 static const mf_store_query q_mark_reused = {
     Q_MARK_REUSED, "UPDATE mutants SET reused = 1 WHERE campaign_id = ?1 "
                    "AND status = 'ok' AND EXISTS (SELECT 1 FROM verdicts v "
@@ -64,9 +63,8 @@ const char *mf_reuse_name(mf_reuse_mode m)
 
 /* ---- the earlier campaign ----------------------------------------------- */
 
-int mf_store_basis_find(mf_store *s, int64_t *out, int *carry,
-                        int64_t model_id, const char *name,
-                        const char *options)
+int mf_store_basis_find(mf_store *s, int64_t *out, int *carry, int64_t model_id,
+                        const char *name, const char *options)
 {
     *out = 0;
     *carry = 0;
@@ -135,7 +133,8 @@ static int other_columns(mf_store *s, const char *table,
         mf_buf_printf(cols, ", \"%s\"", name);
         mf_buf_printf(vals, ", %s.\"%s\"", prefix, name);
     }
-    int ret = rc == SQLITE_DONE ? 0 : mf_store_fail(s, rc, "reading the schema");
+    int ret =
+        rc == SQLITE_DONE ? 0 : mf_store_fail(s, rc, "reading the schema");
     sqlite3_finalize(st);
     return ret;
 }
@@ -152,9 +151,9 @@ static int copy_rows(mf_store *s, const char *table, const char *const *skip,
     if (rc == 0) {
         mf_buf_printf(&sql, sql_fmt, cols.data ? cols.data : "",
                       vals.data ? vals.data : "");
-        rc = mf_store_exec(s, sql.data, what,
-                           BIND(ARG_INT(to), ARG_INT(from),
-                                ARG_INT(mf_store_now_ms())));
+        rc = mf_store_exec(
+            s, sql.data, what,
+            BIND(ARG_INT(to), ARG_INT(from), ARG_INT(mf_store_now_ms())));
     }
     mf_buf_free(&cols);
     mf_buf_free(&vals);
@@ -184,7 +183,7 @@ static const char *const kill_copy =
     "WHERE ot.campaign_id = ?2 ON CONFLICT DO NOTHING";
 
 static const char *const verdict_skip[] = {
-    "mutant",     "campaign_id", "job_id", "attempt",         "test_id",
+    "mutant",     "campaign_id", "job_id",          "attempt", "test_id",
     "created_at", "origin",      "origin_campaign", NULL};
 static const char *const verdict_copy =
     "INSERT INTO verdicts(mutant, campaign_id, test_id, created_at, origin, "
@@ -218,8 +217,8 @@ int mf_store_plan_carry(mf_store *s, int64_t from, int64_t *n)
         rc = copy_rows(s, "kills", kill_skip, "k", kill_copy, to, from,
                        "carrying kills");
     if (rc >= 0)
-        rc = copy_rows(s, "verdicts", verdict_skip, "v", verdict_copy, to,
-                       from, "carrying verdicts");
+        rc = copy_rows(s, "verdicts", verdict_skip, "v", verdict_copy, to, from,
+                       "carrying verdicts");
     if (rc >= 0 && n)
         *n = rc;
     return rc < 0 ? rc : 0;
@@ -244,18 +243,17 @@ int mf_store_plan_kill(mf_store *s, const char *mutant_id, const mf_model *m,
     if (rc < 0)
         return rc;
     if (rc == 0 || has)
-        return mf_err_set(MF_ERROR,
-                          "store %s: mutant %.64s of campaign %lld %s",
-                          s->path, mutant_id, (long long)s->plan_campaign,
-                          rc == 0 ? "is not planned to be checked"
-                                  : "has a verdict already");
+        return mf_err_set(
+            MF_ERROR, "store %s: mutant %.64s of campaign %lld %s", s->path,
+            mutant_id, (long long)s->plan_campaign,
+            rc == 0 ? "is not planned to be checked" : "has a verdict already");
     int64_t now = mf_store_now_ms();
     if (test_id > 0) {
         /* The same test row: only this mutant's kill of it. */
         mf_buf obs = {0};
         int has_obs = mf_store_test_observed(&obs, m, t);
-        rc = mf_store_kill_put(s, s->plan_campaign, test_id, mutant,
-                               "verdict", has_obs ? obs.data : NULL);
+        rc = mf_store_kill_put(s, s->plan_campaign, test_id, mutant, "verdict",
+                               has_obs ? obs.data : NULL);
         mf_buf_free(&obs);
     } else {
         rc = mf_store_test_put(s, s->plan_campaign, m, t, notion, mutant, now,

@@ -112,8 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort(); /* what the store writes, it reads */
     if (mf_store_test_render(&b, m, again) ||
         strcmp(a.inputs.data, b.inputs.data) ||
-        strcmp(a.expected.data, b.expected.data) ||
-        strcmp(a.hash, b.hash))
+        strcmp(a.expected.data, b.expected.data) || strcmp(a.hash, b.hash))
         abort(); /* and it is the same test */
     mf_store_test_rows_free(&a);
     mf_store_test_rows_free(&b);
