@@ -5,8 +5,10 @@
  * DEFINEs written as their values, and the replay of a stored test on a
  * mutant (coordinator/replay.h: definite, potential and deterministic
  * kills, none where the mutant shows nothing new, expected outputs
- * computed anew for an edited model). The end-to-end runs on real store
- * files are tests/rerun_*.sh. */
+ * computed anew for an edited model), and the store's side of a rerun on a
+ * real SQLite file (carrying a finished campaign, recording replayed
+ * kills, the counts). The end-to-end runs of the binary are
+ * tests/rerun_*.sh. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "config.h"
 #include "replay.h"
 #include "sim.h"
 #include "store.h"
@@ -550,6 +554,248 @@ static void test_replay__expected_outputs_of_an_edited_model(void **state)
     mf_model_free(m);
 }
 
+/* ---- the store's side ---------------------------------------------------- */
+
+typedef struct {
+    mf_store *s;
+    int n;
+} plan_cb;
+
+static int add_fn(const mf_mutant *mu, void *ctx)
+{
+    plan_cb *p = ctx;
+    if (mf_store_plan_add(p->s, mu) < 0)
+        fail_msg("plan_add: %s", mf_err_msg());
+    p->n += mu->status == MF_MUT_OK;
+    return 0;
+}
+
+/* Plan every mutant of m into campaign c; the count to decide. */
+static int plan_all(mf_store *s, const mf_model *m, int64_t c)
+{
+    plan_cb p = {s, 0};
+    assert_int_equal(mf_store_plan_begin(s, c), 0);
+    assert_int_equal(mf_mutants_each(m, 0, add_fn, &p), 0);
+    return p.n;
+}
+
+static int ids_fn(const mf_store_mutant *mu, void *ctx)
+{
+    MF_VEC(char *) *ids = ctx;
+    MF_VEC_PUSH(*ids, strdup(mu->id));
+    return 0;
+}
+
+/* Decide every job of campaign c: the very first mutant killed by test t,
+ * the others survived. */
+static void decide_all(mf_store *s, const mf_model *m, int64_t c, mf_test *t)
+{
+    mf_store_job job;
+    int first = 1;
+    while (mf_store_job_take(s, &job, c, 1000, "w1",
+                             mf_store_now_ms() + 60000) == 0) {
+        MF_VEC(char *) ids = {0};
+        assert_int_equal(mf_store_job_mutants(s, job.id, ids_fn, &ids), 0);
+        mf_verdict *v = calloc((size_t)ids.n, sizeof *v);
+        mf_store_verdict *sv = calloc((size_t)ids.n, sizeof *sv);
+        for (int i = 0; i < ids.n; i++) {
+            v[i].kind = first ? MF_V_KILLED : MF_V_SURVIVED;
+            v[i].notion = MF_N_DEFINITE;
+            v[i].bound = first ? t->length : 5;
+            v[i].test = first ? t : NULL;
+            sv[i].mutant_id = ids.v[i];
+            sv[i].v = &v[i];
+            first = 0;
+        }
+        mf_store_result r = {0};
+        r.job_id = job.id;
+        r.attempt = job.attempts;
+        r.verdicts = sv;
+        r.nverdicts = ids.n;
+        r.model = m;
+        mf_store_commit_info info;
+        assert_int_equal(mf_store_commit(s, &info, &r), 0);
+        assert_int_equal(info.outcome, MF_COMMIT_OK);
+        for (int i = 0; i < ids.n; i++)
+            free(ids.v[i]);
+        MF_VEC_FREE(ids);
+        free(v);
+        free(sv);
+    }
+}
+
+static int64_t count(mf_store *s, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t n = -1;
+    if (sqlite3_prepare_v2(mf_store_db(s), sql, -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+static int open_key(mf_store *s, mf_store_campaign *out, int64_t model,
+                    int bound, mf_buf *options)
+{
+    mf_config cfg;
+    mf_buf ops = {0};
+    mf_config_default(&cfg);
+    cfg.bound = bound;
+    mf_buf_reset(options);
+    assert_int_equal(mf_config_campaign_key(&cfg, &ops, options), 0);
+    mf_store_campaign_key key = {bound, "auto", ops.data, options->data};
+    int rc = mf_store_campaign_open(s, out, model, &key, "0.1.0", NULL);
+    mf_buf_free(&ops);
+    return rc;
+}
+
+static void
+test_store__carries_a_campaign_and_records_replayed_kills(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/mf_rerun_XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/farm.db", dir);
+    mf_store *s = NULL;
+    assert_int_equal(mf_store_open(&s, path, 0, 2000), 0);
+    mf_model *m = load(beverage, NULL, 0);
+    mf_test *t = beverage_test(m);
+    int64_t model = 0, basis = 0;
+    int carry = 0;
+    mf_buf opt = {0};
+    assert_int_equal(mf_store_model_put(s, &model, m->hash, "beverage.smv",
+                                        beverage, sizeof beverage - 1),
+                     0);
+    assert_int_equal(
+        mf_store_basis_find(s, &basis, &carry, model, "beverage.smv", "{}"),
+        MF_ENOTFOUND);
+
+    /* Campaign 1, decided and finished. */
+    mf_store_campaign c1, c2, c3;
+    assert_int_equal(open_key(s, &c1, model, 10, &opt), 0);
+    int total = plan_all(s, m, c1.id);
+    assert_int_equal(mf_store_plan_end(s, 1), 0);
+    decide_all(s, m, c1.id, t);
+    assert_int_equal(mf_store_campaign_finish(s, c1.id), 0);
+
+    /* Campaign 2, same options: everything carried, nothing to cut. */
+    assert_int_equal(open_key(s, &c2, model, 10, &opt), 0);
+    assert_int_equal(c2.resumed, 0);
+    assert_int_equal(
+        mf_store_basis_find(s, &basis, &carry, model, "beverage.smv", opt.data),
+        0);
+    assert_int_equal(basis, c1.id);
+    assert_int_equal(carry, 1);
+    assert_int_equal(plan_all(s, m, c2.id), total);
+    int64_t n = 0;
+    assert_int_equal(mf_store_plan_carry(s, c1.id, &n), 0);
+    assert_int_equal(n, total);
+    mf_store_reuse r = {MF_REUSE_CARRY, c1.id, n, 0, 0, 0, 0, -1};
+    assert_int_equal(mf_store_plan_reuse(s, &r), 0);
+    assert_int_equal(r.to_solver, 0);
+    assert_int_equal(mf_store_plan_end(s, 1), 0);
+    mf_store_job job;
+    assert_int_equal(mf_store_job_next(s, &job, c2.id, 1000), MF_ENOTFOUND);
+    mf_store_counts k;
+    assert_int_equal(mf_store_counts_get(s, &k, c2.id), 0);
+    assert_int_equal(k.done, total);
+    assert_int_equal(k.killed, 1);
+    assert_int_equal(k.unplanned, 0);
+    assert_int_equal(mf_store_campaign_finish(s, c2.id), 0);
+    mf_store_reuse got;
+    assert_int_equal(mf_store_reuse_get(s, &got, c2.id), 0);
+    assert_int_equal(got.mode, MF_REUSE_CARRY);
+    assert_int_equal(got.carried, total);
+    assert_int_equal(got.basis, c1.id);
+    assert_int_equal(
+        count(s, "SELECT count(*) FROM tests WHERE campaign_id = 2"), 1);
+    assert_int_equal(
+        count(s, "SELECT count(*) FROM kills WHERE campaign_id = 2"), 1);
+    assert_int_equal(count(s, "SELECT count(*) FROM verdicts WHERE "
+                              "campaign_id = 2 AND origin = 'carried' AND "
+                              "origin_campaign = 1 AND job_id IS NULL"),
+                     total);
+    assert_int_equal(count(s, "SELECT count(*) FROM score_history"), 2);
+    /* Campaign 1 planned before it all: it does not say. */
+    assert_int_equal(mf_store_reuse_get(s, &got, c1.id), MF_ENOTFOUND);
+
+    /* Campaign 3, other options: only the tests are of use. */
+    assert_int_equal(open_key(s, &c3, model, 6, &opt), 0);
+    assert_int_equal(
+        mf_store_basis_find(s, &basis, &carry, model, "beverage.smv", opt.data),
+        0);
+    assert_int_equal(basis, c2.id);
+    assert_int_equal(carry, 0);
+    mf_verdict_kind was = MF_V_ERROR;
+    mf_notion how = MF_N_POTENTIAL;
+    /* Two mutants killed by a replayed test: one test row for both. */
+    MF_VEC(char *) ids = {0};
+    plan_all(s, m, c3.id);
+    sqlite3_stmt *st = NULL;
+    sqlite3_prepare_v2(mf_store_db(s),
+                       "SELECT mutant_id FROM mutants WHERE campaign_id = 3 "
+                       "AND status = 'ok' ORDER BY id LIMIT 2",
+                       -1, &st, NULL);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        MF_VEC_PUSH(ids, strdup((const char *)sqlite3_column_text(st, 0)));
+    sqlite3_finalize(st);
+    assert_int_equal(ids.n, 2);
+    int64_t row = 0;
+    assert_int_equal(
+        mf_store_plan_kill(s, ids.v[0], m, t, MF_N_DEFINITE, c2.id, 1, &row),
+        0);
+    assert_true(row > 0);
+    int64_t row2 = row;
+    assert_int_equal(
+        mf_store_plan_kill(s, ids.v[1], m, t, MF_N_DEFINITE, c2.id, 1, &row2),
+        0);
+    assert_int_equal(row2, row);
+    assert_int_equal(
+        mf_store_plan_kill(s, ids.v[1], m, t, MF_N_DEFINITE, c2.id, 1, &row2),
+        MF_ERROR);
+    assert_non_null(strstr(mf_err_msg(), "has a verdict already"));
+    assert_int_equal(mf_store_plan_kill(s, "0123456789abcdef", m, t,
+                                        MF_N_DEFINITE, c2.id, 1, &row2),
+                     MF_ERROR);
+    assert_int_equal(mf_store_earlier_kind(s, c2.id, ids.v[0], &was, &how), 1);
+    r = (mf_store_reuse){MF_REUSE_REPLAY, c2.id, 0, 1, 0, 0, 2, -1};
+    assert_int_equal(mf_store_plan_reuse(s, &r), 0);
+    assert_int_equal(r.to_solver, total - 2);
+    assert_int_equal(mf_store_plan_end(s, 1), 0);
+    assert_int_equal(
+        count(s, "SELECT count(*) FROM tests WHERE campaign_id = 3"), 1);
+    assert_int_equal(count(s, "SELECT count(*) FROM verdicts WHERE "
+                              "campaign_id = 3 AND origin = 'replayed' AND "
+                              "method = 'replayed test 1 of campaign 2'"),
+                     2);
+    assert_int_equal(mf_store_counts_get(s, &k, c3.id), 0);
+    assert_int_equal(k.unplanned, total - 2);
+    /* Outside a plan, and another model's name: refused, not found. */
+    assert_int_equal(
+        mf_store_plan_kill(s, ids.v[0], m, t, MF_N_DEFINITE, c2.id, 1, &row),
+        MF_ERROR);
+    assert_int_equal(mf_store_plan_carry(s, c1.id, &n), MF_ERROR);
+    assert_int_equal(mf_store_basis_find(s, &basis, &carry, model + 1,
+                                         "other.smv", opt.data),
+                     MF_ENOTFOUND);
+    assert_int_equal(mf_store_integrity(s), 0);
+    for (int i = 0; i < ids.n; i++)
+        free(ids.v[i]);
+    MF_VEC_FREE(ids);
+    mf_buf_free(&opt);
+    mf_test_free(t);
+    mf_model_free(m);
+    mf_store_close(s);
+    static const char *const sfx[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        char p[96];
+        snprintf(p, sizeof p, "%s%s", path, sfx[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -563,6 +809,8 @@ int main(void)
         cmocka_unit_test(test_replay__potential_kill_only_where_asked),
         cmocka_unit_test(test_replay__deterministic_kill),
         cmocka_unit_test(test_replay__expected_outputs_of_an_edited_model),
+        cmocka_unit_test(
+            test_store__carries_a_campaign_and_records_replayed_kills),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
