@@ -35,6 +35,7 @@ static const mf_cli_flag flags[] = {
     {'O', "--operators", "campaign", "operators"},
     {'o', "--observe", "campaign", "observe"},
     {'i', "--inputs", "campaign", "inputs"},
+    {'P', "--progress-interval", "farm", "progress_s"},
 };
 #define NFLAGS ((int)(sizeof flags / sizeof flags[0]))
 
@@ -53,6 +54,9 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
         {"config", required_argument, 0, 'C'},
         {"fail-under", required_argument, 0, 'f'},
         {"verbose", no_argument, 0, 'v'},
+        {"fresh", no_argument, 0, 'F'},
+        {"sample", required_argument, 0, 'S'},
+        {"progress-interval", required_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -86,6 +90,7 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         char *end;
+        long v;
         if (c == 'w' && !run) {
             fprintf(stderr, "mutfarm %s: --workers is an option of "
                             "'mutfarm run'; start workers with 'mutfarm "
@@ -117,6 +122,18 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
             }
             break;
         case 'v': out->verbose = 1; break;
+        case 'F': out->fresh = 1; break;
+        case 'S':
+            errno = 0;
+            v = strtol(optarg, &end, 10);
+            if (errno || end == optarg || *end || v < 1 || v > 100000000) {
+                fprintf(stderr, "mutfarm %s: --sample needs a count of "
+                                "mutants 1..100000000, not '%s'\n",
+                        cmd, optarg);
+                return 1;
+            }
+            out->cfg.sample = (int)v;
+            break;
         default:
             fprintf(stderr, "mutfarm %s: unknown option '%s'; see "
                             "'mutfarm %s --help'\n",
@@ -174,6 +191,9 @@ void mf_cli_coord_opts(mf_coord_opts *o, mf_cli_farm *cl, const char *cmd,
     o->cfg = &cl->cfg;
     o->cmd = cmd;
     o->progress_tty = isatty(STDERR_FILENO);
+    /* Off a terminal (cron, CI, SLURM) a line now and then instead. */
+    o->progress_log_ms = o->progress_tty ? 0 : cl->cfg.progress_s * 1000u;
+    o->fresh = cl->fresh;
     o->verbose = cl->verbose;
     o->stop = &stop_flag;
 }

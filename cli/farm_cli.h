@@ -20,6 +20,7 @@ typedef struct {
     double fail_under;       /* --fail-under PCT, < 0: none */
     int workers;             /* --workers N (run), 0: one per core */
     int verbose;             /* --verbose */
+    int fresh;               /* --fresh: take nothing over */
     int db_given;            /* --db or [coordinator] db in the file */
     int bind_given;          /* --bind or [coordinator] bind in the file */
 } mf_cli_farm;

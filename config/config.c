@@ -46,6 +46,7 @@ static const key keys[] = {
     {"campaign", "operators", K_OPS, F(operators), 0, 0},
     {"campaign", "inputs", K_STR, F(inputs), 0, 0},
     {"campaign", "observe", K_STR, F(observe), 0, 0},
+    {"campaign", "sample", K_INT, F(sample), 0, 100000000},
     {"engine", "timeout_ms", K_UINT, F(timeout_ms), 1, 86400000},
     {"engine", "rlimit", K_UINT, F(rlimit), 0, UINT_MAX},
     {"engine", "prove", K_BOOL, F(prove), 0, 1},
@@ -59,6 +60,7 @@ static const key keys[] = {
     {"farm", "job_target_ms", K_UINT, F(job_target_ms), 1, 86400000},
     {"farm", "job_min", K_INT, F(job_min), 1, 100000},
     {"farm", "job_max", K_INT, F(job_max), 1, 100000},
+    {"farm", "progress_s", K_UINT, F(progress_s), 0, 86400},
     {"coordinator", "bind", K_STRNE, F(bind), 0, 0},
     {"coordinator", "db", K_STRNE, F(db), 0, 0},
     {"coordinator", "busy_timeout_ms", K_UINT, F(busy_timeout_ms), 0, 3600000},
@@ -103,6 +105,7 @@ void mf_config_default(mf_config *c)
     c->job_target_ms = 3000;
     c->job_min = 1;
     c->job_max = 64;
+    c->progress_s = 10;
     snprintf(c->bind, sizeof c->bind, "tcp://*:5555");
     snprintf(c->db, sizeof c->db, "mutfarm.db");
     c->busy_timeout_ms = 5000;
@@ -495,7 +498,11 @@ int mf_config_campaign_key(const mf_config *c, mf_buf *ops, mf_buf *options)
                   c->timeout_ms, c->rlimit, c->prove ? "true" : "false");
     mf_buf_puts(options, ",\"engine\":");
     mf_buf_json_str(options, enum_name(engine_names, 2, (int)c->engine));
-    mf_buf_printf(options, ",\"mode\":\"%s\",\"cegis_max\":%d}",
+    mf_buf_printf(options, ",\"mode\":\"%s\",\"cegis_max\":%d",
                   enum_name(mode_names, 2, (int)c->mode), c->cegis_max);
+    /* Only when set: the keys of campaigns made before it existed hold. */
+    if (c->sample > 0)
+        mf_buf_printf(options, ",\"sample\":%d", c->sample);
+    mf_buf_puts(options, "}");
     return 0;
 }

@@ -24,6 +24,7 @@ typedef struct {
     char operators[MF_CONFIG_LIST]; /* comma list of operators; "" all */
     char inputs[MF_CONFIG_LIST];    /* comma list of input vars; "" infer */
     char observe[MF_CONFIG_LIST];   /* comma list observed; "" infer */
+    int sample;                     /* check N evenly spaced mutants; 0 all */
 
     /* [engine]: how one check runs on a worker */
     unsigned timeout_ms;   /* wall limit per solver check */
@@ -41,6 +42,8 @@ typedef struct {
     unsigned job_target_ms; /* aimed-for wall time of one job */
     int job_min;            /* fewest mutants in a job */
     int job_max;            /* most mutants in a job */
+    unsigned progress_s;    /* progress line interval off a terminal; 0
+                               none */
 
     /* [coordinator] */
     char bind[MF_CONFIG_ENDPOINT]; /* ZeroMQ endpoint the ROUTER binds */

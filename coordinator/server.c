@@ -31,6 +31,7 @@
 #include "mf.h"
 #include "model.h"
 #include "mutate.h"
+#include "rerun.h"
 #include "store.h"
 #include "wire.h"
 
@@ -86,7 +87,11 @@ struct mf_coord {
     const char *crash_on;             /* MF_TEST_CRASH_ON (tests only) */
 
     mf_store *st;
+    int64_t model_id;
+    mf_buf options;                   /* the campaign's options key */
     mf_store_campaign camp;
+    mf_store_reuse reuse;             /* what it took over (rerun.h) */
+    int has_reuse;                    /* reuse is recorded */
     int z3_recorded;
 
     void *zctx, *sock;
@@ -110,6 +115,7 @@ struct mf_coord {
     int64_t rate_done[32];
     int rate_n, rate_i;
     int line_shown;                   /* a progress line is on stderr */
+    int64_t next_log;                 /* monotonic ms: progress log line due */
 
     /* Log throttling. */
     int64_t log_sec;
@@ -317,12 +323,37 @@ typedef struct {
     mf_coord *c;
     long n, dup, still;
     int err;
+    mf_rerun *rr;      /* what an earlier campaign gives; NULL none */
+    long sample;       /* [campaign] sample: keep this many, 0 all */
+    long ok_total;     /* mutants to check, when sampling */
+    long ok_seen, kept;
 } plan_ctx;
+
+/* With a sample of N of M mutants to check, the k-th kept is number
+ * k * M / N (evenly spaced, as `mutfarm check --sample`); the rest, and
+ * duplicates and stillborn ones, are not part of the campaign. */
+static int sampled_out(plan_ctx *p, const mf_mutant *mu)
+{
+    if (!p->sample)
+        return 0;
+    if (mu->status != MF_MUT_OK)
+        return 1;
+    long at = p->ok_seen++;
+    if (p->kept >= p->sample ||
+        at != (long)((int64_t)p->kept * p->ok_total / p->sample))
+        return 1;
+    p->kept++;
+    return 0;
+}
 
 static int plan_fn(const mf_mutant *mu, void *ctx)
 {
     plan_ctx *p = ctx;
+    if (sampled_out(p, mu))
+        return 0;
     int rc = mf_store_plan_add(p->c->st, mu);
+    if (rc == 0 && p->rr)
+        rc = mf_rerun_mutant(p->rr, mu);
     if (rc < 0) {
         p->err = rc;
         return 1;
@@ -330,6 +361,12 @@ static int plan_fn(const mf_mutant *mu, void *ctx)
     p->n++;
     p->dup += mu->status == MF_MUT_DUPLICATE;
     p->still += mu->status == MF_MUT_STILLBORN;
+    return 0;
+}
+
+static int count_ok_fn(const mf_mutant *mu, void *ctx)
+{
+    *(long *)ctx += mu->status == MF_MUT_OK;
     return 0;
 }
 
@@ -361,15 +398,58 @@ static int plan_synthetic(long n, plan_ctx *p)
     return 0;
 }
 
+/* What the campaign took over, as one line after the plan's. */
+static void say_reuse(mf_coord *c, const mf_store_reuse *r)
+{
+    long long id = (long long)c->camp.id, basis = (long long)r->basis;
+    if (r->mode == MF_REUSE_FRESH)
+        say(c, "campaign %lld: --fresh: nothing taken over from earlier "
+               "campaigns", id);
+    else if (r->mode == MF_REUSE_CARRY)
+        say(c, "campaign %lld: same model and options as campaign %lld: "
+               "%lld verdict(s) carried over, %lld killed by its %lld "
+               "stored test(s), %lld left to the workers",
+            id, basis, (long long)r->carried, (long long)r->replay_killed,
+            (long long)r->replay_tests, (long long)r->to_solver);
+    else if (r->mode == MF_REUSE_REPLAY)
+        say(c, "campaign %lld: the model or the options changed since "
+               "campaign %lld: %lld mutant(s) killed by its %lld stored "
+               "test(s) (%lld with outputs expected anew, %lld not "
+               "replayable), %lld left to the workers",
+            id, basis, (long long)r->replay_killed,
+            (long long)r->replay_tests, (long long)r->reexpected,
+            (long long)r->replay_skipped, (long long)r->to_solver);
+}
+
 static int plan(mf_coord *c)
 {
     int64_t t0 = mono_ms();
-    plan_ctx p = {c, 0, 0, 0, 0};
-    int rc = mf_store_plan_begin(c->st, c->camp.id);
-    if (rc < 0)
-        return rc;
+    plan_ctx p = {0};
+    p.c = c;
+    p.sample = c->cfg.sample;
     const char *syn = getenv("MF_TEST_SYNTHETIC");
-    if (syn && *syn) {
+    int synthetic = syn && *syn;
+    int rc = 0;
+    if (p.sample && !synthetic) {
+        rc = mf_mutants_each(c->model, c->mask, count_ok_fn, &p.ok_total);
+        if (rc < 0)
+            return rc;
+        if (p.ok_total <= p.sample)
+            p.sample = 0; /* all of them */
+    }
+    if (!synthetic) {
+        mf_rerun_opts ro = {c->o.fresh, c->cfg.bound, c->cfg.notion,
+                            c->model_id, c->model_name, c->options.data};
+        rc = mf_rerun_open(&p.rr, c->st, c->model, &ro);
+        if (rc < 0)
+            return rc;
+    }
+    rc = mf_store_plan_begin(c->st, c->camp.id);
+    if (rc < 0) {
+        mf_rerun_free(p.rr);
+        return rc;
+    }
+    if (synthetic) {
         char *end;
         long n = strtol(syn, &end, 10);
         if (*end || n < 0 || n > 100000000) {
@@ -383,17 +463,31 @@ static int plan(mf_coord *c)
     } else {
         rc = mf_mutants_each(c->model, c->mask, plan_fn, &p);
     }
+    if (p.err == 0 && rc >= 0 && p.rr)
+        rc = mf_rerun_finish(p.rr);
     if (p.err < 0 || rc < 0) {
         mf_store_plan_end(c->st, 0);
+        mf_rerun_free(p.rr);
         return p.err < 0 ? p.err : rc;
     }
     rc = mf_store_plan_end(c->st, 1);
+    if (rc == 0 && p.rr) {
+        c->reuse = *mf_rerun_stats(p.rr);
+        c->has_reuse = 1;
+    }
+    mf_rerun_free(p.rr);
     if (rc < 0)
         return rc;
     say(c, "campaign %lld: planned %ld mutants (%ld to check, %ld "
             "duplicate, %ld stillborn) in %.1f s",
          (long long)c->camp.id, p.n, p.n - p.dup - p.still, p.dup, p.still,
          (double)(mono_ms() - t0) / 1000.0);
+    if (p.sample)
+        say(c, "campaign %lld: a sample of %ld evenly spaced of the %ld "
+               "mutants to check",
+            (long long)c->camp.id, p.kept, p.ok_total);
+    if (c->has_reuse)
+        say_reuse(c, &c->reuse);
     return 0;
 }
 
@@ -473,17 +567,16 @@ static int bind_socket(mf_coord *c)
 /* Resume the campaign of this model and these options, or create it. */
 static int open_campaign(mf_coord *c, int64_t model_id)
 {
-    mf_buf ops = {0}, options = {0};
-    int rc = mf_config_campaign_key(&c->cfg, &ops, &options);
+    mf_buf ops = {0};
+    int rc = mf_config_campaign_key(&c->cfg, &ops, &c->options);
     if (rc == 0) {
         mf_store_campaign_key key = {c->cfg.bound,
                                      mf_config_notion_name(c->cfg.notion),
-                                     ops.data, options.data};
+                                     ops.data, c->options.data};
         rc = mf_store_campaign_open(c->st, &c->camp, model_id, &key,
                                     MF_VERSION, NULL);
     }
     mf_buf_free(&ops);
-    mf_buf_free(&options);
     return rc;
 }
 
@@ -516,12 +609,11 @@ int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
     rc = mf_store_open(&c->st, c->cfg.db, 0, c->cfg.busy_timeout_ms);
     if (rc < 0)
         goto fail;
-    int64_t model_id = 0;
-    rc = mf_store_model_put(c->st, &model_id, c->model->hash, c->model_name,
-                            c->model_text, c->model_len);
+    rc = mf_store_model_put(c->st, &c->model_id, c->model->hash,
+                            c->model_name, c->model_text, c->model_len);
     if (rc < 0)
         goto fail;
-    rc = open_campaign(c, model_id);
+    rc = open_campaign(c, c->model_id);
     if (rc < 0)
         goto fail;
     /* Bind before planning: workers that come up meanwhile queue their
@@ -532,6 +624,11 @@ int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
     if (c->camp.state == MF_CAMPAIGN_PLANNING) {
         rc = plan(c);
         if (rc < 0)
+            goto fail;
+    } else {
+        rc = mf_store_reuse_get(c->st, &c->reuse, c->camp.id);
+        c->has_reuse = rc == 0;
+        if (rc < 0 && rc != MF_ENOTFOUND)
             goto fail;
     }
     rc = refresh_counts(c);
@@ -574,6 +671,7 @@ void mf_coord_free(mf_coord *c)
     if (c->zctx)
         zmq_ctx_term(c->zctx);
     mf_store_close(c->st);
+    mf_buf_free(&c->options);
     mf_model_free(c->model);
     free(c->model_text);
     free(c->inputs_buf);
@@ -1218,6 +1316,14 @@ static void fill_progress(mf_coord *c, mf_coord_progress *p)
     int64_t den = k->killed + k->survived + k->unknown;
     p->score = den ? (double)k->killed / (double)den : -1;
     p->complete = c->complete;
+    if (c->has_reuse) {
+        p->reuse = mf_reuse_name(c->reuse.mode);
+        p->basis = c->reuse.basis;
+        p->carried = c->reuse.carried;
+        p->replay_tests = c->reuse.replay_tests;
+        p->replay_killed = c->reuse.replay_killed;
+        p->to_solver = c->reuse.to_solver;
+    }
     p->eta_s = -1;
     if (c->rate_n >= 2) {
         int last = (c->rate_i + 31) % 32;
@@ -1272,6 +1378,30 @@ static void draw_line(mf_coord *c, const mf_coord_progress *p)
     c->line_shown = 1;
 }
 
+/* The progress as one log line, for a stderr that is not a terminal (cron,
+ * CI, SLURM): a line every progress_log_ms. */
+static void log_line(mf_coord *c, const mf_coord_progress *p)
+{
+    char eta[32];
+    fmt_secs(eta, sizeof eta, p->eta_s);
+    double pct = p->total ? 100.0 * (double)p->done / (double)p->total : 100;
+    mf_buf reuse = {0};
+    if (p->reuse)
+        mf_buf_printf(&reuse, "; %lld carried, %lld killed by replayed "
+                              "tests, %lld to the workers",
+                      (long long)p->carried, (long long)p->replay_killed,
+                      (long long)p->to_solver);
+    say(c, "campaign %lld: %lld/%lld decided (%.1f%%): %lld killed, %lld "
+           "equivalent, %lld survived, %lld unknown, %lld error; %.1f/s, "
+           "ETA %s%s; %d worker%s",
+        (long long)p->campaign_id, (long long)p->done, (long long)p->total,
+        pct, (long long)p->killed, (long long)p->equivalent,
+        (long long)p->survived, (long long)p->unknown, (long long)p->error,
+        p->rate, eta, reuse.data ? reuse.data : "", p->workers,
+        p->workers == 1 ? "" : "s");
+    mf_buf_free(&reuse);
+}
+
 void mf_coord_progress_get(mf_coord *c, mf_coord_progress *out)
 {
     if (refresh_counts(c) < 0)
@@ -1290,6 +1420,17 @@ void mf_coord_summary(FILE *f, const mf_coord_progress *p, const char *db)
             (long long)p->unknown, (long long)p->error);
     fprintf(f, "  not checked: %lld duplicate, %lld stillborn\n",
             (long long)p->duplicate, (long long)p->stillborn);
+    if (p->reuse && p->basis)
+        fprintf(f, "  taken over from campaign %lld: %lld carried, %lld "
+                   "killed by its replayed tests; %lld sent to the solver\n",
+                (long long)p->basis, (long long)p->carried,
+                (long long)p->replay_killed, (long long)p->to_solver);
+    else if (p->reuse)
+        fprintf(f, "  nothing taken over (%s): %lld sent to the solver\n",
+                !strcmp(p->reuse, "fresh")
+                    ? "--fresh"
+                    : "no earlier finished campaign of the model",
+                (long long)p->to_solver);
     if (p->score >= 0)
         fprintf(f, "  mutation score: %.1f%% (killed / (killed + survived + "
                    "unknown))\n",
@@ -1341,7 +1482,8 @@ int mf_coord_serve(mf_coord *c)
     int64_t next_house = now + HOUSEKEEP_MS, next_tick = now;
     int rc = 0, stopped = 0;
     mf_coord_progress pr;
-    if (c->peers.n == 0 && !c->o.quiet)
+    c->next_log = now + c->o.progress_log_ms;
+    if (c->peers.n == 0 && !c->o.quiet && c->counts.done < c->counts.total)
         say(c, "serving campaign %lld (%lld mutants to decide) on %s; "
                 "waiting for workers",
              (long long)c->camp.id, (long long)(c->counts.total -
@@ -1390,8 +1532,12 @@ int mf_coord_serve(mf_coord *c)
             next_tick = now + c->o.progress_ms;
             sample_rate(c, now);
             fill_progress(c, &pr);
-            if (c->o.progress_tty)
+            if (c->o.progress_tty) {
                 draw_line(c, &pr);
+            } else if (c->o.progress_log_ms && now >= c->next_log) {
+                c->next_log = now + c->o.progress_log_ms;
+                log_line(c, &pr);
+            }
             if (c->o.tick && c->o.tick(c, &pr, c->o.tick_ctx)) {
                 stopped = 1;
                 break;

@@ -3,9 +3,12 @@
  * docs/running.md).
  *
  * It plans the campaign into the store (every mutant of the model streamed
- * into SQLite, duplicates and stillborn ones recorded and never sent) or
- * resumes the unfinished campaign of the same model and options in the same
- * file; cuts jobs by site with an adaptive size (a few seconds a job, the
+ * into SQLite, duplicates and stillborn ones recorded and never sent; with
+ * [campaign] sample, evenly spaced ones only), taking over what an earlier
+ * finished campaign of the model decided (coordinator/rerun.h: verdicts
+ * carried, stored tests replayed) before any job is cut, or resumes the
+ * unfinished campaign of the same model and options in the same file; cuts
+ * jobs by site with an adaptive size (a few seconds a job, the
  * tail cut finer); hands them out on credit under leases; exchanges
  * heartbeats (the ZeroMQ guide's Paranoid Pirate); puts back the jobs of a
  * worker that went silent or whose lease ran out; quarantines a job that
@@ -46,6 +49,14 @@ typedef struct {
     double score;           /* killed / (killed + survived + unknown); -1
                                when that is 0 */
     int complete;           /* every mutant has its final verdict */
+    /* What the campaign took over from an earlier one (docs/nightly.md) */
+    const char *reuse;      /* "fresh", "none", "carry", "replay"; NULL: not
+                               recorded (planned by an older mutfarm) */
+    int64_t basis;          /* that earlier campaign, 0 none */
+    int64_t carried;        /* verdicts carried over from it */
+    int64_t replay_tests;   /* its tests replayed on the mutants */
+    int64_t replay_killed;  /* mutants killed by one of them */
+    int64_t to_solver;      /* mutants left to the workers */
 } mf_coord_progress;
 
 /* Called from the serving loop about every progress_ms and once more at
@@ -62,6 +73,10 @@ typedef struct {
     int quiet;                /* no routine lines (workers joining or
                                  leaving, waiting): `run` owns its workers */
     unsigned progress_ms;     /* tick interval (0: 250) */
+    unsigned progress_log_ms; /* without progress_tty: a progress log line
+                                 this often (0: none) */
+    int fresh;                /* a new campaign takes nothing over from an
+                                 earlier one (docs/nightly.md) */
     mf_coord_tick_fn tick;    /* may be NULL */
     void *tick_ctx;
     volatile sig_atomic_t *stop; /* set (by a signal handler): stop

@@ -73,6 +73,22 @@ int mf_store_fail(mf_store *s, int rc, const char *what)
 
 /* ---- running a cached query --------------------------------------------- */
 
+/* Bind args to st's parameters: the first is ?1. */
+static void bind_args(sqlite3_stmt *st, const mf_store_arg *args)
+{
+    for (int i = 0; args && args[i].type != MF_SA_END; i++) {
+        const mf_store_arg *a = &args[i];
+        if (a->type == MF_SA_INT)
+            sqlite3_bind_int64(st, i + 1, a->i);
+        else if (a->type == MF_SA_REAL)
+            sqlite3_bind_double(st, i + 1, a->d);
+        else if (a->type == MF_SA_TEXT && a->t)
+            sqlite3_bind_text(st, i + 1, a->t, a->len, SQLITE_TRANSIENT);
+        else
+            sqlite3_bind_null(st, i + 1);
+    }
+}
+
 /* The cached statement of q, reset and unbound, bound to args. */
 static int prepare(mf_store *s, const mf_store_query *q,
                    const mf_store_arg *args, sqlite3_stmt **out)
@@ -89,17 +105,7 @@ static int prepare(mf_store *s, const mf_store_query *q,
     assert(s->sql[q->slot] == q->sql); /* one query per slot */
     sqlite3_reset(*st);
     sqlite3_clear_bindings(*st);
-    for (int i = 0; args && args[i].type != MF_SA_END; i++) {
-        const mf_store_arg *a = &args[i];
-        if (a->type == MF_SA_INT)
-            sqlite3_bind_int64(*st, i + 1, a->i);
-        else if (a->type == MF_SA_REAL)
-            sqlite3_bind_double(*st, i + 1, a->d);
-        else if (a->type == MF_SA_TEXT && a->t)
-            sqlite3_bind_text(*st, i + 1, a->t, a->len, SQLITE_TRANSIENT);
-        else
-            sqlite3_bind_null(*st, i + 1);
-    }
+    bind_args(*st, args);
     *out = *st;
     return 0;
 }
@@ -181,6 +187,20 @@ int mf_store_each(mf_store *s, const mf_store_query *q, const char *what,
     }
     sqlite3_reset(st);
     return rc;
+}
+
+int mf_store_exec(mf_store *s, const char *sql, const char *what,
+                  const mf_store_arg *args)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return mf_store_fail(s, rc, what);
+    bind_args(st, args);
+    while ((rc = step(s, st, what)) == 1)
+        ;
+    sqlite3_finalize(st);
+    return rc < 0 ? rc : sqlite3_changes(s->db);
 }
 
 /* ---- transactions ------------------------------------------------------- */

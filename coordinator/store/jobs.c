@@ -31,14 +31,14 @@ static const mf_store_query q_job_set_nmut = {
 static const mf_store_query q_unplanned_first = {
     Q_UNPLANNED_FIRST, "SELECT item FROM mutants "
                        "INDEXED BY mutants_unplanned WHERE campaign_id = ?1 "
-                       "AND job_id IS NULL AND status = 'ok' "
+                       "AND job_id IS NULL AND status = 'ok' AND reused = 0 "
                        "ORDER BY id LIMIT 1"};
 static const mf_store_query q_unplanned_take = {
     Q_UNPLANNED_TAKE,
     "UPDATE mutants SET job_id = ?1 WHERE id IN (SELECT id FROM mutants "
     "INDEXED BY mutants_unplanned_item "
     "WHERE campaign_id = ?2 AND item = ?3 AND job_id IS NULL "
-    "AND status = 'ok' ORDER BY id LIMIT ?4)"};
+    "AND status = 'ok' AND reused = 0 ORDER BY id LIMIT ?4)"};
 static const mf_store_query q_job_mutants = {
     Q_JOB_MUTANTS, "SELECT mutant_id, operator, site, item, line, col "
                    "FROM mutants WHERE job_id = ?1 ORDER BY id"};

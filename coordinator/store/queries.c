@@ -28,7 +28,7 @@ static const mf_store_query q_count_jobs = {
 static const mf_store_query q_count_unplanned = {
     Q_COUNT_UNPLANNED, "SELECT count(*) FROM mutants "
                        "INDEXED BY mutants_unplanned WHERE campaign_id = ?1 "
-                       "AND job_id IS NULL AND status = 'ok'"};
+                       "AND job_id IS NULL AND status = 'ok' AND reused = 0"};
 
 /* ---- workers ------------------------------------------------------------ */
 

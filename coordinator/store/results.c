@@ -65,14 +65,54 @@ static int mutant_lookup(mf_store *s, int64_t campaign, const char *mid,
 
 /* A kill row: the test kills the mutant, found by `source` ("verdict" or
  * "replay"), with the mutant's observed deviation (may be NULL). */
-static int kill_insert(mf_store *s, commit_ctx *c, int64_t test_id,
-                       int64_t mutant, const char *source, const char *observed)
+int mf_store_kill_put(mf_store *s, int64_t campaign, int64_t test_id,
+                      int64_t mutant, const char *source,
+                      const char *observed)
 {
     return mf_store_one(s, &q_kill_ins, "storing a kill",
                         BIND(ARG_INT(test_id), ARG_INT(mutant),
-                             ARG_INT(c->campaign), ARG_TEXT(source),
+                             ARG_INT(campaign), ARG_TEXT(source),
                              ARG_TEXT(observed)),
                         NULL);
+}
+
+int mf_store_test_put(mf_store *s, int64_t campaign, const mf_model *m,
+                      const mf_test *t, mf_notion notion, int64_t mutant,
+                      int64_t now, int64_t *test_id, int *fresh,
+                      const char **why)
+{
+    mf_store_test_rows r = {0};
+    int rc = 0;
+    *test_id = 0;
+    *fresh = 0;
+    *why = mf_store_test_render(&r, m, t);
+    if (*why) {
+        rc = 1;
+        goto cleanup;
+    }
+    rc = mf_store_one(s, &q_test_ins, "storing a test",
+                      BIND(ARG_INT(campaign), ARG_TEXT(r.hash),
+                           ARG_INT(t->length), ARG_TEXT(mf_notion_name(notion)),
+                           ARG_TEXT(r.inputs.data), ARG_TEXT(r.expected.data),
+                           ARG_TEXT(r.has_allowed ? r.allowed.data : NULL),
+                           ARG_TEXT(m ? r.text.data : NULL), ARG_INT(mutant),
+                           ARG_INT(now)),
+                      NULL);
+    if (rc < 0)
+        goto cleanup;
+    *fresh = sqlite3_changes(s->db) > 0;
+    rc = mf_store_one(s, &q_test_id, "finding a test",
+                      BIND(ARG_INT(campaign), ARG_TEXT(r.hash)),
+                      INTO(COL_I64(test_id)));
+    if (rc == 0)
+        rc = mf_err_set(MF_ERROR, "store %s: a stored test vanished", s->path);
+    if (rc < 0)
+        goto cleanup;
+    rc = mf_store_kill_put(s, campaign, *test_id, mutant, "verdict",
+                     r.has_observed ? r.observed.data : NULL);
+cleanup:
+    mf_store_test_rows_free(&r);
+    return rc;
 }
 
 /* Store the killing test of a verdict (deduplicated) and its kill row;
@@ -80,36 +120,13 @@ static int kill_insert(mf_store *s, commit_ctx *c, int64_t test_id,
 static int store_test(mf_store *s, commit_ctx *c, const mf_model *m,
                       const mf_verdict *v, int64_t mutant, int64_t *test_id)
 {
-    mf_store_test_rows r = {0};
-    int rc = 0;
-    const char *bad = mf_store_test_render(&r, m, v->test);
-    if (bad) {
-        rc = invalid(c, "%s", bad);
-        goto cleanup;
-    }
-    rc = mf_store_one(s, &q_test_ins, "storing a test",
-                      BIND(ARG_INT(c->campaign), ARG_TEXT(r.hash),
-                           ARG_INT(v->test->length),
-                           ARG_TEXT(mf_notion_name(v->notion)),
-                           ARG_TEXT(r.inputs.data), ARG_TEXT(r.expected.data),
-                           ARG_TEXT(r.has_allowed ? r.allowed.data : NULL),
-                           ARG_TEXT(m ? r.text.data : NULL), ARG_INT(mutant),
-                           ARG_INT(c->now)),
-                      NULL);
-    if (rc < 0)
-        goto cleanup;
-    c->info->new_tests += sqlite3_changes(s->db);
-    rc = mf_store_one(s, &q_test_id, "finding a test",
-                      BIND(ARG_INT(c->campaign), ARG_TEXT(r.hash)),
-                      INTO(COL_I64(test_id)));
-    if (rc == 0)
-        rc = mf_err_set(MF_ERROR, "store %s: a stored test vanished", s->path);
-    if (rc < 0)
-        goto cleanup;
-    rc = kill_insert(s, c, *test_id, mutant, "verdict",
-                     r.has_observed ? r.observed.data : NULL);
-cleanup:
-    mf_store_test_rows_free(&r);
+    const char *why = NULL;
+    int fresh = 0;
+    int rc = mf_store_test_put(s, c->campaign, m, v->test, v->notion, mutant,
+                               c->now, test_id, &fresh, &why);
+    if (rc == 1)
+        return invalid(c, "%s", why);
+    c->info->new_tests += fresh;
     return rc;
 }
 
@@ -187,7 +204,8 @@ static int commit_kill(mf_store *s, commit_ctx *c, const mf_store_result *r,
         return rc < 0
                    ? rc
                    : invalid(c, "kill of unknown mutant %.64s", k->mutant_id);
-    return kill_insert(s, c, test_ids[k->test], mutant, "replay", NULL);
+    return mf_store_kill_put(s, c->campaign, test_ids[k->test], mutant, "replay",
+                       NULL);
 }
 
 /* Whether the job accepts a result for this attempt: 1 if so, 0 when the

@@ -313,6 +313,118 @@ int mf_store_commit(mf_store *s, mf_store_commit_info *out,
 int mf_store_test_json(mf_store *s, char **out, int64_t campaign,
                        const char *mutant_id);
 
+/* ---- tests read back ---------------------------------------------------- */
+
+/* Read a stored test (its JSON columns, docs/schema.md) into a new test of
+ * model m: every cell and observable by its name in m, every value
+ * checked against m's types (symbols by name, so it does not matter in
+ * which order m lists them). The text is outside input (another version,
+ * another model): anything malformed, a name m does not have or does not
+ * use there (an input that is not one in m), a value outside its type, an
+ * input of m the test gives no value, or a wrong number of states is
+ * refused with MF_EPARSE and a message naming it; a test too large to hold
+ * is MF_ELIMIT. `allowed` may be NULL (or "null"). With `partial` NULL an
+ * observable of m missing from `expected` is refused too; otherwise it is
+ * taken as unknown, *partial is 1, and the test comes without allowed
+ * outputs (the caller computes its expected outputs again). Returns 0 and
+ * *out (caller frees with mf_test_free), or a negative code and *out NULL. */
+int mf_store_test_read(mf_test **out, const mf_model *m, int length,
+                       const char *inputs, const char *expected,
+                       const char *allowed, int *partial);
+
+/* A stored test as its row has it; strings live during the call. */
+typedef struct {
+    int64_t id;
+    int length;
+    const char *notion; /* of the kill it was found for */
+    const char *inputs, *expected, *allowed; /* JSON; allowed may be NULL */
+} mf_store_test_row;
+
+/* Return non-zero to stop; that value is returned. The callback must not
+ * call into the store. */
+typedef int (*mf_store_test_fn)(const mf_store_test_row *t, void *ctx);
+
+/* Call fn for each test of a campaign, those killing the most mutants
+ * first, then the shortest. */
+int mf_store_tests_each(mf_store *s, int64_t campaign, mf_store_test_fn fn,
+                        void *ctx);
+
+/* ---- nightly reruns: what a new campaign takes over (reuse.c) ----------- */
+
+/* How a campaign's verdicts came about (campaigns.reuse, docs/nightly.md). */
+typedef enum {
+    MF_REUSE_FRESH,  /* --fresh: nothing taken over */
+    MF_REUSE_NONE,   /* no earlier finished campaign of the model */
+    MF_REUSE_CARRY,  /* same model text and options: verdicts carried */
+    MF_REUSE_REPLAY, /* model or options changed: stored tests replayed */
+} mf_reuse_mode;
+
+const char *mf_reuse_name(mf_reuse_mode m); /* "fresh", "none", ... */
+
+/* What a campaign took over and what it left to the workers. */
+typedef struct {
+    mf_reuse_mode mode;
+    int64_t basis;          /* the earlier campaign, 0 none */
+    int64_t carried;        /* verdicts copied from it */
+    int64_t replay_tests;   /* its tests replayed */
+    int64_t replay_skipped; /* its tests that could not be */
+    int64_t reexpected;     /* replayed with recomputed expected outputs */
+    int64_t replay_killed;  /* mutants killed by a replayed test */
+    int64_t to_solver;      /* mutants left to the workers */
+} mf_store_reuse;
+
+/* The earlier finished campaign a new campaign of model `model_id` (display
+ * name `name`) with options key `options` builds on: the newest done
+ * campaign of the same model and options (*carry = 1: its verdicts hold as
+ * they are); else the newest done campaign of a model of the same name,
+ * one with the same options first (*carry = 0: only its tests are of use).
+ * Returns 0 and *out, or MF_ENOTFOUND (*out 0) when there is none. */
+int mf_store_basis_find(mf_store *s, int64_t *out, int *carry,
+                        int64_t model_id, const char *name,
+                        const char *options);
+
+/* The verdict of mutant `mutant_id` in campaign `from`: 1 with its kind
+ * and, for a kill, its notion (else MF_N_DEFINITE); 0 if it has none
+ * there, or < 0. Also inside a plan. Every kind but error is carried by
+ * mf_store_plan_carry (an error says that the check failed, not what the
+ * mutant is). */
+int mf_store_earlier_kind(mf_store *s, int64_t from, const char *mutant_id,
+                          mf_verdict_kind *kind, mf_notion *notion);
+
+/* Inside a plan (mf_store_plan_begin .. plan_end), after every mutant was
+ * added: copy from campaign `from` (same model and options) the carriable
+ * verdict of each mutant the two campaigns share and that has none yet,
+ * every test, and every kill between them, into the planned campaign.
+ * The copies say where they come from (verdicts.origin 'carried'). *n
+ * (may be NULL): verdicts carried. After a failure, end the plan with
+ * commit = 0. */
+int mf_store_plan_carry(mf_store *s, int64_t from, int64_t *n);
+
+/* Inside a plan: mutant `mutant_id` (added to the plan, no verdict yet)
+ * is killed by test t of model m, a test of campaign `from` (row
+ * `from_test`) replayed by the simulator on the mutant with the notion
+ * given. Stores the test in the planned campaign (once per content), its
+ * kill (with t->mobs as the observed deviation) and the `killed` verdict
+ * (origin 'replayed'; its test is not claimed to be the shortest).
+ * *test_row: 0, or the planned campaign's row of a test with the same
+ * inputs, expected and allowed outputs as t (the test is then not
+ * rendered again); on success the row t is stored in. MF_ERROR for a
+ * mutant not in the plan or with a verdict already, or a test that does
+ * not fit m. */
+int mf_store_plan_kill(mf_store *s, const char *mutant_id, const mf_model *m,
+                       const mf_test *t, mf_notion notion, int64_t from,
+                       int64_t from_test, int64_t *test_row);
+
+/* Inside a plan, last: mark every mutant that has a verdict already as
+ * reused (mutants.reused: no job is ever cut with it) and record r (mode,
+ * basis and counts) in the planned campaign; r->to_solver is set here to
+ * the mutants left to decide. */
+int mf_store_plan_reuse(mf_store *s, mf_store_reuse *r);
+
+/* What campaign `campaign` took over: 0 and *out, or MF_ENOTFOUND when it
+ * does not say (planned before schema 003, or not planned yet). */
+int mf_store_reuse_get(mf_store *s, mf_store_reuse *out, int64_t campaign);
+
 /* ---- workers ------------------------------------------------------------ */
 
 typedef struct {

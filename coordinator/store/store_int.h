@@ -8,7 +8,7 @@
  *
  * Who uses whom, so that no two files use each other: db.c uses no other
  * file; tests.c, jobs.c and queries.c use db.c; campaigns.c uses
- * queries.c; results.c uses jobs.c and tests.c. */
+ * queries.c; results.c uses jobs.c and tests.c; reuse.c uses results.c. */
 #ifndef MF_STORE_INT_H
 #define MF_STORE_INT_H
 
@@ -67,6 +67,17 @@ enum {
     Q_WORKER_JOB,
     /* tests.c */
     Q_TEST_OF_MUTANT,
+    Q_TESTS_OF_CAMPAIGN,
+    /* reuse.c */
+    Q_BASIS_SAME,
+    Q_BASIS_NAME,
+    Q_CARRIABLE,
+    Q_PLAN_MUTANT,
+    Q_REPLAY_VERDICT,
+    Q_REUSE_SET,
+    Q_REUSE_GET,
+    Q_MARK_REUSED,
+    Q_UNDECIDED,
     /* queries.c */
     Q_WORKER_UPSERT,
     Q_COUNT_STATUS,
@@ -190,5 +201,31 @@ typedef struct {
 const char *mf_store_test_render(mf_store_test_rows *r, const mf_model *m,
                                  const mf_test *t);
 void mf_store_test_rows_free(mf_store_test_rows *r);
+
+/* tests.c: the mutant's observed deviation of test t (t->mobs) as the
+ * JSON of kills.observed into *out: 1, or 0 when t has none to keep. */
+int mf_store_test_observed(mf_buf *out, const mf_model *m, const mf_test *t);
+
+/* results.c: a kill row (source "verdict" or "replay"; observed may be
+ * NULL). */
+int mf_store_kill_put(mf_store *s, int64_t campaign, int64_t test_id,
+                      int64_t mutant, const char *source,
+                      const char *observed);
+
+/* results.c: the killing test t of mutant row `mutant` of `campaign`:
+ * stored once per content (rendered for m; `notion` goes with a new row),
+ * with its 'verdict' row in kills. 0 and *test_id (*fresh 1 if the test
+ * row is new); 1 with *why when t does not fit m (nothing written); or
+ * < 0. */
+int mf_store_test_put(mf_store *s, int64_t campaign, const mf_model *m,
+                      const mf_test *t, mf_notion notion, int64_t mutant,
+                      int64_t now, int64_t *test_id, int *fresh,
+                      const char **why);
+
+/* db.c: run an uncached statement (SQL made at run time) once: bind
+ * args, step to the end, finalize. Returns the rows it changed, or < 0
+ * with a message naming `what`. */
+int mf_store_exec(mf_store *s, const char *sql, const char *what,
+                  const mf_store_arg *args);
 
 #endif

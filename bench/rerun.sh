@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# rerun.sh - the cost of a nightly rerun (docs/nightly.md) as a ratio to a
+# fresh campaign on the same model, measured side by side in one run:
+#
+#  unedited: `mutfarm run MODEL` on a copy of the store that holds MODEL's
+#            finished campaign (every verdict carried) / `mutfarm run
+#            MODEL` on a new store;
+#  edited:   `mutfarm run EDITED` (MODEL with one case branch's value
+#            changed) on a copy of that store (the stored tests replayed
+#            first) / `mutfarm run EDITED` on a new store.
+#
+# Wall time and CPU time (user + system, the local workers included) of
+# the whole command, the median of BENCH_REPEAT runs each, with
+# --workers 2. Goals: unedited below 2% of fresh, edited below 20%. Also
+# printed: what the rerun took over (campaign_reuse) and the share of the
+# rerun's wall time spent planning (replay included).
+#
+# usage: bench/rerun.sh [MODEL...]   (default: car_alarm and two corpus
+#                                     models, door_lock and Collision_RFID)
+# env:   MF_BIN        the mutfarm binary (default ./build/mutfarm; use a
+#                      release build)
+#        BENCH_REPEAT  runs per measurement (default 3)
+#        BENCH_ARGS    campaign options (default: none, the defaults)
+#        MF_SHARED_MODELS  the shared corpus (default ../shared/models)
+# A model without a built-in edit below is edited in its first case branch
+# value that is a number (n -> n + 1 within reason) or skipped.
+# Needs: /usr/bin/time (Debian package `time`), sqlite3.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+MF_BIN=${MF_BIN:-./build/mutfarm}
+MF_BIN=$(cd "$(dirname "$MF_BIN")" && pwd)/$(basename "$MF_BIN")
+REPEAT=${BENCH_REPEAT:-3}
+read -r -a ARGS <<<"${BENCH_ARGS:-}"
+SHARED=${MF_SHARED_MODELS:-../shared/models}
+CORPUS=$SHARED/corpus
+
+for x in "$MF_BIN" /usr/bin/time; do
+    if [ ! -x "$x" ]; then
+        echo "rerun.sh: $x not found (build mutfarm; apt-get install time)" >&2
+        exit 1
+    fi
+done
+command -v sqlite3 >/dev/null || { echo "rerun.sh: needs sqlite3" >&2; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/mf-bench-rerun.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# One-branch edits: the branch as written | as edited (sed, & escaped).
+declare -A EDIT=(
+    [car_alarm]='st = FlashOnly      & ev = tick   : SilentOpen;|st = FlashOnly      \& ev = tick   : Armed;'
+    [TYehan__NuSMV-Practicals__Assignment1__door_lock]='state = Locked                 : 0;|state = Locked                 : 1;'
+    [dolphInformatic37__Progetto_LPVS__Collision_RFID]='reader_state = accepting : idle;|reader_state = accepting : sending;'
+    [beverage]='inp = fill & wtr = 0 : 2;|inp = fill \& wtr = 0 : 1;'
+)
+
+if [ $# -gt 0 ]; then
+    MODELS=("$@")
+else
+    MODELS=("$PWD/tests/models/car_alarm.smv"
+            "$CORPUS/TYehan__NuSMV-Practicals__Assignment1__door_lock.smv"
+            "$CORPUS/dolphInformatic37__Progetto_LPVS__Collision_RFID.smv")
+fi
+
+# timed TAG DB MODEL: run a campaign, its "wall cpu" appended to TAG.times.
+timed() {
+    local tag=$1 db=$2 model=$3
+    if ! /usr/bin/time -f '%e %U %S' -o "$work/t" "$MF_BIN" run "$model" \
+        --workers 2 --db "$db" "${ARGS[@]}" >"$work/$tag.out" 2>"$work/$tag.err"; then
+        echo "rerun.sh: $tag: mutfarm run failed: $(tail -2 "$work/$tag.err")" >&2
+        return 1
+    fi
+    awk '{printf "%s %.3f\n", $1, $2 + $3}' "$work/t" >>"$work/$tag.times"
+}
+
+# median TAG COLUMN: the median of column 1 (wall) or 2 (cpu).
+median() {
+    sort -n -k"$2" "$work/$1.times" | awk -v c="$2" '{v[NR] = $c}
+        END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf("%.1f%%", (b > 0) ? 100 * a / b : 0) }'; }
+
+printf '%-28s %-9s %9s %9s %9s %9s %8s %8s\n' model case fresh_s rerun_s \
+    wall_ratio cpu_ratio goal met
+for model in "${MODELS[@]}"; do
+    if [ ! -f "$model" ]; then
+        echo "rerun.sh: $model not found, skipped" >&2
+        continue
+    fi
+    name=$(basename "$model" .smv)
+    edit=${EDIT[$name]:-}
+    if [ -z "$edit" ]; then
+        echo "rerun.sh: no one-branch edit known for $name, skipped" >&2
+        continue
+    fi
+    IFS='|' read -r from to <<<"$edit"
+    mkdir -p "$work/$name/edited"
+    edited=$work/$name/edited/$(basename "$model")
+    sed "s/$from/$to/" "$model" >"$edited"
+    if cmp -s "$model" "$edited"; then
+        echo "rerun.sh: the edit of $name matched nothing, skipped" >&2
+        continue
+    fi
+    base=$work/$name/base.db
+    timed "$name.base" "$base" "$model" || continue
+    rm -f "$work/$name".*.times
+    for _ in $(seq "$REPEAT"); do
+        rm -f "$work"/x.db*
+        timed "$name.fresh" "$work/x.db" "$model" || continue 2
+        rm -f "$work"/x.db*
+        cp "$base" "$work/x.db"
+        timed "$name.carry" "$work/x.db" "$model" || continue 2
+        rm -f "$work"/x.db*
+        timed "$name.efresh" "$work/x.db" "$edited" || continue 2
+        rm -f "$work"/x.db*
+        cp "$base" "$work/x.db"
+        timed "$name.replay" "$work/x.db" "$edited" || continue 2
+    done
+    reuse_c=$(sqlite3 "$work/x.db" "SELECT 'campaign ' || campaign_id || ': ' ||
+        reuse || ', ' || replay_killed || ' killed by ' || replay_tests ||
+        ' replayed tests, ' || to_solver || ' to the solver' FROM campaign_reuse
+        ORDER BY campaign_id DESC LIMIT 1")
+    plan_s=$(grep -o 'planned .* in [0-9.]* s' "$work/$name.replay.err" |
+        awk '{print $(NF-1)}')
+    for c in carry:fresh:2 replay:efresh:20; do
+        IFS=: read -r rerun fresh goal <<<"$c"
+        fw=$(median "$name.$fresh" 1)
+        rw=$(median "$name.$rerun" 1)
+        fc=$(median "$name.$fresh" 2)
+        rc=$(median "$name.$rerun" 2)
+        wr=$(ratio "$rw" "$fw")
+        cr=$(ratio "$rc" "$fc")
+        met=$(awk -v a="$rw" -v b="$fw" -v g="$goal" \
+            'BEGIN { if (b > 0 && 100 * a / b < g) print "yes"; else print "no" }')
+        printf '%-28.28s %-9s %9s %9s %9s %9s %7s%% %8s\n' "$name" \
+            "$([ "$rerun" = carry ] && echo unedited || echo edited)" \
+            "$fw" "$rw" "$wr" "$cr" "<$goal" "$met"
+    done
+    echo "  edited rerun: $reuse_c; planning (replay included) ${plan_s:-?} s"
+done
