@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "mf.h"
-#include "replay.h"
+#include "rerun_replay.h"
 
 /* At most this many stored tests are replayed (the most killing first),
  * holding at most this many values of the original's states. */

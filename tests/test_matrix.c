@@ -208,7 +208,8 @@ static void test_matrix__migrates_a_version_1_store(void **state)
     assert_int_equal(mf_store_open(&s, path, 0, 2000), 0);
     int v = 0;
     assert_int_equal(mf_store_schema_version(s, &v), 0);
-    assert_int_equal(v, 2);
+    assert_int_equal(v, mf_store_schema_latest());
+    assert_true(v >= 2);
     assert_int_equal(mf_store_integrity(s), 0);
     db = mf_store_db(s);
     /* back-filled from the verdict; the replay kill has none yet */
@@ -228,7 +229,9 @@ static void test_matrix__migrates_a_version_1_store(void **state)
 
     /* The coordinator stores a kill, then its verdict: the trigger gives
      * the kill the verdict's notion. */
-    exec_ok(db, "INSERT INTO mutants VALUES (3, 1, '00000000000000a3', "
+    exec_ok(db, "INSERT INTO mutants(id, campaign_id, mutant_id, operator, "
+                "item, site, line, col, description, status, dup_of, why, "
+                "job_id) VALUES (3, 1, '00000000000000a3', "
                 "'negate', 0, 's', 1, 1, 'd', 'ok', NULL, NULL, NULL);"
                 "INSERT INTO kills(test_id, mutant, campaign_id, source) "
                 "VALUES (1, 3, 1, 'verdict');"
@@ -248,7 +251,8 @@ static void test_matrix__migrates_a_version_1_store(void **state)
     /* A second open changes nothing. */
     assert_int_equal(mf_store_open(&s, path, MF_STORE_READONLY, 2000), 0);
     assert_int_equal(mf_store_schema_version(s, &v), 0);
-    assert_int_equal(v, 2);
+    assert_int_equal(v, mf_store_schema_latest());
+    assert_true(v >= 2);
     mf_store_close(s);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

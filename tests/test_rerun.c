@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "replay.h"
+#include "rerun_replay.h"
 #include "sim.h"
 #include "store.h"
 #include "store_int.h"

@@ -1,4 +1,4 @@
-/* replay.c - does a given test kill a mutant (replay.h): the layered
+/* rerun_replay.c - does a given test kill a mutant (rerun_replay.h): the layered
  * graphs of the original and of a mutant along a test's inputs, built with
  * the simulator (model/sim.h), and the searches for a definite and for a
  * potential kill over them.
@@ -9,7 +9,7 @@
  * runs pass through it (mf_engine_replay enumerates them per pair of
  * states, which on a non-deterministic model is many times over). A kill
  * found here is confirmed by mf_engine_replay before it is returned. */
-#include "replay.h"
+#include "rerun_replay.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* replay.h - does a given test kill a mutant? The simulator's answer for
+/* rerun_replay.h - does a given test kill a mutant? The simulator's answer for
  * one test and many mutants, for the nightly rerun (coordinator/rerun.h,
  * docs/nightly.md).
  *
@@ -17,8 +17,8 @@
  * referee every kill of the farm goes through.
  *
  * It does not read or write the store. */
-#ifndef MF_REPLAY_H
-#define MF_REPLAY_H
+#ifndef MF_RERUN_REPLAY_H
+#define MF_RERUN_REPLAY_H
 
 #include "engine.h"
 #include "model.h"
