@@ -30,21 +30,6 @@ static const mf_store_query q_test_of_mutant = {
     "JOIN tests t ON t.id = v.test_id "
     "WHERE m.campaign_id = ?1 AND m.mutant_id = ?2"};
 
-static void json_str(mf_buf *b, const char *s)
-{
-    mf_buf_puts(b, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            mf_buf_printf(b, "\\%c", c);
-        else if (c < 0x20)
-            mf_buf_printf(b, "\\u%04x", c);
-        else
-            mf_buf_put(b, s, 1);
-    }
-    mf_buf_puts(b, "\"");
-}
-
 /* A value as JSON: a number when SMV prints it as one, else a string
  * (TRUE, FALSE, symbols). */
 static int json_val(mf_buf *b, mf_buf *tmp, const mf_model *m, const mf_type *t,
@@ -65,7 +50,7 @@ static int json_val(mf_buf *b, mf_buf *tmp, const mf_model *m, const mf_type *t,
     if (num)
         mf_buf_puts(b, tmp->data);
     else
-        json_str(b, tmp->data);
+        mf_buf_json_str(b, tmp->data);
     return 0;
 }
 
@@ -101,7 +86,7 @@ static int obs_json(mf_buf *b, mf_buf *tmp, const mf_model *m, const mf_val *o,
         mf_buf_printf(b, "%s\"%s\":", first ? "" : ",",
                       m->items[m->obs_defines[i]].name);
         if (MF_IS_SYM(o[n]) && o[n] - MF_SYM_BASE < m->nsyms)
-            json_str(b, m->syms[o[n] - MF_SYM_BASE]);
+            mf_buf_json_str(b, m->syms[o[n] - MF_SYM_BASE]);
         else
             mf_buf_printf(b, "%lld", (long long)o[n]);
         first = 0;
@@ -272,7 +257,7 @@ int mf_store_test_json(mf_store *s, char **out, int64_t campaign,
     mf_buf_printf(&b,
                   "{\"test_id\":%lld,\"length\":%d,\"notion\":", (long long)id,
                   length);
-    json_str(&b, notion);
+    mf_buf_json_str(&b, notion);
     mf_buf_printf(&b, ",\"inputs\":%s,\"expected\":%s,\"allowed\":%s}", inputs,
                   expected, allowed ? allowed : "null");
     free(notion);
