@@ -297,7 +297,7 @@ int mf_cmd_run(int argc, char **argv)
     /* ipc:// paths are limited (sun_path); a long TMPDIR falls back to a
      * free port on the loopback. */
     if (strlen(dir) + 12 < 100)
-        snprintf(cl.cfg.bind, sizeof cl.cfg.bind, "ipc://%s/coord", dir);
+        snprintf(cl.cfg.bind, sizeof cl.cfg.bind, "ipc://%.200s/coord", dir);
     else
         snprintf(cl.cfg.bind, sizeof cl.cfg.bind, "tcp://127.0.0.1:*");
     snprintf(f.heartbeat, sizeof f.heartbeat, "%u", cl.cfg.heartbeat_ms);
