@@ -69,6 +69,11 @@ void mf_buf_free(mf_buf *b);  /* frees and zeroes */
 
 /* Sort v[0..n) ascending and drop repeats; returns the new length. */
 int mf_sort_unique_i64(int64_t *v, int n);
+/* The same for rows of `width` values (n values in all, a multiple of
+ * width): rows sorted by their bytes (an order that groups equal rows and
+ * equal prefixes, not a numeric one), repeats dropped; returns the new
+ * number of values. */
+int mf_sort_unique_rows(int64_t *v, int n, int width);
 
 /* A growable array of T: `MF_VEC(int) v = {0}; MF_VEC_PUSH(v, 3);` */
 #define MF_VEC(T)                                                              \

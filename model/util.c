@@ -425,3 +425,25 @@ cleanup:
     fclose(f);
     return rc;
 }
+
+static _Thread_local size_t row_bytes;
+
+static int row_cmp(const void *a, const void *b)
+{
+    return memcmp(a, b, row_bytes);
+}
+
+int mf_sort_unique_rows(int64_t *v, int n, int width)
+{
+    if (width <= 0 || n <= width)
+        return n;
+    size_t rows = (size_t)(n / width), out = 1;
+    row_bytes = sizeof *v * (size_t)width;
+    qsort(v, rows, row_bytes, row_cmp);
+    for (size_t i = 1; i < rows; i++)
+        if (memcmp(v + i * (size_t)width, v + (out - 1) * (size_t)width,
+                   row_bytes))
+            memmove(v + out++ * (size_t)width, v + i * (size_t)width,
+                    row_bytes);
+    return (int)(out * (size_t)width);
+}

@@ -44,28 +44,12 @@ typedef MF_VEC(mf_val) valvec;
 
 /* ---- rows: an observation vector followed by a state -------------------- */
 
-/* Sorting rows of `row_bytes` by memcmp groups equal observation prefixes
- * together (a byte order, not a numeric one: only grouping matters). */
-static _Thread_local size_t row_bytes;
-
-static int row_cmp(const void *a, const void *b)
-{
-    return memcmp(a, b, row_bytes);
-}
-
+/* Sorting rows by their bytes groups equal observation prefixes together
+ * (mf_sort_unique_rows: a byte order, not a numeric one; only grouping
+ * matters), repeats dropped. */
 static void sort_rows(valvec *v, int width)
 {
-    if (width <= 0 || v->n <= width)
-        return;
-    size_t rows = (size_t)(v->n / width), out = 1;
-    row_bytes = sizeof(mf_val) * (size_t)width;
-    qsort(v->v, rows, row_bytes, row_cmp);
-    for (size_t i = 1; i < rows; i++)
-        if (memcmp(v->v + i * (size_t)width, v->v + (out - 1) * (size_t)width,
-                   row_bytes))
-            memmove(v->v + out++ * (size_t)width, v->v + i * (size_t)width,
-                    row_bytes);
-    v->n = (int)(out * (size_t)width);
+    v->n = mf_sort_unique_rows(v->v, v->n, width);
 }
 
 static void push_vals(valvec *v, const mf_val *x, int n)

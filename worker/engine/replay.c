@@ -169,27 +169,9 @@ static int add_allowed(mf_test *t, int k, const mf_val *o)
 /* Sort the rows of v (`width` values each) and drop repeats: the replays
  * track sets of states (or pairs), whose size is bounded by the state space,
  * not by the number of runs. */
-static _Thread_local size_t row_bytes;
-
-static int row_cmp(const void *a, const void *b)
-{
-    return memcmp(a, b, row_bytes);
-}
-
 static void dedupe_rows(mf_valset *v, int width)
 {
-    if (width <= 0 || v->n <= width)
-        return;
-    size_t rows = (size_t)(v->n / width);
-    row_bytes = sizeof(mf_val) * (size_t)width;
-    qsort(v->v, rows, row_bytes, row_cmp);
-    size_t out = 1;
-    for (size_t i = 1; i < rows; i++)
-        if (memcmp(v->v + i * (size_t)width, v->v + (out - 1) * (size_t)width,
-                   row_bytes))
-            memmove(v->v + out++ * (size_t)width, v->v + i * (size_t)width,
-                    row_bytes);
-    v->n = (int)(out * (size_t)width);
+    v->n = mf_sort_unique_rows(v->v, v->n, width);
 }
 
 /* The original's states matching the expected observables, and the
