@@ -77,6 +77,29 @@ static sqlite3_stmt *query(mf_store *s, const char *sql, int64_t id)
     return st;
 }
 
+/* What a nightly rerun took over from an earlier campaign (campaign_reuse,
+ * docs/nightly.md); nothing for a campaign planned in full. */
+static void print_reuse(mf_store *s, int64_t campaign)
+{
+    sqlite3_stmt *st = query(s,
+                             "SELECT reuse, basis_id, carried, replay_killed, "
+                             "to_solver FROM campaign_reuse "
+                             "WHERE campaign_id = ?1",
+                             campaign);
+    if (st && sqlite3_step(st) == SQLITE_ROW) {
+        const char *reuse = (const char *)sqlite3_column_text(st, 0);
+        if (reuse && (!strcmp(reuse, "carry") || !strcmp(reuse, "replay")))
+            printf("  taken over from campaign %lld: %d carried, %d killed "
+                   "by its replayed tests; %d sent to the solver\n",
+                   (long long)sqlite3_column_int64(st, 1),
+                   sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
+                   sqlite3_column_int(st, 4));
+        else if (reuse && !strcmp(reuse, "fresh"))
+            printf("  planned in full (--fresh)\n");
+    }
+    sqlite3_finalize(st);
+}
+
 /* Workers holding leases of the campaign, and the last verdict's time. */
 static void print_activity(mf_store *s, int64_t campaign)
 {
@@ -258,6 +281,7 @@ int mf_cmd_status(int argc, char **argv)
            (long long)k.survived, (long long)k.unknown, (long long)k.error);
     printf("  not checked: %lld duplicate, %lld stillborn\n",
            (long long)k.duplicate, (long long)k.stillborn);
+    print_reuse(s, campaign);
     if (k.score >= 0)
         printf("  mutation score: %.1f%%%s\n", 100.0 * k.score,
                ci.state == MF_CAMPAIGN_DONE ? "" : " so far");

@@ -43,6 +43,10 @@ for model in "${MODELS[@]}"; do
     grep -q "taken over from campaign 1: $total carried, 0 killed by its replayed tests; 0 sent to the solver" \
         "$WORK/second.out" && ok "$name: the summary says 0 sent to the solver" ||
         fail "$name: summary: $(cat "$WORK/second.out")"
+    "$MF_BIN" status --db "$db" >"$WORK/status.out" 2>&1
+    grep -q "taken over from campaign 1: $total carried, 0 killed by its replayed tests; 0 sent to the solver" \
+        "$WORK/status.out" && ok "$name: status says what was carried" ||
+        fail "$name: status: $(cat "$WORK/status.out")"
     [ "$(q "$db" 'SELECT count(*) FROM jobs WHERE campaign_id = 2')" = 0 ] &&
         ok "$name: no job cut" || fail "$name: jobs were cut for campaign 2"
     [ "$(q "$db" 'SELECT count(*) FROM workers')" = "$workers_before" ] &&
