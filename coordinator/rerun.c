@@ -1,7 +1,7 @@
 /* rerun.c - nightly reruns (rerun.h, docs/nightly.md): the earlier
  * campaign a new one builds on, its stored tests read into the new model
- * and made right for it (replay.h: expected outputs checked on the model,
- * computed again where it no longer shows them), replayed on each mutant
+ * and made right for it (rerun_replay.h: expected outputs checked on the
+ * model, computed again where it no longer shows them), replayed on each mutant
  * while it is planned, and its verdicts carried over when the model text
  * and the options did not change.
  *

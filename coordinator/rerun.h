@@ -9,7 +9,7 @@
  * campaign's stored tests are read into the new model by variable names,
  * their expected outputs checked on the new model (and computed again
  * where it no longer shows them), and replayed on each mutant
- * (coordinator/replay.h): a test that kills it, with the campaign's
+ * (coordinator/rerun_replay.h): a test that kills it, with the campaign's
  * notion, gives it its `killed` verdict there and then; only the mutants
  * no test kills go to the workers. Equivalences and
  * survivals are never carried across a change.

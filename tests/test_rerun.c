@@ -3,7 +3,7 @@
  * (mf_store_test_read: round trips, other variable and symbol orders, and
  * every malformed or foreign input refused with a message), observed
  * DEFINEs written as their values, and the replay of a stored test on a
- * mutant (coordinator/replay.h: definite, potential and deterministic
+ * mutant (coordinator/rerun_replay.h: definite, potential and deterministic
  * kills, none where the mutant shows nothing new, expected outputs
  * computed anew for an edited model), and the store's side of a rerun on a
  * real SQLite file (carrying a finished campaign, recording replayed
