@@ -1,9 +1,9 @@
 /* rerun.c - nightly reruns (rerun.h, docs/nightly.md): the earlier
  * campaign a new one builds on, its stored tests read into the new model
  * and made right for it (rerun_replay.h: expected outputs checked on the
- * model, computed again where it no longer shows them), replayed on each mutant
- * while it is planned, and its verdicts carried over when the model text
- * and the options did not change.
+ * model, computed again where it no longer shows them), replayed on each
+ * mutant while it is planned, and its verdicts carried over when the model
+ * text and the options did not change.
  *
  * A replayed kill is decided by the simulator on this campaign's model and
  * mutant and confirmed by mf_engine_replay, with the campaign's notion, so
