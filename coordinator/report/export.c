@@ -283,12 +283,6 @@ static void csv_test(out_ctx *x, int64_t id, const mf_test *t,
 
 /* ---- the whole ----------------------------------------------------------- */
 
-static int db_fail(mf_store *s, const char *what)
-{
-    return mf_err_set(MF_ERROR, "store %s: %s: %s", mf_store_path(s), what,
-                      sqlite3_errmsg(mf_store_db(s)));
-}
-
 int mf_export_suite_find(mf_store *s, int64_t campaign, const char *name,
                          int64_t *out)
 {
@@ -298,7 +292,7 @@ int mf_export_suite_find(mf_store *s, int64_t campaign, const char *name,
     if (sqlite3_prepare_v2(mf_store_db(s),
                            "SELECT id, name FROM suites WHERE campaign_id = "
                            "?1 ORDER BY name", -1, &st, NULL) != SQLITE_OK)
-        return db_fail(s, "reading the suites");
+        return mf_matrix_db_fail(s, "reading the suites");
     sqlite3_bind_int64(st, 1, campaign);
     *out = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -309,7 +303,7 @@ int mf_export_suite_find(mf_store *s, int64_t campaign, const char *name,
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
-        rc = db_fail(s, "reading the suites");
+        rc = mf_matrix_db_fail(s, "reading the suites");
     else if (!*out)
         rc = mf_err_set(MF_ENOTFOUND, "campaign %lld has no suite '%.100s' "
                         "(%s%s)", (long long)campaign, name,
@@ -379,7 +373,7 @@ int mf_export_tests(FILE *f, mf_store *s, const mf_matrix_campaign *c,
                            "FROM kills k JOIN mutants m ON m.id = k.mutant "
                            "WHERE k.test_id = ?1 ORDER BY m.mutant_id",
                            -1, &kst, NULL) != SQLITE_OK) {
-        rc = db_fail(s, "reading the tests");
+        rc = mf_matrix_db_fail(s, "reading the tests");
         goto cleanup;
     }
     sqlite3_bind_int64(tst, 1, suite ? suite : c->id);
@@ -427,7 +421,7 @@ int mf_export_tests(FILE *f, mf_store *s, const mf_matrix_campaign *c,
         }
         if (load_kills(&kv, kst, id) < 0) {
             mf_test_free(t);
-            rc = db_fail(s, "reading the kills");
+            rc = mf_matrix_db_fail(s, "reading the kills");
             goto cleanup;
         }
         if (o->format == MF_EXPORT_JSON)
@@ -444,7 +438,7 @@ int mf_export_tests(FILE *f, mf_store *s, const mf_matrix_campaign *c,
             goto cleanup;
     }
     if (rc != SQLITE_DONE) {
-        rc = db_fail(s, "reading the tests");
+        rc = mf_matrix_db_fail(s, "reading the tests");
         goto cleanup;
     }
     rc = 0;

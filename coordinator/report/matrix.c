@@ -33,14 +33,14 @@
 #define WRITE_BATCH 4096  /* kill rows per transaction */
 #define MAX_TEST_LEN 100000
 
-static double now_s(void)
+double mf_matrix_now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int db_fail(mf_store *s, const char *what)
+int mf_matrix_db_fail(mf_store *s, const char *what)
 {
     return mf_err_set(MF_ERROR, "store %s: %s: %s", mf_store_path(s), what,
                       sqlite3_errmsg(mf_store_db(s)));
@@ -49,7 +49,7 @@ static int db_fail(mf_store *s, const char *what)
 static int exec(mf_store *s, const char *sql, const char *what)
 {
     if (sqlite3_exec(mf_store_db(s), sql, NULL, NULL, NULL) != SQLITE_OK)
-        return db_fail(s, what);
+        return mf_matrix_db_fail(s, what);
     return 0;
 }
 
@@ -58,7 +58,7 @@ static int prepare(mf_store *s, sqlite3_stmt **st, const char *sql)
     if (sqlite3_prepare_v2(mf_store_db(s), sql, -1, st, NULL) != SQLITE_OK) {
         sqlite3_finalize(*st);
         *st = NULL;
-        return db_fail(s, "preparing a query");
+        return mf_matrix_db_fail(s, "preparing a query");
     }
     return 0;
 }
@@ -89,7 +89,7 @@ static void targets_next(targets *t)
     int rc = sqlite3_step(t->st);
     t->has = rc == SQLITE_ROW;
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        t->rc = db_fail(t->s, "reading the mutants");
+        t->rc = mf_matrix_db_fail(t->s, "reading the mutants");
     if (!t->has)
         return;
     const char *mid = (const char *)sqlite3_column_text(t->st, 0);
@@ -113,7 +113,7 @@ static int targets_open(targets *t, mf_store *s, int64_t campaign)
     if (sqlite3_step(st) == SQLITE_ROW)
         t->n = sqlite3_column_int64(st, 0);
     else
-        rc = db_fail(s, "counting the mutants");
+        rc = mf_matrix_db_fail(s, "counting the mutants");
     sqlite3_finalize(st);
     if (rc < 0)
         return rc;
@@ -227,7 +227,7 @@ static int block_next(block *b, mf_store *s, const mf_matrix_campaign *c,
         if ((rc = block_add(b, s, c, o, st)) < 0)
             break;
     if (rc != SQLITE_DONE && rc >= 0)
-        rc = db_fail(s, "reading the tests");
+        rc = mf_matrix_db_fail(s, "reading the tests");
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : rc;
 }
@@ -252,7 +252,7 @@ static int block_ids(block *b, mf_store *s, const mf_matrix_campaign *c,
             rc = mf_err_set(MF_ENOTFOUND, "campaign %lld has no test %lld",
                             (long long)c->id, (long long)ids[i]);
         else
-            rc = db_fail(s, "reading a test");
+            rc = mf_matrix_db_fail(s, "reading a test");
     }
     sqlite3_finalize(st);
     return rc;
@@ -628,7 +628,7 @@ static int write_kills(runner *r, int final)
         else
             sqlite3_bind_null(w->ins, 6);
         if (sqlite3_step(w->ins) != SQLITE_DONE) {
-            rc = db_fail(w->s, "storing a kill");
+            rc = mf_matrix_db_fail(w->s, "storing a kill");
             break;
         }
         w->written++;
@@ -652,7 +652,7 @@ static int write_kills(runner *r, int final)
             sqlite3_bind_int64(st, 5, w->cnt.unconfirmed);
             sqlite3_bind_int64(st, 6, (int64_t)(w->ms + 0.5));
             if (sqlite3_step(st) != SQLITE_DONE)
-                rc = db_fail(w->s, "recording the matrix's progress");
+                rc = mf_matrix_db_fail(w->s, "recording the matrix's progress");
         }
         sqlite3_finalize(st);
         if (rc == 0)
@@ -675,7 +675,7 @@ static int query_i64(mf_store *s, int64_t *out, const char *sql, int64_t a)
         *out = sqlite3_column_int64(st, 0);
         rc = 0;
     } else
-        rc = rc == SQLITE_DONE ? MF_ENOTFOUND : db_fail(s, "reading");
+        rc = rc == SQLITE_DONE ? MF_ENOTFOUND : mf_matrix_db_fail(s, "reading");
     sqlite3_finalize(st);
     return rc;
 }
@@ -711,7 +711,7 @@ static int totals(mf_store *s, int64_t campaign, mf_matrix_stats *out)
             if (!strcmp(n, mf_notion_name((mf_notion)i)))
                 out->by_notion[i] += c;
     }
-    rc = rc == SQLITE_DONE ? 0 : db_fail(s, "counting kills");
+    rc = rc == SQLITE_DONE ? 0 : mf_matrix_db_fail(s, "counting kills");
     sqlite3_finalize(st);
     if (rc == 0)
         rc = query_i64(s, &out->undecided,
@@ -759,7 +759,7 @@ static int fill_begin(mf_store *s, int64_t campaign, int refill,
     sqlite3_bind_int64(st, 1, campaign);
     sqlite3_bind_int64(st, 2, mf_store_now_ms());
     if (sqlite3_step(st) != SQLITE_DONE) {
-        rc = db_fail(s, "starting the kill matrix");
+        rc = mf_matrix_db_fail(s, "starting the kill matrix");
         goto cleanup;
     }
     rc = query_i64(s, after,
@@ -790,7 +790,7 @@ static int fill_end(mf_store *s, int64_t campaign, int64_t tests,
     sqlite3_bind_int64(st, 4, t->kills);
     sqlite3_bind_int64(st, 5, mf_store_now_ms());
     if (sqlite3_step(st) != SQLITE_DONE)
-        rc = db_fail(s, "finishing the kill matrix");
+        rc = mf_matrix_db_fail(s, "finishing the kill matrix");
     sqlite3_finalize(st);
     return rc;
 }
@@ -802,7 +802,7 @@ int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
     runner r;
     writer w = {0};
     int64_t after = 0, ntests = 0;
-    double t0 = now_s();
+    double t0 = mf_matrix_now_s();
     int rc, blocksz = o->block > 0 ? o->block : BLOCK_TESTS;
     int progress = !o->quiet && isatty(2);
 
@@ -849,7 +849,7 @@ int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
             block_free(&b);
             break;
         }
-        double tb = now_s();
+        double tb = mf_matrix_now_s();
         if (progress)
             fprintf(stderr, "matrix: tests %lld..%lld of campaign %lld on "
                     "%lld mutants\n", (long long)b.v[0].id,
@@ -858,7 +858,7 @@ int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
         w.b = &b;
         memset(&w.cnt, 0, sizeof w.cnt);
         rc = run_block(&r, &w.cnt);
-        w.ms = (now_s() - tb) * 1000.0;
+        w.ms = (mf_matrix_now_s() - tb) * 1000.0;
         if (rc == 0)
             rc = drain(&r, 1);
         else
@@ -880,7 +880,7 @@ int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
 cleanup:
     sqlite3_finalize(w.ins);
     targets_close(&tg);
-    out->secs = now_s() - t0;
+    out->secs = mf_matrix_now_s() - t0;
     return rc;
 }
 

@@ -37,6 +37,12 @@ int mf_matrix_campaign_open(mf_matrix_campaign *out, mf_store *s,
                             int64_t campaign);
 void mf_matrix_campaign_close(mf_matrix_campaign *c); /* zeroes; NULL-safe */
 
+/* What the matrix and minimisation code share: a monotonic clock in
+ * seconds (for the figures they print), and a failed query on s as
+ * MF_ERROR with "store PATH: what: SQLite's message". */
+double mf_matrix_now_s(void);
+int mf_matrix_db_fail(mf_store *s, const char *what);
+
 /* ---- stored tests, read back --------------------------------------------- */
 
 /* A stored test (tests.inputs, expected, allowed: docs/schema.md, in the

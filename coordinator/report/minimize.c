@@ -20,22 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cover.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int db_fail(mf_store *s, const char *what)
-{
-    return mf_err_set(MF_ERROR, "store %s: %s: %s", mf_store_path(s), what,
-                      sqlite3_errmsg(mf_store_db(s)));
-}
 
 typedef struct {
     int64_t id;
@@ -102,7 +88,7 @@ static int load_tests(problem *p, mf_store *s, int64_t campaign)
                            "SELECT id, length, inputs FROM tests WHERE "
                            "campaign_id = ?1 ORDER BY id",
                            -1, &st, NULL) != SQLITE_OK)
-        return db_fail(s, "reading the tests");
+        return mf_matrix_db_fail(s, "reading the tests");
     sqlite3_bind_int64(st, 1, campaign);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *in = (const char *)sqlite3_column_text(st, 2);
@@ -118,7 +104,7 @@ static int load_tests(problem *p, mf_store *s, int64_t campaign)
         t.inputs = mf_xstrdup(in);
         MF_VEC_PUSH(v, t);
     }
-    rc = rc == SQLITE_DONE ? 0 : db_fail(s, "reading the tests");
+    rc = rc == SQLITE_DONE ? 0 : mf_matrix_db_fail(s, "reading the tests");
 cleanup:
     sqlite3_finalize(st);
     p->t = v.v;
@@ -164,7 +150,7 @@ static int load_kills(problem *p, mf_store *s, int64_t campaign)
                            "SELECT test_id, mutant, notion FROM kills WHERE "
                            "campaign_id = ?1",
                            -1, &st, NULL) != SQLITE_OK)
-        return db_fail(s, "reading the kill matrix");
+        return mf_matrix_db_fail(s, "reading the kill matrix");
     sqlite3_bind_int64(st, 1, campaign);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int t = test_index(p, sqlite3_column_int64(st, 0));
@@ -178,7 +164,8 @@ static int load_kills(problem *p, mf_store *s, int64_t campaign)
                   sqlite3_column_int64(st, 1)};
         MF_VEC_PUSH(v, k);
     }
-    rc = rc == SQLITE_DONE ? 0 : db_fail(s, "reading the kill matrix");
+    rc = rc == SQLITE_DONE ? 0
+                           : mf_matrix_db_fail(s, "reading the kill matrix");
     if (rc < 0)
         goto cleanup;
     if (v.n)
@@ -467,19 +454,19 @@ static int store_suite(mf_store *s, int64_t campaign, const pick *picks,
     sqlite3_stmt *st = NULL;
     int rc = 0;
     if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-        return db_fail(s, "starting a transaction");
+        return mf_matrix_db_fail(s, "starting a transaction");
 #define STEP_OR_FAIL(what)                                                     \
     do {                                                                       \
         int step_ = sqlite3_step(st);                                          \
         if (step_ != SQLITE_DONE && step_ != SQLITE_ROW) {                     \
-            rc = db_fail(s, what);                                             \
+            rc = mf_matrix_db_fail(s, what);                                   \
             goto cleanup;                                                      \
         }                                                                      \
     } while (0)
     if (sqlite3_prepare_v2(db,
                            "SELECT id FROM suites WHERE campaign_id = ?1 AND "
                            "name = ?2", -1, &st, NULL) != SQLITE_OK) {
-        rc = db_fail(s, "reading the suites");
+        rc = mf_matrix_db_fail(s, "reading the suites");
         goto cleanup;
     }
     sqlite3_bind_int64(st, 1, campaign);
@@ -494,7 +481,7 @@ static int store_suite(mf_store *s, int64_t campaign, const pick *picks,
                  "%lld; DELETE FROM suites WHERE id = %lld",
                  (long long)old, (long long)old);
         if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-            rc = db_fail(s, "replacing the suite");
+            rc = mf_matrix_db_fail(s, "replacing the suite");
             goto cleanup;
         }
         r->replaced = 1;
@@ -505,7 +492,7 @@ static int store_suite(mf_store *s, int64_t campaign, const pick *picks,
                            "full_length, note, created_at) VALUES (?1, ?2, "
                            "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                            -1, &st, NULL) != SQLITE_OK) {
-        rc = db_fail(s, "storing the suite");
+        rc = mf_matrix_db_fail(s, "storing the suite");
         goto cleanup;
     }
     sqlite3_bind_int64(st, 1, campaign);
@@ -529,7 +516,7 @@ static int store_suite(mf_store *s, int64_t campaign, const pick *picks,
                            "INSERT INTO suite_tests(suite_id, test_id, "
                            "position) VALUES (?1, ?2, ?3)",
                            -1, &st, NULL) != SQLITE_OK) {
-        rc = db_fail(s, "storing the suite");
+        rc = mf_matrix_db_fail(s, "storing the suite");
         goto cleanup;
     }
     for (int i = 0; i < n; i++) {
@@ -543,7 +530,7 @@ static int store_suite(mf_store *s, int64_t campaign, const pick *picks,
 cleanup:
     sqlite3_finalize(st);
     if (rc == 0 && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-        rc = db_fail(s, "committing the suite");
+        rc = mf_matrix_db_fail(s, "committing the suite");
     if (rc < 0)
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
@@ -570,7 +557,7 @@ int mf_minimize(mf_store *s, const mf_matrix_campaign *c,
     int *chosen = NULL, *g = NULL;
     pick *picks = NULL;
     int64_t *ids = NULL;
-    double t0 = now_s();
+    double t0 = mf_matrix_now_s();
     int rc;
 
     memset(out, 0, sizeof *out);
@@ -607,9 +594,9 @@ int mf_minimize(mf_store *s, const mf_matrix_campaign *c,
     if (o->exact) {
         mf_cover_problem cp = {cv.n, cv.cost, p.nm, cv.start, cv.by};
         int optimal = 0;
-        double te = now_s();
+        double te = mf_matrix_now_s();
         rc = mf_cover_exact(chosen, &optimal, &cp, o->timeout_ms);
-        out->exact_secs = now_s() - te;
+        out->exact_secs = mf_matrix_now_s() - te;
         if (rc == 0) {
             out->exact = 1;
             out->optimal = optimal;
@@ -661,7 +648,7 @@ int mf_minimize(mf_store *s, const mf_matrix_campaign *c,
     }
     rc = store_suite(s, c->id, picks, np, out);
 cleanup:
-    out->secs = now_s() - t0;
+    out->secs = mf_matrix_now_s() - t0;
     free(chosen);
     free(g);
     free(picks);
