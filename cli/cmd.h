@@ -40,5 +40,7 @@ int mf_cmd_matrix(int argc, char **argv);
 int mf_cmd_minimize(int argc, char **argv);
 /* mutfarm tests export --db F --format json|csv  -- cmd_tests.c */
 int mf_cmd_tests(int argc, char **argv);
+/* mutfarm keygen [-o BASENAME]  -- cmd_keygen.c */
+int mf_cmd_keygen(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "farm_worker.h"
+#include "keys.h"
 
 #ifndef MF_VERSION
 #define MF_VERSION "unknown"
@@ -22,6 +23,8 @@ static void usage(FILE *f)
     fputs("usage: mutfarm worker --connect ENDPOINT [--threads N] [--persist]\n"
           "                      [--config F] [--heartbeat MS] [--liveness N]\n"
           "                      [--grace MS] [--id NAME] [--verbose]\n"
+          "                      [--curve --server-public-key F\n"
+          "                       --client-secret-key F]\n"
           "  decide jobs of the coordinator at ENDPOINT (tcp://host:5555,\n"
           "  ipc:///path) with N solver threads (default: one per core).\n"
           "  Flags override the [worker] and [farm] keys of --config F.\n"
@@ -31,6 +34,12 @@ static void usage(FILE *f)
           "              bye (default: exit 0)\n"
           "  --grace MS  on SIGTERM/SIGINT, let running jobs finish this long\n"
           "              before giving them back (default 10000)\n"
+          "  --curve     encrypt and authenticate with ZeroMQ CURVE\n"
+          "              ([security] curve, docs/security.md)\n"
+          "  --server-public-key F  the coordinator's NAME.key\n"
+          "  --client-secret-key F  this worker's NAME.key_secret\n"
+          "              ('mutfarm keygen'; its NAME.key goes to the\n"
+          "              coordinator's authorized_keys)\n"
           "  exit: 0 campaign complete or stopped by a signal, 1 usage error,\n"
           "  2 internal error (e.g. the coordinator speaks another protocol)\n",
           f);
@@ -57,6 +66,8 @@ static const mf_cli_flag flags[] = {
     {'t', "--threads", "worker", "threads"},
     {'H', "--heartbeat", "farm", "heartbeat_ms"},
     {'L', "--liveness", "farm", "liveness"},
+    {'S', "--server-public-key", "security", "server_public_key"},
+    {'K', "--client-secret-key", "security", "client_secret_key"},
 };
 #define NFLAGS ((int)(sizeof flags / sizeof flags[0]))
 
@@ -65,6 +76,39 @@ typedef struct {
     const mf_cli_flag *f;
     const char *value;
 } flag_set;
+
+/* With [security] curve on: the coordinator's public key and this
+ * worker's pair, read into *server and *client and set in *wo; -1 after
+ * a message naming what to fix. */
+static int curve_keys(mf_worker_opts *wo, mf_keypair *server,
+                      mf_keypair *client, const mf_config *cfg)
+{
+    if (!cfg->curve)
+        return 0;
+    const char *why = NULL;
+    if (!mf_keys_have_curve())
+        why = "this libzmq is built without CURVE";
+    else if (!cfg->server_public_key[0])
+        why = "give the coordinator's public key: --server-public-key "
+              "NAME.key ([security] server_public_key)";
+    else if (!cfg->client_secret_key[0])
+        why = "give this worker's secret key: --client-secret-key "
+              "NAME.key_secret ([security] client_secret_key; make one "
+              "with 'mutfarm keygen')";
+    if (why) {
+        fprintf(stderr, "mutfarm worker: --curve: %s\n", why);
+        return -1;
+    }
+    if (mf_keys_read(server, cfg->server_public_key, 0) < 0 ||
+        mf_keys_read(client, cfg->client_secret_key, 1) < 0) {
+        fprintf(stderr, "mutfarm worker: %s\n", mf_err_msg());
+        return -1;
+    }
+    wo->curve_server_key = server->public_key;
+    wo->curve_public_key = client->public_key;
+    wo->curve_secret_key = client->secret_key;
+    return 0;
+}
 
 int mf_cmd_worker(int argc, char **argv)
 {
@@ -78,6 +122,9 @@ int mf_cmd_worker(int argc, char **argv)
         {"grace", required_argument, 0, 'g'},
         {"id", required_argument, 0, 'I'},
         {"verbose", no_argument, 0, 'v'},
+        {"curve", no_argument, 0, 'V'},
+        {"server-public-key", required_argument, 0, 'S'},
+        {"client-secret-key", required_argument, 0, 'K'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -85,7 +132,7 @@ int mf_cmd_worker(int argc, char **argv)
     mf_worker_opts_default(&wo);
     wo.mutfarm_version = MF_VERSION;
     flag_set sets[8];
-    int nsets = 0, c;
+    int nsets = 0, c, curve = 0;
     const char *config = NULL;
     long v;
     optind = 1;
@@ -110,6 +157,7 @@ int mf_cmd_worker(int argc, char **argv)
             break;
         case 'I': wo.worker_id = optarg; break;
         case 'v': wo.verbose = 1; break;
+        case 'V': curve = 1; break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
             fprintf(stderr, "mutfarm worker: unknown option '%s'; see "
@@ -133,6 +181,11 @@ int mf_cmd_worker(int argc, char **argv)
     for (int i = 0; i < nsets; i++)
         if (mf_cli_flag_set(&cfg, "worker", sets[i].f, sets[i].value) < 0)
             return MF_EXIT_USAGE;
+    if (curve)
+        cfg.curve = 1;
+    mf_keypair server, client;
+    if (curve_keys(&wo, &server, &client, &cfg) < 0)
+        return MF_EXIT_USAGE;
     wo.connect = cfg.connect;
     if (cfg.threads > 0) /* 0: one per core, the default of wo */
         wo.threads = cfg.threads;

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "zap.h"
 
 void mf_cli_default_db(char *out, size_t n, const char *model)
 {
@@ -36,6 +37,8 @@ static const mf_cli_flag flags[] = {
     {'o', "--observe", "campaign", "observe"},
     {'i', "--inputs", "campaign", "inputs"},
     {'P', "--progress-interval", "farm", "progress_s"},
+    {'K', "--server-secret-key", "security", "server_secret_key"},
+    {'A', "--authorized-keys", "security", "authorized_keys"},
 };
 #define NFLAGS ((int)(sizeof flags / sizeof flags[0]))
 
@@ -57,6 +60,9 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
         {"fresh", no_argument, 0, 'F'},
         {"sample", required_argument, 0, 'S'},
         {"progress-interval", required_argument, 0, 'P'},
+        {"curve", no_argument, 0, 'c'},
+        {"server-secret-key", required_argument, 0, 'K'},
+        {"authorized-keys", required_argument, 0, 'A'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -103,6 +109,15 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
                     cmd);
             return 1;
         }
+        if ((c == 'c' || c == 'K' || c == 'A') && run) {
+            fprintf(stderr, "mutfarm %s: %s is an option of 'mutfarm "
+                            "coordinator'; run's workers are local, on a "
+                            "private socket (docs/security.md)\n",
+                    cmd, c == 'c'   ? "--curve"
+                          : c == 'K' ? "--server-secret-key"
+                                     : "--authorized-keys");
+            return 1;
+        }
         const mf_cli_flag *f = mf_cli_flag_find(flags, NFLAGS, c);
         if (f) {
             if (mf_cli_flag_set(&out->cfg, cmd, f, optarg) < 0)
@@ -122,6 +137,7 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
             }
             break;
         case 'v': out->verbose = 1; break;
+        case 'c': out->cfg.curve = 1; break;
         case 'F': out->fresh = 1; break;
         case 'S':
             errno = 0;
@@ -158,10 +174,15 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
         mf_cli_default_db(out->cfg.db, sizeof out->cfg.db, out->model);
     if (!out->bind_given)
         snprintf(out->cfg.bind, sizeof out->cfg.bind, "%s", bind_default);
-    if (out->cfg.curve) {
-        fprintf(stderr, "mutfarm %s: [security] curve = on is not supported "
-                        "yet; use a trusted network or an ssh tunnel "
-                        "(docs/running.md)\n", cmd);
+    if (run && out->cfg.curve) {
+        /* Local workers on a socket in a private directory (cmd_run.c). */
+        fprintf(stderr, "mutfarm %s: note: [security] curve = on is for "
+                        "'mutfarm coordinator'; run's local workers do not "
+                        "use it (docs/security.md)\n", cmd);
+        out->cfg.curve = 0;
+    }
+    if (mf_zap_check(&out->cfg) < 0) { /* before the store is opened */
+        fprintf(stderr, "mutfarm %s: %s\n", cmd, mf_err_msg());
         return 1;
     }
     out->workers = out->cfg.workers;

@@ -59,6 +59,9 @@ static const command commands[] = {
     {"minimize", mf_cmd_minimize,
      "minimize --db F [--campaign N] [--exact] [--name NAME]\n"
      "      a smallest test suite killing every killed mutant"},
+    {"keygen", mf_cmd_keygen,
+     "keygen [-o BASENAME]\n"
+     "      a CURVE key pair for a coordinator or worker (docs/security.md)"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -70,6 +70,10 @@ static const key keys[] = {
     {"worker", "reconnect_max_ms", K_UINT, F(reconnect_max_ms), 1, 3600000},
     {"run", "workers", K_INT, F(workers), 0, 4096},
     {"security", "curve", K_BOOL, F(curve), 0, 1},
+    {"security", "server_secret_key", K_STR, F(server_secret_key), 0, 0},
+    {"security", "authorized_keys", K_STR, F(authorized_keys), 0, 0},
+    {"security", "server_public_key", K_STR, F(server_public_key), 0, 0},
+    {"security", "client_secret_key", K_STR, F(client_secret_key), 0, 0},
 };
 
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))

@@ -59,8 +59,13 @@ typedef struct {
     /* [run] */
     int workers; /* local worker processes, 0: one per core */
 
-    /* [security] */
+    /* [security] (docs/security.md) */
     int curve; /* ZeroMQ CURVE on (1) or off (0) */
+    char server_secret_key[MF_CONFIG_PATH]; /* coordinator: NAME.key_secret */
+    char authorized_keys[MF_CONFIG_PATH];   /* coordinator: workers' *.key,
+                                               a file or a directory */
+    char server_public_key[MF_CONFIG_PATH]; /* worker: coordinator's .key */
+    char client_secret_key[MF_CONFIG_PATH]; /* worker: NAME.key_secret */
 } mf_config;
 
 /* Fill *c with the built-in defaults (engine fields from

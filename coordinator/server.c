@@ -33,7 +33,9 @@
 #include "mutate.h"
 #include "rerun.h"
 #include "store.h"
+#include "verify.h"
 #include "wire.h"
+#include "zap.h"
 
 #ifndef MF_VERSION
 #define MF_VERSION "unknown"
@@ -98,6 +100,9 @@ struct mf_coord {
     void *mon;                        /* PAIR: the ROUTER's monitor events */
     char endpoint[512];
     MF_VEC(int) seen_fds;             /* connections a frame came from */
+    mf_zap *zap;                      /* CURVE's ZAP handler; NULL: off */
+    mf_verify *verify;                /* replays kills before storing */
+    const char *msg_key;              /* CURVE key of the message at hand */
 
     MF_VEC(peer) peers;
     int rr;                           /* round-robin start for dispatch */
@@ -546,7 +551,9 @@ static int bind_socket(mf_coord *c)
      * error) never reach us as messages: the monitor tells. */
     char mon_ep[64];
     snprintf(mon_ep, sizeof mon_ep, "inproc://mf-coord-monitor-%p", (void *)c);
-    if (zmq_socket_monitor(c->sock, mon_ep, ZMQ_EVENT_DISCONNECTED) == 0) {
+    int events = ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+                 ZMQ_EVENT_HANDSHAKE_FAILED_AUTH;
+    if (zmq_socket_monitor(c->sock, mon_ep, events) == 0) {
         c->mon = zmq_socket(c->zctx, ZMQ_PAIR);
         if (c->mon && zmq_connect(c->mon, mon_ep) != 0) {
             zmq_close(c->mon);
@@ -555,6 +562,9 @@ static int bind_socket(mf_coord *c)
         if (c->mon)
             zmq_setsockopt(c->mon, ZMQ_LINGER, &linger, sizeof linger);
     }
+    int rc = mf_zap_setup(&c->zap, c->zctx, c->sock, &c->cfg, c->cmd);
+    if (rc < 0)
+        return rc;
     if (zmq_bind(c->sock, c->cfg.bind) != 0)
         return mf_err_set(MF_ERROR, "cannot bind '%s': %s", c->cfg.bind,
                           zmq_strerror(errno));
@@ -606,6 +616,7 @@ int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
     int rc = load_model(c);
     if (rc < 0)
         goto fail;
+    c->verify = mf_verify_new(c->model, c->cfg.notion);
     rc = mf_store_open(&c->st, c->cfg.db, 0, c->cfg.busy_timeout_ms);
     if (rc < 0)
         goto fail;
@@ -670,6 +681,8 @@ void mf_coord_free(mf_coord *c)
         zmq_close(c->mon);
     if (c->zctx)
         zmq_ctx_term(c->zctx);
+    mf_zap_free(c->zap); /* its thread ends with the context */
+    mf_verify_free(c->verify);
     mf_store_close(c->st);
     mf_buf_free(&c->options);
     mf_model_free(c->model);
@@ -942,6 +955,48 @@ static void ack_result(mf_coord *c, peer *p, const mf_wire_result *r,
     send_peer(c, p, buf, len, rc);
 }
 
+/* A result with a kill that does not replay (verify.c): refused, its job
+ * back in the queue (never quarantined for it: the fault is the
+ * worker's), the worker's refusals counted; at MF_VERIFY_CUT_OFF it is cut
+ * off, its jobs back in the queue and its messages ignored. */
+static int refuse_false_kill(mf_coord *c, peer *p, const mf_wire_result *r,
+                             const char *why)
+{
+    char msg[700];
+    snprintf(msg, sizeof msg, "a kill that does not replay: %s", why);
+    refuse_result(c, p, r, MUTFARM__V1__REJECT_CODE__REJECT_INVALID, msg);
+    int n = mf_verify_refused(c->verify, p->id, c->msg_key);
+    int rc = mf_store_job_release(c->st, (int64_t)r->job_id, (int)r->attempt,
+                                  INT_MAX, msg, NULL);
+    if (rc == 0 && n >= MF_VERIFY_CUT_OFF) {
+        say(c, "worker %s%s%s cut off after %d refused results: its jobs go "
+               "back to the queue, what it sends is ignored",
+            p->id, c->msg_key ? " key " : "", c->msg_key ? c->msg_key : "",
+            n);
+        p->credit = 0;
+        rc = release_worker(c, p->id, "is cut off");
+    }
+    c->dry = 0;
+    return rc < 0 ? rc : refresh_counts(c);
+}
+
+/* 1 if every kill of result r (verdicts v) replays (verify.c); else 0,
+ * the result refused, with *rc < 0 only for a store failure. */
+static int verified(mf_coord *c, peer *p, const mf_wire_result *r,
+                    const mf_verdict *v, int *rc)
+{
+    size_t n = r->n_mutants;
+    const char **ids = mf_xcalloc(n ? n : 1, sizeof *ids);
+    for (size_t i = 0; i < n; i++)
+        ids[i] = r->mutants[i]->mutant_id;
+    char why[600];
+    int bad = mf_verify_kills(c->verify, why, sizeof why, ids, v, (int)n);
+    free(ids);
+    if (bad)
+        *rc = refuse_false_kill(c, p, r, why);
+    return !bad;
+}
+
 static int on_result(mf_coord *c, peer *p, const mf_wire_result *r)
 {
     char why[512];
@@ -968,6 +1023,8 @@ static int on_result(mf_coord *c, peer *p, const mf_wire_result *r)
         sv[i].mutant_id = r->mutants[i]->mutant_id;
         sv[i].v = &v[i];
     }
+    if (!verified(c, p, r, v, &rc)) /* every kill replayed first */
+        goto done;
     mf_store_result res = {0};
     res.job_id = (int64_t)r->job_id;
     res.attempt = (int)r->attempt;
@@ -1089,10 +1146,15 @@ static int on_message(mf_coord *c, const uint8_t *rid, size_t rid_len,
         return 0;
     }
     mf_wire_kind k = (mf_wire_kind)e->body_case;
+    int rc = 0;
+    if (mf_verify_is_cut(c->verify,
+                         p ? p->id : k == MF_WIRE_HELLO ? e->hello->worker_id
+                                                        : NULL,
+                         c->msg_key))
+        goto done; /* cut off (refuse_false_kill): ignored */
     if (c->o.verbose)
         say(c, "%s from %s", mf_wire_kind_name(k),
              peer_name(who, sizeof who, rid, rid_len, p));
-    int rc = 0;
     if (k == MF_WIRE_HELLO) {
         on_hello(c, rid, rid_len, p, e->hello);
         p = find_rid(c, rid, rid_len);
@@ -1181,6 +1243,7 @@ static int drain(mf_coord *c)
         const uint8_t *rid = zmq_msg_data(&id);
         size_t rid_len = zmq_msg_size(&id);
         seen_fd(c, zmq_msg_get(&body, ZMQ_SRCFD));
+        c->msg_key = c->zap ? mf_zap_msg_key(&body) : NULL;
         int rc = 0;
         if (rid_len > sizeof(((peer *)0)->rid) || rid_len == 0) {
             say_peer(c, "dropped a frame from a peer with a %zu-byte "
@@ -1231,12 +1294,17 @@ static void drain_monitor(mf_coord *c)
             memcpy(&fd, d + 2, sizeof fd);
             int known = 0;
             for (int i = 0; i < c->seen_fds.n; i++)
-                if (c->seen_fds.v[i] == (int)fd) {
+                if (event == ZMQ_EVENT_DISCONNECTED &&
+                    c->seen_fds.v[i] == (int)fd) {
                     c->seen_fds.v[i] = c->seen_fds.v[--c->seen_fds.n];
                     known = 1;
                     break;
                 }
-            if (event == ZMQ_EVENT_DISCONNECTED && !known)
+            if (event != ZMQ_EVENT_DISCONNECTED) /* a handshake failed */
+                mf_zap_handshake_failed(c->zap, event, (int)fd,
+                                        zmq_msg_data(&addr),
+                                        zmq_msg_size(&addr));
+            else if (!known && !mf_zap_claim_disconnect(c->zap))
                 say_peer(c, "dropped a connection on %.*s before any frame "
                             "of it arrived (a frame over the %zu MiB cap, "
                             "or not ZeroMQ at all)",

@@ -519,6 +519,15 @@ static int connect_dealer(session *s, int stopping)
     zmq_setsockopt(d, ZMQ_ROUTING_ID, ident, strlen(ident));
     zmq_setsockopt(d, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
     zmq_setsockopt(d, ZMQ_LINGER, &linger, sizeof linger);
+    if (w->o->curve_server_key &&
+        (zmq_setsockopt(d, ZMQ_CURVE_SERVERKEY, w->o->curve_server_key, 40) ||
+         zmq_setsockopt(d, ZMQ_CURVE_PUBLICKEY, w->o->curve_public_key, 40) ||
+         zmq_setsockopt(d, ZMQ_CURVE_SECRETKEY, w->o->curve_secret_key, 40))) {
+        int e = errno;
+        zmq_close(d);
+        return mf_err_set(MF_ERROR, "cannot set the CURVE keys: %s",
+                          zmq_strerror(e));
+    }
     if (zmq_connect(d, w->o->connect) != 0) {
         int e = errno;
         zmq_close(d);

@@ -30,6 +30,10 @@ typedef struct {
     const char *worker_id;     /* NULL: "host-pid" */
     const char *mutfarm_version; /* sent in Hello; NULL: "unknown" */
     int verbose;               /* log every message to stderr */
+    /* ZeroMQ CURVE (docs/security.md): Z85 keys, all three or NULL */
+    const char *curve_server_key; /* the coordinator's public key */
+    const char *curve_public_key; /* this worker's pair */
+    const char *curve_secret_key;
 } mf_worker_opts;
 
 /* Defaults: threads = online CPUs, heartbeat 1000 ms, liveness 3,
