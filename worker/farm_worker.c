@@ -28,6 +28,7 @@
 #include <zmq.h>
 
 #include "mutate.h"
+#include "sim.h"
 
 /* Results kept for re-sending until the coordinator acknowledges them. */
 #define MAX_UNACKED 64
@@ -165,6 +166,46 @@ static int test_mutant_ms(void)
     return ms < 0 ? 0 : ms > 1000 ? 1000 : ms;
 }
 
+/* MF_TEST_FALSE_KILL=N (tests only): the N-th mutant this process finds
+ * equivalent or surviving is reported killed, by a test of length 0 that
+ * cannot kill it (the original's own initial observables); "N+": that one
+ * and every later one. The coordinator must refuse such results
+ * (coordinator/verify.c). */
+static void false_kill(const mf_model *m, char **ids, const int *jix,
+                       mf_verdict *v, int ne)
+{
+    static long seen; /* over the process; under the lock below */
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    const char *p = getenv("MF_TEST_FALSE_KILL");
+    char *end;
+    long n = p ? strtol(p, &end, 10) : 0;
+    if (n < 1 || (*end && strcmp(end, "+")))
+        return;
+    int every = *end == '+';
+    for (int k = 0; k < ne; k++) {
+        if (v[k].kind != MF_V_EQUIVALENT && v[k].kind != MF_V_SURVIVED)
+            continue;
+        pthread_mutex_lock(&mu);
+        long at = ++seen;
+        pthread_mutex_unlock(&mu);
+        if (at != n && !(every && at > n))
+            continue;
+        mf_test *t = mf_test_new(m->nslots, mf_model_nobs(m), 0);
+        mf_val *st = mf_xcalloc((size_t)(m->nslots ? m->nslots : 1),
+                                sizeof *st);
+        if (mf_sim_initial(st, m, t->inputs, 0) == 0)
+            mf_sim_observe(t->expect, t->nobs, m, st);
+        free(st);
+        wlog("MF_TEST_FALSE_KILL: reporting mutant %s (%s) as killed by a "
+             "test that does not kill it", ids[jix[k]],
+             mf_verdict_name(v[k].kind));
+        mf_verdict_clear(&v[k]);
+        v[k].kind = MF_V_KILLED;
+        v[k].notion = MF_N_DETERMINISTIC;
+        v[k].test = t;
+    }
+}
+
 int mf_worker_do_job(mf_wire_result **out, const mf_wire_job *job,
                      const char *worker_id)
 {
@@ -252,6 +293,7 @@ int mf_worker_do_job(mf_wire_result **out, const mf_wire_job *job,
     mf_verdict *v = mf_xcalloc((size_t)(ne ? ne : 1), sizeof *v);
     if (ne > 0)
         mf_engine_check(m, em, ne, &eo, v); /* failures are in the verdicts */
+    false_kill(m, ids, jix, v, ne);
     int64_t t2 = now_ms();
     int64_t delay = (int64_t)test_mutant_ms() * n;
     if (delay > 0) {
