@@ -990,7 +990,8 @@ static int verified(mf_coord *c, peer *p, const mf_wire_result *r,
     for (size_t i = 0; i < n; i++)
         ids[i] = r->mutants[i]->mutant_id;
     char why[600];
-    int bad = mf_verify_kills(c->verify, why, sizeof why, ids, v, (int)n);
+    int bad = mf_verify_kills(c->verify, c->st, (int64_t)r->job_id, why,
+                              sizeof why, ids, v, (int)n);
     free(ids);
     if (bad)
         *rc = refuse_false_kill(c, p, r, why);

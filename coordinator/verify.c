@@ -158,9 +158,42 @@ static int replay_fn(const mf_mutant *mu, void *arg)
     return x->bad; /* the first refusal is enough */
 }
 
-int mf_verify_kills(mf_verify *v, char *why, size_t nwhy,
-                    const char *const *ids, const mf_verdict *verdicts,
-                    int n)
+typedef struct {
+    const kill_ref *kills; /* sorted by id */
+    int nkills;
+    unsigned mask;
+} ops_ctx;
+
+static int op_fn(const mf_store_mutant *sm, void *arg)
+{
+    ops_ctx *o = arg;
+    kill_ref key = {sm->id, 0};
+    if (!bsearch(&key, o->kills, (size_t)o->nkills, sizeof key, cmp_kill))
+        return 0;
+    int op = mf_mop_from_name(sm->op);
+    if (op < 0) {
+        o->mask = 0; /* an operator this build does not know: all */
+        return 1;
+    }
+    o->mask |= 1u << op;
+    return 0;
+}
+
+/* The operators of the killed mutants in the job, as a mask for
+ * mf_mutants_each (0: all). Enumerating one operator's mutants instead
+ * of every one is what keeps the replay cheap on models with many. */
+static unsigned kill_ops(mf_store *st, int64_t job, const kill_ref *kills,
+                         int nkills)
+{
+    ops_ctx o = {kills, nkills, 0};
+    if (!st || mf_store_job_mutants(st, job, op_fn, &o) < 0)
+        return 0;
+    return o.mask;
+}
+
+int mf_verify_kills(mf_verify *v, mf_store *st, int64_t job, char *why,
+                    size_t nwhy, const char *const *ids,
+                    const mf_verdict *verdicts, int n)
 {
     replay_ctx x = {0};
     x.v = v;
@@ -179,7 +212,8 @@ int mf_verify_kills(mf_verify *v, char *why, size_t nwhy,
     if (!x.bad && x.nkills > 0) {
         qsort(x.kills, (size_t)x.nkills, sizeof *x.kills, cmp_kill);
         x.done = mf_xcalloc((size_t)x.nkills, sizeof *x.done);
-        mf_mutants_each(v->m, 0, replay_fn, &x);
+        mf_mutants_each(v->m, kill_ops(st, job, x.kills, x.nkills),
+                        replay_fn, &x);
         for (int k = 0; k < x.nkills && !x.bad; k++)
             if (!x.done[k])
                 refuse(&x, x.kills[k].id, "no mutant of this model has "

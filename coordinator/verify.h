@@ -13,8 +13,12 @@
 #ifndef MF_VERIFY_H
 #define MF_VERIFY_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "engine.h"
 #include "model.h"
+#include "store.h"
 #include "verdict.h"
 
 /* Refused results after which a worker is cut off. */
@@ -28,11 +32,13 @@ mf_verify *mf_verify_new(const mf_model *m, mf_notion_req want);
 void mf_verify_free(mf_verify *v); /* NULL-safe */
 
 /* Replay every killed verdict among verdicts[0..n) (of mutants ids[i]).
+ * The mutants are derived by enumerating the model's, only under the
+ * operators the store (st, may be NULL: all) gives them in job `job`.
  * Returns 0 when each kill holds (or there is none); 1 when one does not,
  * with "mutant ID: why" in why[0..nwhy); the verdicts are not changed. */
-int mf_verify_kills(mf_verify *v, char *why, size_t nwhy,
-                    const char *const *ids, const mf_verdict *verdicts,
-                    int n);
+int mf_verify_kills(mf_verify *v, mf_store *st, int64_t job, char *why,
+                    size_t nwhy, const char *const *ids,
+                    const mf_verdict *verdicts, int n);
 
 /* Count a refused result of worker `id` (key: the Z85 CURVE key of its
  * connection, or NULL). Returns the worker's refusals so far; at

@@ -224,17 +224,19 @@ static void *handler(void *arg)
                 zmq_z85_encode(key, zmq_msg_data(&f[6]), 32))
                 ok = mf_keylist_has(&z->keys, key);
         }
-        if (n >= 2) {
-            const char *code = ok ? "200" : "400";
-            const char *text = ok ? "OK" : "key not authorised";
-            send_str(z->rep, "1.0", 3, 1);
+        /* Always a reply: a REP socket takes no request before it. */
+        const char *code = ok ? "200" : "400";
+        const char *text = ok ? "OK" : "key not authorised";
+        send_str(z->rep, "1.0", 3, 1);
+        if (n >= 2)
             zmq_send(z->rep, zmq_msg_data(&f[1]), zmq_msg_size(&f[1]),
                      ZMQ_SNDMORE);
-            send_str(z->rep, code, 3, 1);
-            send_str(z->rep, text, strlen(text), 1);
-            send_str(z->rep, ok ? key : "", ok ? strlen(key) : 0, 1);
-            send_str(z->rep, "", 0, 0);
-        }
+        else
+            send_str(z->rep, "", 0, 1);
+        send_str(z->rep, code, 3, 1);
+        send_str(z->rep, text, strlen(text), 1);
+        send_str(z->rep, ok ? key : "", ok ? strlen(key) : 0, 1);
+        send_str(z->rep, "", 0, 0);
         if (!ok)
             log_refused(z, key[0] ? key : "(none)", addr);
         for (int i = 0; i < n; i++)

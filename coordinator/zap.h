@@ -36,9 +36,9 @@ int mf_zap_setup(mf_zap **out, void *zctx, void *sock, const mf_config *cfg,
                  const char *cmd);
 
 /* A handshake failure the ROUTER's monitor saw (ZMQ_EVENT_HANDSHAKE_*
- * `event` with `value`, on the endpoint addr[0..addr_len)): a peer without CURVE (or with a
- * bad one) is logged here, at most once a minute with a count; refusals by
- * the handler are counted only (it logged them). NULL-safe. */
+ * `event` with `value`, on the endpoint addr[0..addr_len)): a peer
+ * without CURVE (or with a bad one) is logged here, at most once a minute;
+ * refusals by the handler are only noted (it logged them). NULL-safe. */
 void mf_zap_handshake_failed(mf_zap *z, int event, int value,
                              const void *addr, size_t addr_len);
 

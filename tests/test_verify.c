@@ -87,8 +87,9 @@ static void test_verify__engine_kills_pass(void **state)
     fixture *f = fixture_new();
     mf_verify *v = mf_verify_new(f->m, MF_REQ_AUTO);
     char why[512] = "";
-    assert_int_equal(mf_verify_kills(v, why, sizeof why, id_ptrs(f), f->v,
-                                     f->n), 0);
+    assert_int_equal(mf_verify_kills(v, NULL, 0, why, sizeof why,
+                                     id_ptrs(f), f->v, f->n),
+                     0);
     long replayed, refused;
     mf_verify_counts(v, &replayed, &refused);
     int kills = 0;
@@ -121,11 +122,13 @@ static void test_verify__borrowed_test_is_refused(void **state)
     const char *ids[2] = {f->ids[f->killed], f->ids[f->other]};
     mf_verdict both[2] = {*k, forged};
     char why[512] = "";
-    assert_int_equal(mf_verify_kills(v, why, sizeof why, ids, both, 2), 1);
+    assert_int_equal(
+        mf_verify_kills(v, NULL, 0, why, sizeof why, ids, both, 2), 1);
     assert_non_null(strstr(why, f->ids[f->other]));
     assert_non_null(strstr(why, "does not kill"));
     /* The real kill alone still passes; the test was not changed. */
-    assert_int_equal(mf_verify_kills(v, why, sizeof why, ids, both, 1), 0);
+    assert_int_equal(
+        mf_verify_kills(v, NULL, 0, why, sizeof why, ids, both, 1), 0);
     mf_verdict_clear(&forged);
     mf_verify_free(v);
     fixture_free(f);
@@ -136,7 +139,8 @@ static void expect_refused(mf_verify *v, const char *id, mf_verdict *vd,
 {
     char why[512] = "";
     const char *ids[1] = {id};
-    assert_int_equal(mf_verify_kills(v, why, sizeof why, ids, vd, 1), 1);
+    assert_int_equal(
+        mf_verify_kills(v, NULL, 0, why, sizeof why, ids, vd, 1), 1);
     if (!strstr(why, part))
         fail_msg("refused for '%s', expected '%s'", why, part);
 }
