@@ -139,6 +139,16 @@ kill "$(child_of "$PID_open")" 2>/dev/null
 [ $? = 1 ] && grep -q 'holds a secret key' "$WORK/x.err" &&
     ok "the coordinator's secret file given to a worker: exit 1" ||
     fail "worker with the server's secret: $(cat "$WORK/x.err")"
+grep -q "authorized_keys" "$WORK/bad.err" &&
+    ok "the refused worker says what to check" ||
+    fail "the refused worker's log: $(tail -2 "$WORK/bad.err")"
+"$MF_BIN" keygen --help | grep -q 'usage: mutfarm keygen' &&
+    ok "keygen --help" || fail "keygen --help"
+(cd "$WORK" && "$MF_BIN" keygen -o good >/dev/null 2>"$WORK/x.err")
+[ $? = 1 ] && grep -q 'exists' "$WORK/x.err" && cmp -s "$WORK/good.key" "$WORK/auth/good.key" &&
+    ok "keygen does not overwrite a pair: exit 1" || fail "keygen over a pair: $(cat "$WORK/x.err")"
+"$MF_BIN" keygen extra >/dev/null 2>&1
+[ $? = 1 ] && ok "keygen with an argument: exit 1" || fail "keygen extra: not exit 1"
 "$MF_BIN" run "$WORK/model.smv" --curve >/dev/null 2>"$WORK/x.err"
 [ $? = 1 ] && grep -q "option of 'mutfarm coordinator'" "$WORK/x.err" &&
     ok "run --curve: exit 1, a coordinator's option" || fail "run --curve: $(cat "$WORK/x.err")"

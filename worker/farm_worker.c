@@ -473,6 +473,7 @@ typedef struct {
     int fatal;          /* the coordinator refuses us for good */
     int heard;          /* something came on this connection */
     int bye;            /* the coordinator said Bye */
+    int curve_hinted;   /* said why a CURVE peer may stay silent */
 } session;
 
 static void send_frame(session *s, const uint8_t *buf, size_t len,
@@ -916,6 +917,14 @@ int mf_worker_run(const mf_worker_opts *o)
                 wlog("no word from the coordinator for %lld ms; "
                      "reconnecting in %u ms (and on, backing off)",
                      (long long)(now - s.last_heard), s.backoff);
+            else if (o->curve_server_key && !s.curve_hinted) {
+                /* A refused CURVE handshake looks like silence here. */
+                s.curve_hinted = 1;
+                wlog("no answer from the coordinator at %s yet: if it is "
+                     "up, check that it has this worker's public key in "
+                     "its authorized_keys and that --server-public-key "
+                     "is its key (docs/security.md)", o->connect);
+            }
             disconnect(&s);
             reconnect_at = now + s.backoff;
             s.backoff = s.backoff * 2 > backoff_max ? backoff_max
