@@ -78,7 +78,7 @@ int mf_cmd_keygen(int argc, char **argv)
     int rc = mf_keys_write(base, &kp);
     char pub[MF_KEY_Z85];
     memcpy(pub, kp.public_key, sizeof pub);
-    memset(&kp, 0, sizeof kp);
+    explicit_bzero(&kp, sizeof kp);
     if (rc < 0) {
         fprintf(stderr, "mutfarm keygen: %s\n", mf_err_msg());
         return MF_EXIT_USAGE;

@@ -198,7 +198,9 @@ int mf_cmd_worker(int argc, char **argv)
                         "tcp://HOST:PORT\n");
         return MF_EXIT_USAGE;
     }
-    if (mf_worker_run(&wo) < 0) {
+    int rc = mf_worker_run(&wo);
+    explicit_bzero(&client, sizeof client);
+    if (rc < 0) {
         fprintf(stderr, "mutfarm worker: %s\n", mf_err_msg());
         return MF_EXIT_INTERNAL;
     }

@@ -963,9 +963,11 @@ static int refuse_false_kill(mf_coord *c, peer *p, const mf_wire_result *r,
                              const char *why)
 {
     char msg[700];
-    snprintf(msg, sizeof msg, "a kill that does not replay: %s", why);
-    refuse_result(c, p, r, MUTFARM__V1__REJECT_CODE__REJECT_INVALID, msg);
     int n = mf_verify_refused(c->verify, p->id, c->msg_key);
+    snprintf(msg, sizeof msg, "a kill that does not replay (refusal %d of "
+                              "%d before a cut-off): %s",
+             n, MF_VERIFY_CUT_OFF, why);
+    refuse_result(c, p, r, MUTFARM__V1__REJECT_CODE__REJECT_INVALID, msg);
     int rc = mf_store_job_release(c->st, (int64_t)r->job_id, (int)r->attempt,
                                   INT_MAX, msg, NULL);
     if (rc == 0 && n >= MF_VERIFY_CUT_OFF) {

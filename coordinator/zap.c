@@ -67,7 +67,7 @@ int mf_zap_check(const mf_config *cfg)
                                            "libzmq is built without CURVE");
     mf_keypair kp;
     int rc = mf_keys_read(&kp, cfg->server_secret_key, 1);
-    memset(&kp, 0, sizeof kp);
+    explicit_bzero(&kp, sizeof kp);
     if (rc < 0)
         return rc;
     mf_keylist l;
@@ -292,11 +292,11 @@ int mf_zap_setup(mf_zap **out, void *zctx, void *sock, const mf_config *cfg,
         goto fail;
     }
     z->started = 1;
-    memset(&kp, 0, sizeof kp);
+    explicit_bzero(&kp, sizeof kp);
     *out = z;
     return 0;
 fail:
-    memset(&kp, 0, sizeof kp);
+    explicit_bzero(&kp, sizeof kp);
     if (z->rep)
         zmq_close(z->rep);
     mf_keylist_free(&z->keys);
