@@ -71,6 +71,7 @@ typedef struct {
     char *why;
     size_t nwhy;
     int bad;         /* a kill did not hold */
+    int found;       /* kills checked so far */
 } replay_ctx;
 
 static int cmp_kill(const void *a, const void *b)
@@ -134,6 +135,7 @@ static int replay_fn(const mf_mutant *mu, void *arg)
         if (x->done[k])
             continue;
         x->done[k] = 1;
+        x->found++;
         if (mu->status == MF_MUT_STILLBORN) {
             refuse(x, mu->id, "a kill of a stillborn mutant");
             continue;
@@ -155,7 +157,9 @@ static int replay_fn(const mf_mutant *mu, void *arg)
         mf_test_free(t);
         mf_model_free(mm);
     }
-    return x->bad; /* the first refusal is enough */
+    /* The first refusal is enough; and once every kill is checked, the
+     * rest of the enumeration is not needed. */
+    return x->bad || x->found == x->nkills;
 }
 
 typedef struct {
