@@ -1307,7 +1307,9 @@ static void drain_monitor(mf_coord *c)
                 mf_zap_handshake_failed(c->zap, event, (int)fd,
                                         zmq_msg_data(&addr),
                                         zmq_msg_size(&addr));
-            else if (!known && !mf_zap_claim_disconnect(c->zap))
+            else if (!known &&
+                     !mf_zap_disconnected(c->zap, zmq_msg_data(&addr),
+                                          zmq_msg_size(&addr)))
                 say_peer(c, "dropped a connection on %.*s before any frame "
                             "of it arrived (a frame over the %zu MiB cap, "
                             "or not ZeroMQ at all)",

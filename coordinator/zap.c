@@ -40,7 +40,7 @@ struct mf_zap {
     refused seen[MAX_REMEMBERED];
     int nseen;
     /* Main thread only: the monitor's handshake failures. */
-    time_t failed_at;   /* the last handshake failure, 0 none */
+    int failed;         /* failed handshakes whose disconnection is due */
     long plain_count;   /* peers without CURVE since the last log line */
     time_t plain_logged;
 };
@@ -135,14 +135,11 @@ static void log_refused(mf_zap *z, const char *key, const char *addr)
     r->count = 0;
 }
 
-void mf_zap_handshake_failed(mf_zap *z, int event, int value,
-                             const void *addr, size_t addr_len)
+/* A peer without CURVE (or with a broken handshake) on addr: logged at
+ * most once a minute, since it keeps reconnecting. */
+static void log_plain(mf_zap *z, int value, const void *addr,
+                      size_t addr_len)
 {
-    if (!z)
-        return;
-    z->failed_at = time(NULL);
-    if (event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH)
-        return; /* the handler refused it, and said so */
     time_t now = time(NULL);
     z->plain_count++;
     if (z->plain_logged && now - z->plain_logged < RELOG_S)
@@ -159,9 +156,27 @@ void mf_zap_handshake_failed(mf_zap *z, int event, int value,
     z->plain_count = 0;
 }
 
-int mf_zap_claim_disconnect(mf_zap *z)
+void mf_zap_handshake_failed(mf_zap *z, int event, int value,
+                             const void *addr, size_t addr_len)
 {
-    return z && z->failed_at && time(NULL) - z->failed_at < RELOG_S;
+    if (!z)
+        return;
+    z->failed++;
+    if (event != ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) /* else: the handler
+                                                      refused it, and said so */
+        log_plain(z, value, addr, addr_len);
+}
+
+int mf_zap_disconnected(mf_zap *z, const void *addr, size_t addr_len)
+{
+    if (!z)
+        return 0;
+    if (z->failed > 0)
+        z->failed--; /* the end of a failure already said */
+    else
+        log_plain(z, ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH, addr,
+                  addr_len);
+    return 1;
 }
 
 const char *mf_zap_msg_key(void *msg)

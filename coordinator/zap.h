@@ -42,10 +42,12 @@ int mf_zap_setup(mf_zap **out, void *zctx, void *sock, const mf_config *cfg,
 void mf_zap_handshake_failed(mf_zap *z, int event, int value,
                              const void *addr, size_t addr_len);
 
-/* 1 if a handshake failed within the last minute: a connection that
- * closes before any frame of it arrived is most likely that peer again,
- * explained already. NULL-safe (0). */
-int mf_zap_claim_disconnect(mf_zap *z);
+/* A connection on addr[0..addr_len) closed before any frame of it
+ * arrived. With CURVE that is the end of a failed handshake (said already
+ * by mf_zap_handshake_failed or the handler), or a peer without CURVE
+ * that hung up first (logged here as one, at most once a minute).
+ * Returns 1 when it is taken care of; 0 without CURVE (z NULL). */
+int mf_zap_disconnected(mf_zap *z, const void *addr, size_t addr_len);
 
 /* Join the handler thread. Call after zmq_ctx_term of its context (which
  * ends it); NULL-safe. */
