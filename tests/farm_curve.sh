@@ -78,8 +78,15 @@ n=$(decided_count "$WORK/c.db")
     fail "$n mutants decided without a listed worker"
 grep -q 'joined' "$WORK/coord.err" && fail "a refused worker joined" ||
     ok "no refused worker joined"
+# This one reads its keys from the [security] section of a config file.
+cat >"$WORK/worker.conf" <<EOF
+[security]
+curve = on
+server_public_key = $WORK/coord.key
+client_secret_key = $WORK/good.key_secret
+EOF
 bg good "$MF_BIN" worker --connect "$ep" --threads 2 --id good --heartbeat 250 \
-    --liveness 4 "${keys[@]}" --client-secret-key "$WORK/good.key_secret"
+    --liveness 4 --config "$WORK/worker.conf"
 expect_exit0 coord 120 "the listed worker completes the campaign"
 expect_exit0 good 30 "the listed worker exits after the bye"
 check_store "$WORK/c.db"
@@ -152,4 +159,10 @@ grep -q "authorized_keys" "$WORK/bad.err" &&
 "$MF_BIN" run "$WORK/model.smv" --curve >/dev/null 2>"$WORK/x.err"
 [ $? = 1 ] && grep -q "option of 'mutfarm coordinator'" "$WORK/x.err" &&
     ok "run --curve: exit 1, a coordinator's option" || fail "run --curve: $(cat "$WORK/x.err")"
+# run keeps CURVE off for its local workers, even with curve = on.
+printf '[security]\ncurve = on\n' >"$WORK/on.conf"
+timeout 120 "$MF_BIN" run "$WORK/model.smv" --config "$WORK/on.conf" --workers 1 \
+    --bound 1 --operators negate --db "$WORK/r.db" >/dev/null 2>"$WORK/r.err"
+[ $? = 0 ] && grep -q "run's local workers do not use it" "$WORK/r.err" &&
+    ok "run with curve = on: done, with a note" || fail "run with curve = on: $(tail -2 "$WORK/r.err")"
 finish
