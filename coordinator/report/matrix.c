@@ -1,5 +1,5 @@
 /* matrix.c - the kill matrix of a campaign in the store: every test
- * replayed on every killed, survived or unknown mutant (matrix_replay.c),
+ * replayed on every killed, survived or unknown mutant (model/kill_replay.c),
  * each kill upserted into `kills` with its notion, step and refusal; and a
  * suite replayed on every mutant with an early exit per mutant, for a
  * check that does not need the full matrix (docs/minimisation.md).
@@ -166,7 +166,7 @@ static void block_free(block *b)
 
 /* Parse and check one row (id, length, inputs, expected, allowed). */
 static int block_add(block *b, mf_store *s, const mf_matrix_campaign *c,
-                     mf_matrix_orig *o, sqlite3_stmt *st)
+                     mf_kill_orig *o, sqlite3_stmt *st)
 {
     int64_t id = sqlite3_column_int64(st, 0);
     int len = sqlite3_column_int(st, 1);
@@ -183,7 +183,7 @@ static int block_add(block *b, mf_store *s, const mf_matrix_campaign *c,
         snprintf(why, sizeof why, "%s", mf_err_msg());
         return mf_err_set(MF_EPARSE, "store %s: %s", mf_store_path(s), why);
     }
-    rc = mf_matrix_test_check(o, t);
+    rc = mf_kill_test_check(o, t);
     if (rc < 0 && rc != MF_ELIMIT) {
         char why[512];
         snprintf(why, sizeof why, "%s", mf_err_msg());
@@ -211,7 +211,7 @@ static const char *TEST_COLS = "SELECT id, length, inputs, expected, "
 
 /* The next `max` tests of the campaign after test id `after`. */
 static int block_next(block *b, mf_store *s, const mf_matrix_campaign *c,
-                      mf_matrix_orig *o, int64_t after, int max)
+                      mf_kill_orig *o, int64_t after, int max)
 {
     sqlite3_stmt *st = NULL;
     char sql[256];
@@ -234,7 +234,7 @@ static int block_next(block *b, mf_store *s, const mf_matrix_campaign *c,
 
 /* The tests ids[0..n) of the campaign, in that order. */
 static int block_ids(block *b, mf_store *s, const mf_matrix_campaign *c,
-                     mf_matrix_orig *o, const int64_t *ids, int n)
+                     mf_kill_orig *o, const int64_t *ids, int n)
 {
     sqlite3_stmt *st = NULL;
     char sql[256];
@@ -262,7 +262,7 @@ static int block_ids(block *b, mf_store *s, const mf_matrix_campaign *c,
 
 typedef struct {
     int64_t test_id, mutant_row;
-    mf_matrix_kill k;
+    mf_kill k;
 } kill_row;
 
 typedef struct {
@@ -277,7 +277,7 @@ typedef struct runner runner;
 /* A replay thread's own state. */
 typedef struct {
     runner *r;
-    mf_matrix_orig *orig; /* the original's memoised steps (runner's) */
+    mf_kill_orig *orig; /* the original's memoised steps (runner's) */
     int64_t pairs, undecided, unconfirmed;
     pthread_t th;
 } tstate;
@@ -303,7 +303,7 @@ struct runner {
     int fatal;            /* making a mutant failed: stop */
     char why[256];        /* first undecided pair's reason */
     tstate *inline_ts;    /* threads == 1: replay in the enumeration */
-    mf_matrix_orig **origs; /* per thread, kept across blocks; [0] also
+    mf_kill_orig **origs; /* per thread, kept across blocks; [0] also
                                checks the tests */
     int norigs;
     /* writing (fill); NULL for a suite */
@@ -325,11 +325,11 @@ static void note_why(runner *r, int64_t test, const char *mutant, int rc,
 static void run_mutant(tstate *ts, job *j)
 {
     runner *r = ts->r;
-    mf_matrix_mut mu;
+    mf_kill_mut mu;
     MF_VEC(kill_row) mine = {0};
     int undecided = 0, rank = 0;
 
-    mf_matrix_mut_init(&mu, r->c->model, j->mm);
+    mf_kill_mut_init(&mu, r->c->model, j->mm);
     for (int i = 0; i < r->b->n && !(r->early && rank == 2); i++) {
         btest *bt = &r->b->v[i];
         ts->pairs++;
@@ -341,8 +341,8 @@ static void run_mutant(tstate *ts, job *j)
             pthread_mutex_unlock(&r->mu);
             continue;
         }
-        mf_matrix_kill k;
-        int rc = mf_matrix_replay(&k, ts->orig, bt->t, &mu);
+        mf_kill k;
+        int rc = mf_kill_replay(&k, ts->orig, bt->t, &mu);
         if (rc < 0) {
             ts->undecided++;
             undecided = 1;
@@ -356,14 +356,14 @@ static void run_mutant(tstate *ts, job *j)
                 ts->unconfirmed++;
             continue;
         }
-        if (mf_matrix_notion_rank(k.notion) > rank)
-            rank = mf_matrix_notion_rank(k.notion);
+        if (mf_kill_notion_rank(k.notion) > rank)
+            rank = mf_kill_notion_rank(k.notion);
         if (!r->early) {
             kill_row kr = {bt->id, j->row, k};
             MF_VEC_PUSH(mine, kr);
         }
     }
-    mf_matrix_mut_free(&mu);
+    mf_kill_mut_free(&mu);
     mf_model_free(j->mm);
     j->mm = NULL;
     if (r->early && r->rank_fn(j->row, j->id, rank ? rank : -undecided,
@@ -528,7 +528,7 @@ static void runner_init(runner *r, const mf_matrix_campaign *c, targets *tg,
     r->norigs = r->threads;
     r->origs = mf_xcalloc((size_t)r->threads, sizeof *r->origs);
     for (int i = 0; i < r->threads; i++)
-        mf_matrix_orig_new(&r->origs[i], c->model);
+        mf_kill_orig_new(&r->origs[i], c->model);
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->cv_job, NULL);
     pthread_cond_init(&r->cv_space, NULL);
@@ -537,7 +537,7 @@ static void runner_init(runner *r, const mf_matrix_campaign *c, targets *tg,
 static void runner_free(runner *r)
 {
     for (int i = 0; i < r->norigs; i++)
-        mf_matrix_orig_free(r->origs[i]);
+        mf_kill_orig_free(r->origs[i]);
     free(r->origs);
     pthread_mutex_destroy(&r->mu);
     pthread_cond_destroy(&r->cv_job);

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "kill_replay.h"
 #include "model.h"
 #include "store.h"
 #include "verdict.h"
@@ -54,62 +55,6 @@ int mf_matrix_db_fail(mf_store *s, const char *what);
 int mf_matrix_test_parse(mf_test **out, const mf_model *m, int64_t id,
                          int length, const char *inputs, const char *expected,
                          const char *allowed);
-
-/* ---- replaying one test on mutants --------------------------------------- */
-
-/* The original's side of the replays: its steps, memoised by (input,
- * state) for every test and mutant replayed with it. One per thread; `m`
- * must outlive it. */
-typedef struct mf_matrix_orig mf_matrix_orig;
-
-int mf_matrix_orig_new(mf_matrix_orig **out, const mf_model *m);
-void mf_matrix_orig_free(mf_matrix_orig *o); /* NULL-safe */
-
-/* 0 if the original shows t's expected observables on some run over its
- * inputs, MF_ERROR otherwise (naming the step), MF_ELIMIT past the
- * replay limits. */
-int mf_matrix_test_check(mf_matrix_orig *o, const mf_test *t);
-
-/* A mutant as the replay takes it: its model, how its steps relate to the
- * original's (mf_explore_step_delta: where it steps as the original does,
- * the original's memoised steps serve), and its own steps memoised across
- * the tests replayed on it. */
-struct mf_matrix_memo;
-typedef struct {
-    const mf_model *m;
-    int delta; /* MF_STEP_DIFFERS, MF_STEP_NEXT, MF_STEP_SAME */
-    int item;  /* MF_STEP_NEXT: the item that differs */
-    struct mf_matrix_memo *memo; /* owned */
-} mf_matrix_mut;
-
-void mf_matrix_mut_init(mf_matrix_mut *out, const mf_model *orig,
-                        const mf_model *mut);
-void mf_matrix_mut_free(mf_matrix_mut *mu); /* frees the memo, not m */
-
-/* What one test does to one mutant (explore.h's definitions on the test's
- * inputs: potential, some behaviour of the mutant is no behaviour of the
- * original; definite, none is; deterministic, both had at most one state
- * at every step up to the kill, where the two coincide). */
-typedef struct {
-    int killed;
-    mf_notion notion; /* killed: deterministic, potential or definite */
-    int step;    /* killed: the state index by which the test has killed
-                    with that notion */
-    int refuses; /* killed: the step whose input the mutant refuses where
-                    its behaviour first departs, -1 when it departs by
-                    its observables */
-} mf_matrix_kill;
-
-/* Replay test t (checked with mf_matrix_test_check) on mu. Returns 0
- * with *out filled, MF_ELIMIT when a set of states (or pairs) grows past
- * the replay limit (undecided), another negative code if the simulator
- * fails. */
-int mf_matrix_replay(mf_matrix_kill *out, mf_matrix_orig *o,
-                     const mf_test *t, mf_matrix_mut *mu);
-
-/* A notion's strength for comparing kills: 2 definite or deterministic
- * (every behaviour departs), 1 potential, 0 none. */
-int mf_matrix_notion_rank(mf_notion n);
 
 /* ---- the matrix in the store --------------------------------------------- */
 
