@@ -28,6 +28,12 @@ typedef struct {
     mf_model *model; /* the stored text loaded with the campaign's
                         inputs and observables; owned */
     unsigned mask;   /* the campaign's operators (0: all) */
+    /* What loads the model again elsewhere (a worker's matrix job): */
+    char *name;      /* the model's file name; owned */
+    char *text;      /* the stored text; owned */
+    const char **inputs, **observe; /* --inputs / --observe names */
+    int ninputs, nobserve;
+    char *names_buf; /* owns the names */
 } mf_matrix_campaign;
 
 /* Campaign `campaign` of the store (0: the newest), with its model. The
