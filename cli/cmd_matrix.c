@@ -255,9 +255,11 @@ int mf_cmd_matrix(int argc, char **argv)
     if (st.already)
         printf("  full already (--refill replays it again)\n");
     else if (farm)
-        printf("  %lld replays in %.3f s: %.0f a second, through the farm\n",
+        printf("  %lld replays in %.3f s: %.0f a second, through the farm: "
+               "%lld jobs, %lld of them done by an earlier run\n",
                (long long)st.pairs, st.secs,
-               st.secs > 0 ? (double)st.pairs / st.secs : 0.0);
+               st.secs > 0 ? (double)st.pairs / st.secs : 0.0,
+               (long long)st.jobs, (long long)st.jobs_resumed);
     else
         printf("  %lld replays in %.3f s: %.0f a second, %d thread%s\n",
                (long long)st.pairs, st.secs,

@@ -83,6 +83,8 @@ typedef struct {
     int64_t by_notion[3]; /* kills per mf_notion (whole matrix) */
     double secs;       /* wall time of this call */
     char undecided_why[256]; /* this call's first undecided pair, why */
+    int64_t jobs;        /* through the farm: matrix jobs of the fill */
+    int64_t jobs_resumed; /* of them, done by an earlier run of it */
 } mf_matrix_stats;
 
 /* 1 if the campaign's matrix is full, 0 if not (or never started), < 0 on

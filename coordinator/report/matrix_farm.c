@@ -889,6 +889,8 @@ int mf_matrix_farm_run(mf_matrix_farm *f, mf_matrix_stats *out)
         bye_all(f, "the kill matrix is full");
     out->pairs = f->pairs;
     out->mutants = f->ntg;
+    out->jobs = f->jobs.n;
+    out->jobs_resumed = f->resumed;
     snprintf(out->undecided_why, sizeof out->undecided_why, "%s", f->why);
     out->secs = mf_matrix_now_s() - t0;
     return rc < 0 ? rc : stopped;
