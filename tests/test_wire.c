@@ -25,6 +25,7 @@
 
 #include "engine.h"
 #include "farm_worker.h"
+#include "matrix_job.h"
 #include "model.h"
 #include "mutate.h"
 #include "wire.h"
@@ -879,6 +880,89 @@ static void test_wire__job_is_decided_with_tests_as_text(void **state)
     free(text);
 }
 
+/* A matrix job made of the engine's own kills: every killed mutant is
+ * killed again by its test in the replay, none is unconfirmed, and a
+ * job naming a mutant the model lacks is refused as a whole. */
+static void test_wire__matrix_job_replays_the_engines_kills(void **state)
+{
+    (void)state;
+    char *text = model_text();
+    idlist l;
+    pick_ids(&l, 8);
+    mf_wire_env *e = job_env(text, &l, 12);
+    mf_wire_result *r = NULL;
+    assert_int_equal(mf_worker_do_job(&r, e->job, "w-test"), 0);
+    mf_test *tests[8];
+    int64_t tids[8], vt[8] = {0};
+    const char *ids[9];
+    int nt = 0;
+    for (int i = 0; i < 8; i++) {
+        ids[i] = l.ids[i];
+        Mutfarm__V1__MutantResult *mr = r->mutants[i];
+        if (mr->verdict != MUTFARM__V1__VERDICT__VERDICT_KILLED)
+            continue;
+        assert_int_equal(mf_wire_test_decode(&tests[nt], mr->test), 0);
+        tids[nt] = 100 + nt;
+        vt[i] = tids[nt];
+        nt++;
+    }
+    assert_true(nt >= 2);
+    mf_wire_matrix_spec js = {
+        .job_id = 5, .attempt = 1, .campaign_id = 7,
+        .model_name = "beverage.smv", .model_text = text, .test_ids = tids,
+        .tests = (const mf_test *const *)tests, .ntests = (size_t)nt,
+        .mutant_ids = ids, .verdict_tests = vt, .nmutants = 8};
+    size_t len;
+    uint8_t *buf = matrix_frame(&len, &js);
+    mf_wire_env *me = decode_ok(buf, len);
+    free(buf);
+    mf_wire_matrix_result *mr = NULL;
+    assert_int_equal(mf_worker_do_matrix_job(&mr, me->matrix_job, "w-m"), 0);
+    assert_int_equal(mr->job_id, 5);
+    assert_int_equal(mr->pairs, (uint64_t)nt * 8);
+    assert_int_equal(mr->undecided, 0);
+    assert_int_equal(mr->unconfirmed, 0);
+    for (int i = 0; i < 8; i++) {
+        if (!vt[i])
+            continue;
+        int found = 0;
+        for (size_t k = 0; k < mr->n_kills; k++)
+            found |= mr->kills[k]->test_id == (uint64_t)vt[i] &&
+                     !strcmp(mr->kills[k]->mutant_id, ids[i]);
+        assert_true(found);
+    }
+    mf_wire_matrix_result_free(mr);
+    mf_wire_free(me);
+
+    /* A mutant the model does not have: refused, with a Reject frame. */
+    ids[8] = "ffffffffffffffff";
+    js.nmutants = 9;
+    js.verdict_tests = NULL;
+    buf = matrix_frame(&len, &js);
+    me = decode_ok(buf, len);
+    free(buf);
+    assert_int_equal(mf_worker_do_matrix_job(&mr, me->matrix_job, "w-m"),
+                     MF_EPARSE);
+    assert_null(mr);
+    assert_non_null(strstr(mf_err_msg(), "not found"));
+    int refused = 0;
+    mf_worker_matrix_frame(&buf, &len, &refused, me->matrix_job, "w-m");
+    assert_int_equal(refused, 1);
+    mf_wire_env *rj = decode_ok(buf, len);
+    assert_int_equal(rj->body_case, MF_WIRE_REJECT);
+    assert_int_equal(rj->reject->code,
+                     MUTFARM__V1__REJECT_CODE__REJECT_JOB_REFUSED);
+    assert_int_equal(rj->reject->job_id, 5);
+    mf_wire_free(rj);
+    free(buf);
+    mf_wire_free(me);
+    for (int i = 0; i < nt; i++)
+        mf_test_free(tests[i]);
+    mf_wire_result_free(r);
+    mf_wire_free(e);
+    free(text);
+}
+
 static void test_wire__job_with_wrong_hash_is_refused(void **state)
 {
     (void)state;
@@ -1241,6 +1325,7 @@ int main(void)
         cmocka_unit_test(test_wire__matrix_result_round_trips),
         cmocka_unit_test(test_wire__job_is_decided_with_tests_as_text),
         cmocka_unit_test(test_wire__job_with_wrong_hash_is_refused),
+        cmocka_unit_test(test_wire__matrix_job_replays_the_engines_kills),
         cmocka_unit_test_teardown(
             test_wire__worker_serves_a_job_and_leaves_on_bye, teardown_child),
         cmocka_unit_test_teardown(
