@@ -60,6 +60,7 @@ typedef struct {
     id_ix *sorted;  /* the job's mutant ids, sorted */
     int *done;      /* per job index: replayed */
     mf_kill_orig *orig;
+    int left;       /* job indexes not replayed yet */
     mf_wire_matrix_result *r;
     int fail;       /* MF_EPARSE: the job is refused, message set */
 } mjob;
@@ -148,8 +149,10 @@ static int each_fn(const mf_mutant *mu, void *ctx)
         replay_mutant(j, mu->id, vt, mm);
         mf_model_free(mm);
         test_delay();
+        j->left--;
     }
-    return 0;
+    return j->left == 0; /* all found: the rest of the enumeration is not
+                            needed */
 }
 
 /* The job's tests as mf_test, each checked on the original. */
@@ -222,6 +225,7 @@ int mf_worker_do_matrix_job(mf_wire_matrix_result **out,
     int n = (int)job->n_mutant_ids;
     j.sorted = mf_xcalloc((size_t)n, sizeof *j.sorted);
     j.done = mf_xcalloc((size_t)n, sizeof *j.done);
+    j.left = n;
     for (int i = 0; i < n; i++)
         j.sorted[i] = (id_ix){job->mutant_ids[i], i};
     qsort(j.sorted, (size_t)n, sizeof *j.sorted, cmp_id_ix);
