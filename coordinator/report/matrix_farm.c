@@ -117,7 +117,7 @@ static void say(const mf_matrix_farm *f, const char *fmt, ...)
             line);
 }
 
-/* ---- the plan -------------------------------------------------------------- */
+/* ---- the plan ------------------------------------------------------------ */
 
 static const fjob *job_of(const mf_matrix_farm *f, uint64_t id)
 {
@@ -214,7 +214,7 @@ static int plan_more(mf_matrix_farm *f)
     return 0;
 }
 
-/* ---- peers ----------------------------------------------------------------- */
+/* ---- peers --------------------------------------------------------------- */
 
 static fpeer *peer_by_rid(mf_matrix_farm *f, const uint8_t *rid, size_t n)
 {
@@ -311,7 +311,7 @@ static void on_hello(mf_matrix_farm *f, const uint8_t *rid, size_t n,
     p->hb_at = p->last_heard;
 }
 
-/* ---- results --------------------------------------------------------------- */
+/* ---- results ------------------------------------------------------------- */
 
 typedef struct {
     int64_t test_id, mutant_row;
@@ -487,7 +487,7 @@ static int on_result(mf_matrix_farm *f, const uint8_t *rid, size_t n,
     return 0;
 }
 
-/* ---- messages -------------------------------------------------------------- */
+/* ---- messages ------------------------------------------------------------ */
 
 static int on_message(mf_matrix_farm *f, const uint8_t *rid, size_t n,
                       const void *data, size_t len)
@@ -615,7 +615,7 @@ static int drain(mf_matrix_farm *f)
     return 0;
 }
 
-/* ---- handing out ----------------------------------------------------------- */
+/* ---- handing out --------------------------------------------------------- */
 
 static int send_job(mf_matrix_farm *f, fjob *j, int pi)
 {
@@ -733,7 +733,7 @@ static int jobs_left(const mf_matrix_farm *f)
     return 0;
 }
 
-/* ---- open, run, free ------------------------------------------------------- */
+/* ---- open, run, free ----------------------------------------------------- */
 
 int mf_matrix_farm_open(mf_matrix_farm **out, mf_store *s,
                         const mf_matrix_campaign *c,
