@@ -226,16 +226,16 @@ static fpeer *peer_by_rid(mf_matrix_farm *f, const uint8_t *rid, size_t n)
     return NULL;
 }
 
-static void send_to(mf_matrix_farm *f, const uint8_t *rid, size_t rid_len,
-                    const uint8_t *buf, size_t len)
+/* 0, or -1 when the frame did not leave: a peer that went away
+ * (ROUTER_MANDATORY: EHOSTUNREACH) or a full queue. */
+static int send_to(mf_matrix_farm *f, const uint8_t *rid, size_t rid_len,
+                   const uint8_t *buf, size_t len)
 {
     if (!buf)
-        return;
-    /* A peer that went away (ROUTER_MANDATORY: EHOSTUNREACH) is dealt
-     * with by the liveness rule. */
+        return -1;
     if (zmq_send(f->sock, rid, rid_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
-        return;
-    zmq_send(f->sock, buf, len, ZMQ_DONTWAIT);
+        return -1;
+    return zmq_send(f->sock, buf, len, ZMQ_DONTWAIT) < 0 ? -1 : 0;
 }
 
 static void send_reject(mf_matrix_farm *f, const uint8_t *rid, size_t n,
@@ -658,8 +658,15 @@ static int send_job(mf_matrix_farm *f, fjob *j, int pi)
         return mf_err_set(MF_ERROR, "%s: %s; give fewer pairs a job "
                           "(--job-pairs)", name, why);
     }
-    send_to(f, p->rid, p->rid_len, buf, len);
+    int sent = send_to(f, p->rid, p->rid_len, buf, len);
     free(buf);
+    if (sent < 0) {
+        /* Not leased: the peer takes nothing more until it says Hello or
+         * Credit again, or the liveness rule removes it. */
+        j->attempt--;
+        p->credit = 0;
+        return 0;
+    }
     j->state = J_LEASED;
     j->peer = pi;
     j->deadline = now_ms() + f->o.lease_ms;
