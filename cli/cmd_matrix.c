@@ -256,10 +256,12 @@ int mf_cmd_matrix(int argc, char **argv)
         printf("  full already (--refill replays it again)\n");
     else if (farm)
         printf("  %lld replays in %.3f s: %.0f a second, through the farm: "
-               "%lld jobs, %lld of them done by an earlier run\n",
+               "%lld jobs, %lld of them done by an earlier run, %lld "
+               "leased again after a lost lease\n",
                (long long)st.pairs, st.secs,
                st.secs > 0 ? (double)st.pairs / st.secs : 0.0,
-               (long long)st.jobs, (long long)st.jobs_resumed);
+               (long long)st.jobs, (long long)st.jobs_resumed,
+               (long long)st.jobs_again);
     else
         printf("  %lld replays in %.3f s: %.0f a second, %d thread%s\n",
                (long long)st.pairs, st.secs,

@@ -109,6 +109,9 @@ expect_exit0 coord "$LIMIT" "the fill completes without w1, exit 0"
 grep -q 'worker w1 is silent.*declared dead, its jobs go back' "$WORK/coord.err" &&
     ok "w1 declared dead, its job back in the queue" ||
     fail "no death line for w1: $(tail -3 "$WORK/coord.err")"
+again=$(sed -n 's/.* \([0-9]*\) leased again after a lost lease.*/\1/p' "$WORK/coord.out")
+[ "${again:-0}" -ge 1 ] && ok "$again job(s) leased again after w1's death" ||
+    fail "no job leased again after w1's death: $(cat "$WORK/coord.out")"
 expect_exit0 w2 30 "w2 exits 0 on the coordinator's bye"
 same_as_local car "$WORK/wk.db" "after a worker's death"
 

@@ -85,6 +85,7 @@ typedef struct {
     char undecided_why[256]; /* this call's first undecided pair, why */
     int64_t jobs;        /* through the farm: matrix jobs of the fill */
     int64_t jobs_resumed; /* of them, done by an earlier run of it */
+    int64_t jobs_again;  /* of them, leased again after a lost lease */
 } mf_matrix_stats;
 
 /* 1 if the campaign's matrix is full, 0 if not (or never started), < 0 on

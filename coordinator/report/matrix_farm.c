@@ -898,6 +898,8 @@ int mf_matrix_farm_run(mf_matrix_farm *f, mf_matrix_stats *out)
     out->mutants = f->ntg;
     out->jobs = f->jobs.n;
     out->jobs_resumed = f->resumed;
+    for (int k = 0; k < f->jobs.n; k++)
+        out->jobs_again += f->jobs.v[k].fails > 0;
     snprintf(out->undecided_why, sizeof out->undecided_why, "%s", f->why);
     out->secs = mf_matrix_now_s() - t0;
     return rc < 0 ? rc : stopped;
