@@ -40,6 +40,13 @@
 
 #define POLL_MS 250
 #define DEFAULT_JOB_PAIRS 32768
+/* Without --job-pairs a block is cut into at most this many jobs (a
+ * worker enumerates the model's mutants up to its job's last one, so
+ * more jobs a block cost more enumeration), as long as a job stays
+ * under MAX_AUTO_PAIRS pairs (its kill rows, ~35 bytes each, must fit
+ * one frame even when every pair kills). */
+#define AUTO_JOBS_PER_BLOCK 16
+#define MAX_AUTO_PAIRS 262144
 #define WINDOW_BLOCKS 2   /* blocks whose jobs are out at once */
 #define LOG_EVERY_MS 10000
 #define MAX_PEERS 4096
@@ -193,8 +200,19 @@ static int plan_more(mf_matrix_farm *f)
         }
         f->after = fb->b.last;
         MF_VEC_PUSH(f->blocks, fb);
-        int64_t per = f->o.job_pairs > 0 ? f->o.job_pairs : DEFAULT_JOB_PAIRS;
-        f->range = per / fb->b.n > 0 ? per / fb->b.n : 1;
+        int64_t nt = fb->b.n;
+        if (f->o.job_pairs > 0)
+            f->range = f->o.job_pairs / nt;
+        else {
+            int64_t few = (f->ntg + AUTO_JOBS_PER_BLOCK - 1) /
+                          AUTO_JOBS_PER_BLOCK;
+            if (few > MAX_AUTO_PAIRS / nt)
+                few = MAX_AUTO_PAIRS / nt;
+            f->range = DEFAULT_JOB_PAIRS / nt > few ? DEFAULT_JOB_PAIRS / nt
+                                                    : few;
+        }
+        if (f->range < 1)
+            f->range = 1;
         for (int64_t lo = 0; lo < f->ntg; lo += f->range) {
             int64_t hi = lo + f->range < f->ntg ? lo + f->range : f->ntg;
             int done = 0;

@@ -29,7 +29,9 @@ typedef struct {
     unsigned lease_ms;      /* a job not answered within this returns */
     int max_attempts;       /* failed leases of one job before the fill
                                fails (a matrix cannot skip a job) */
-    int64_t job_pairs;      /* test x mutant pairs per job (0: default) */
+    int64_t job_pairs;      /* test x mutant pairs per job (0: at least
+                               32768, a block in at most 16 jobs while a
+                               job stays under 262144 pairs) */
     int block;              /* tests per block (0: as the local fill) */
     int refill;             /* drop the replayed kills and fill again */
     int quiet;              /* no routine log lines */
