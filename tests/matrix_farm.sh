@@ -76,6 +76,12 @@ for spec in "car:$MODELS/car_alarm.smv:8:150" "nd:$NONDET:8:0"; do
     rc=$?
     [ $rc = 0 ] && ok "$name: farm fill with 2 workers exits 0" ||
         fail "$name: farm fill exit $rc: $(tail -3 "$WORK/$name.farm.err")"
+    # A worker that crashed (a sanitizer report) would be started again
+    # and its job leased again: neither may happen here.
+    grep -q 'died' "$WORK/$name.farm.err" &&
+        fail "$name: a local worker died: $(grep died "$WORK/$name.farm.err" | head -2)"
+    grep -q ' 0 leased again' "$WORK/$name.farm.out" ||
+        fail "$name: a job was leased again: $(cat "$WORK/$name.farm.out")"
     jobs=$(sed -n 's/.*through the farm: \([0-9]*\) jobs.*/\1/p' "$WORK/$name.farm.out")
     [ "${jobs:-0}" -ge 4 ] && ok "$name: $jobs matrix jobs" ||
         fail "$name: only '${jobs}' jobs: $(cat "$WORK/$name.farm.out")"
