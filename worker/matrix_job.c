@@ -31,12 +31,13 @@ static int64_t now_ms(void)
 static void test_delay(void)
 {
     const char *p = getenv("MF_TEST_MUTANT_MS");
-    int ms = p ? atoi(p) : 0;
-    if (ms <= 0)
+    char *end = NULL;
+    long ms = p ? strtol(p, &end, 10) : 0;
+    if (ms <= 0 || !end || *end)
         return;
     if (ms > 1000)
         ms = 1000;
-    struct timespec ts = {0, (long)ms * 1000000L};
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
 }
 

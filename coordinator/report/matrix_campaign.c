@@ -118,13 +118,15 @@ int mf_matrix_campaign_open(mf_matrix_campaign *out, mf_store *s,
     out->inputs = mf_xcalloc((size_t)ins.n + 1, sizeof *out->inputs);
     out->observe = mf_xcalloc((size_t)obs.n + 1, sizeof *out->observe);
     char *p = out->names_buf;
-    for (int i = 0; i < ins.n; i++) {
-        out->inputs[out->ninputs++] = strcpy(p, ins.v[i]);
-        p += strlen(p) + 1;
-    }
-    for (int i = 0; i < obs.n; i++) {
-        out->observe[out->nobserve++] = strcpy(p, obs.v[i]);
-        p += strlen(p) + 1;
+    for (int i = 0; i < ins.n + obs.n; i++) {
+        const char *name = i < ins.n ? ins.v[i] : obs.v[i - ins.n];
+        size_t nl = strlen(name) + 1;
+        memcpy(p, name, nl);
+        if (i < ins.n)
+            out->inputs[out->ninputs++] = p;
+        else
+            out->observe[out->nobserve++] = p;
+        p += nl;
     }
     const char *ops = col_text(st, 5);
     if (ops[0] && (rc = mf_mop_parse_list(&out->mask, ops)) < 0) {
