@@ -46,7 +46,8 @@ static void usage(FILE *f)
           "  --config F   the [farm] heartbeat, liveness, lease and\n"
           "               attempts settings (docs/config.md)\n"
           "  exit: 0 done, 1 usage error, no such store or campaign, or a\n"
-          "  campaign not complete yet, 2 internal error\n",
+          "  campaign not complete yet, 2 internal error, or a farm fill\n"
+          "  stopped by a signal (the same command resumes it)\n",
           f);
 }
 
