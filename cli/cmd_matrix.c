@@ -5,20 +5,29 @@
  * themselves when it is missing; this command does it alone, and is what
  * bench/matrix.sh times.
  *
- * The replay is coordinator/report/matrix.c; this file reads options and
- * prints. */
+ * With --bind or --workers the matrix goes through the farm as jobs
+ * (coordinator/report/matrix_farm.c; local workers by local_workers.c);
+ * without, it is filled in this process (coordinator/report/matrix.c).
+ * This file reads options, starts what it is asked to and prints. */
 #include "cmd.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "config.h"
+#include "local_workers.h"
 #include "matrix_cli.h"
+#include "matrix_farm.h"
 
 static void usage(FILE *f)
 {
     fputs("usage: mutfarm matrix --db F [--campaign N] [--threads N] "
           "[--refill]\n"
+          "                      [--bind ENDPOINT] [--workers N] "
+          "[--job-pairs N]\n"
+          "                      [--config F]\n"
           "  replay every test of a complete campaign (the newest in F, or\n"
           "  campaign N) on every killed, survived or unknown mutant with\n"
           "  the simulator, and store each kill with its notion in F (the\n"
@@ -26,9 +35,122 @@ static void usage(FILE *f)
           "  a fill that was stopped resumes.\n"
           "  --threads N  replay in N threads (default 1)\n"
           "  --refill     drop the replayed kills and replay again\n"
+          "  through the farm (docs/minimisation.md, 'Large matrices'):\n"
+          "  --bind ENDPOINT  hand the work out as jobs at ENDPOINT\n"
+          "               (tcp://*:5556) to workers started with 'mutfarm\n"
+          "               worker --connect tcp://HOST:5556'\n"
+          "  --workers N  also start N local worker processes (alone: on a\n"
+          "               private ipc:// socket)\n"
+          "  --job-pairs N  test x mutant pairs a job (default: 32768 or\n"
+          "               more, a block of 256 tests in at most 16 jobs)\n"
+          "  --config F   the [farm] heartbeat, liveness, lease and\n"
+          "               attempts settings (docs/config.md)\n"
           "  exit: 0 done, 1 usage error, no such store or campaign, or a\n"
-          "  campaign not complete yet, 2 internal error\n",
+          "  campaign not complete yet, 2 internal error, or a farm fill\n"
+          "  stopped by a signal (the same command resumes it)\n",
           f);
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+/* Local workers, watched from the farm's loop. */
+static int tick(void *ctx)
+{
+    mf_local_workers *lw = ctx;
+    if (stop_flag)
+        return 1;
+    mf_local_workers_supervise(lw, 1);
+    if (lw->alive == 0) {
+        fprintf(stderr, "mutfarm matrix: no local worker is left; "
+                "stopping\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* The fill through the farm: 0 or the exit code, said on stderr. */
+static int fill_farm(mf_store *s, const mf_matrix_campaign *mc,
+                     const char *bind, const char *config, int workers,
+                     int64_t job_pairs, int refill, mf_matrix_stats *st)
+{
+    mf_config cfg;
+    mf_config_default(&cfg);
+    if (config && mf_config_load(&cfg, config) < 0) {
+        fprintf(stderr, "mutfarm matrix: %s\n", mf_err_msg());
+        return MF_EXIT_USAGE;
+    }
+    mf_local_workers lw;
+    memset(&lw, 0, sizeof lw);
+    char ep[600];
+    int code;
+    if (workers && (code = mf_local_workers_init(&lw, "mutfarm matrix",
+                                                 workers, cfg.heartbeat_ms,
+                                                 cfg.liveness, 0)))
+        return code;
+    if (bind)
+        snprintf(ep, sizeof ep, "%s", bind);
+    else
+        mf_local_workers_bind(&lw, ep, sizeof ep);
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    stop_flag = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    lw.stop = &stop_flag;
+
+    mf_matrix_farm_opts fo = {0};
+    fo.bind = ep;
+    fo.cmd = "mutfarm matrix";
+    fo.heartbeat_ms = cfg.heartbeat_ms;
+    fo.liveness = (unsigned)cfg.liveness;
+    fo.lease_ms = cfg.lease_ms;
+    fo.max_attempts = cfg.max_attempts;
+    fo.job_pairs = job_pairs;
+    fo.refill = refill;
+    fo.quiet = workers && !bind;
+    fo.stop = &stop_flag;
+    if (workers) {
+        fo.tick = tick;
+        fo.tick_ctx = &lw;
+    }
+    mf_matrix_farm *f = NULL;
+    int rc = mf_matrix_farm_open(&f, s, mc, &fo);
+    if (rc < 0) {
+        fprintf(stderr, "mutfarm matrix: %s\n", mf_err_msg());
+        code = MF_EXIT_USAGE;
+        goto done;
+    }
+    if (bind)
+        fprintf(stderr, "mutfarm matrix: jobs at %s; workers: mutfarm "
+                "worker --connect %s\n", mf_matrix_farm_endpoint(f), bind);
+    if (workers)
+        mf_local_workers_start(&lw, mf_matrix_farm_endpoint(f));
+    rc = mf_matrix_farm_run(f, st);
+    if (workers) /* told Bye, they leave by themselves */
+        mf_local_workers_reap(&lw, rc == 0 ? 5000 : 0);
+    if (rc < 0)
+        code = mf_matrix_cli_fail("matrix", rc);
+    else if (rc > 0) {
+        fprintf(stderr, "mutfarm matrix: stopped; the jobs done are kept, "
+                "the same command resumes\n");
+        code = MF_EXIT_INTERNAL;
+    } else
+        code = MF_EXIT_OK;
+done:
+    mf_matrix_farm_free(f);
+    if (workers)
+        mf_local_workers_free(&lw);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return code;
 }
 
 int mf_cmd_matrix(int argc, char **argv)
@@ -38,12 +160,16 @@ int mf_cmd_matrix(int argc, char **argv)
         {"campaign", required_argument, 0, 'c'},
         {"threads", required_argument, 0, 't'},
         {"refill", no_argument, 0, 'r'},
+        {"bind", required_argument, 0, 'b'},
+        {"workers", required_argument, 0, 'w'},
+        {"job-pairs", required_argument, 0, 'j'},
+        {"config", required_argument, 0, 'C'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    const char *db = NULL;
-    int64_t campaign = 0, threads = 1;
-    int refill = 0, c;
+    const char *db = NULL, *bind = NULL, *config = NULL;
+    int64_t campaign = 0, threads = 1, workers = 0, job_pairs = 0;
+    int refill = 0, threads_given = 0, c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -58,8 +184,21 @@ int mf_cmd_matrix(int argc, char **argv)
             if (mf_matrix_cli_number(&threads, "matrix", "--threads", optarg,
                                      256))
                 return MF_EXIT_USAGE;
+            threads_given = 1;
             break;
         case 'r': refill = 1; break;
+        case 'b': bind = optarg; break;
+        case 'C': config = optarg; break;
+        case 'w':
+            if (mf_matrix_cli_number(&workers, "matrix", "--workers", optarg,
+                                     1024))
+                return MF_EXIT_USAGE;
+            break;
+        case 'j':
+            if (mf_matrix_cli_number(&job_pairs, "matrix", "--job-pairs",
+                                     optarg, 1000000000))
+                return MF_EXIT_USAGE;
+            break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
             fprintf(stderr, "mutfarm matrix: unknown option '%s'; see "
@@ -70,6 +209,22 @@ int mf_cmd_matrix(int argc, char **argv)
     if (optind != argc) {
         fprintf(stderr, "mutfarm matrix: unexpected argument '%s'; see "
                 "'mutfarm matrix --help'\n", argv[optind]);
+        return MF_EXIT_USAGE;
+    }
+    int farm = bind || workers;
+    if (farm && threads_given) {
+        fprintf(stderr, "mutfarm matrix: --threads is for a fill in this "
+                "process; with --bind or --workers the workers replay\n");
+        return MF_EXIT_USAGE;
+    }
+    if (!farm && (job_pairs || config)) {
+        fprintf(stderr, "mutfarm matrix: --job-pairs and --config are for a "
+                "fill through the farm: add --bind or --workers\n");
+        return MF_EXIT_USAGE;
+    }
+    if (bind && !bind[0]) {
+        fprintf(stderr, "mutfarm matrix: --bind needs an endpoint such as "
+                "tcp://*:5556\n");
         return MF_EXIT_USAGE;
     }
     mf_store *s = NULL;
@@ -86,8 +241,13 @@ int mf_cmd_matrix(int argc, char **argv)
     }
     mf_matrix_opts o = {(int)threads, refill, 0, 0};
     mf_matrix_stats st;
-    int rc = mf_matrix_fill(s, &mc, &o, &st);
-    if (rc < 0) {
+    int rc;
+    if (farm) {
+        code = fill_farm(s, &mc, bind, config, (int)workers, job_pairs,
+                         refill, &st);
+        if (code)
+            goto done;
+    } else if ((rc = mf_matrix_fill(s, &mc, &o, &st)) < 0) {
         code = mf_matrix_cli_fail("matrix", rc);
         goto done;
     }
@@ -96,6 +256,14 @@ int mf_cmd_matrix(int argc, char **argv)
            (long long)st.mutants);
     if (st.already)
         printf("  full already (--refill replays it again)\n");
+    else if (farm)
+        printf("  %lld replays in %.3f s: %.0f a second, through the farm: "
+               "%lld jobs, %lld of them done by an earlier run, %lld "
+               "leased again after a lost lease\n",
+               (long long)st.pairs, st.secs,
+               st.secs > 0 ? (double)st.pairs / st.secs : 0.0,
+               (long long)st.jobs, (long long)st.jobs_resumed,
+               (long long)st.jobs_again);
     else
         printf("  %lld replays in %.3f s: %.0f a second, %d thread%s\n",
                (long long)st.pairs, st.secs,

@@ -27,6 +27,7 @@ static void usage(FILE *f)
           "                       --client-secret-key F]\n"
           "  decide jobs of the coordinator at ENDPOINT (tcp://host:5555,\n"
           "  ipc:///path) with N solver threads (default: one per core).\n"
+          "  Also replays kill-matrix jobs ('mutfarm matrix --bind').\n"
           "  Flags override the [worker] and [farm] keys of --config F.\n"
           "  Waits for a coordinator that is not up yet, reconnects with\n"
           "  back-off when it goes silent for liveness x heartbeat.\n"

@@ -39,6 +39,8 @@ const char *mf_wire_kind_name(mf_wire_kind k)
     case MF_WIRE_REJECT: return "reject";
     case MF_WIRE_BYE: return "bye";
     case MF_WIRE_ACK: return "ack";
+    case MF_WIRE_MATRIX_JOB: return "matrix job";
+    case MF_WIRE_MATRIX_RESULT: return "matrix result";
     }
     return "?";
 }
@@ -342,6 +344,9 @@ static int bad_jobrefs(vcheck *c, Mutfarm__V1__JobRef **v, size_t n)
     return 0;
 }
 
+static int bad_matrix_job(vcheck *c, const Mutfarm__V1__MatrixJob *j);
+static int bad_matrix_result(vcheck *c, const Mutfarm__V1__MatrixResult *r);
+
 static int bad_body(vcheck *c, const mf_wire_env *e)
 {
     switch (e->body_case) {
@@ -356,6 +361,9 @@ static int bad_body(vcheck *c, const mf_wire_env *e)
         if (e->ack->job_id == 0)
             return bad(c, "ack without job_id");
         return 0;
+    case MF_WIRE_MATRIX_JOB: return bad_matrix_job(c, e->matrix_job);
+    case MF_WIRE_MATRIX_RESULT:
+        return bad_matrix_result(c, e->matrix_result);
     case MF_WIRE_CREDIT:
     case MF_WIRE_HEARTBEAT: return 0;
     default: break;
@@ -375,6 +383,8 @@ static const void *body_ptr(const mf_wire_env *e)
     case MF_WIRE_REJECT: return e->reject;
     case MF_WIRE_BYE: return e->bye;
     case MF_WIRE_ACK: return e->ack;
+    case MF_WIRE_MATRIX_JOB: return e->matrix_job;
+    case MF_WIRE_MATRIX_RESULT: return e->matrix_result;
     default: return NULL;
     }
 }
@@ -510,6 +520,8 @@ static int encode_body(uint8_t **out, size_t *len, mf_wire_kind k,
     case MF_WIRE_REJECT: e.reject = p; break;
     case MF_WIRE_BYE: e.bye = p; break;
     case MF_WIRE_ACK: e.ack = p; break;
+    case MF_WIRE_MATRIX_JOB: e.matrix_job = p; break;
+    case MF_WIRE_MATRIX_RESULT: e.matrix_result = p; break;
     case MF_WIRE_NONE: break;
     }
     return mf_wire_encode_env(out, len, &e);
@@ -1009,4 +1021,219 @@ int mf_wire_verdict_from_result(mf_verdict *v,
             return rc;
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The kill matrix through the farm                                     */
+
+static int bad_matrix_job(vcheck *c, const Mutfarm__V1__MatrixJob *j)
+{
+    if (j->job_id == 0)
+        return bad(c, "matrix job without job_id");
+    if (j->attempt == 0)
+        return bad(c, "matrix job %llu with attempt 0",
+                   (unsigned long long)j->job_id);
+    if (bad_str(c, "matrix job model_name", j->model_name))
+        return 1;
+    if (!j->model_text || !j->model_text[0])
+        return bad(c, "matrix job %llu without model text",
+                   (unsigned long long)j->job_id);
+    if (!j->model_sha256 || !is_hex_id(j->model_sha256, 64, 64))
+        return bad(c, "matrix job %llu: model_sha256 is not 64 lowercase "
+                   "hex digits", (unsigned long long)j->job_id);
+    if (bad_names(c, "inputs", j->inputs, j->n_inputs) ||
+        bad_names(c, "observe", j->observe, j->n_observe))
+        return 1;
+    if (j->n_tests == 0 || j->n_tests > MF_WIRE_MAX_TESTS)
+        return bad(c, "matrix job %llu: %zu tests, expected 1..%d",
+                   (unsigned long long)j->job_id, j->n_tests,
+                   MF_WIRE_MAX_TESTS);
+    for (size_t i = 0; i < j->n_tests; i++) {
+        const Mutfarm__V1__MatrixTest *t = j->tests[i];
+        if (!t || t->test_id == 0 || !t->test)
+            return bad(c, "matrix job %llu: a test without id or content",
+                       (unsigned long long)j->job_id);
+        if (bad_test(c, t->test))
+            return 1;
+    }
+    if (j->n_mutant_ids == 0 || j->n_mutant_ids > MF_WIRE_MAX_MUTANTS)
+        return bad(c, "matrix job %llu: %zu mutants, expected 1..%d",
+                   (unsigned long long)j->job_id, j->n_mutant_ids,
+                   MF_WIRE_MAX_MUTANTS);
+    for (size_t i = 0; i < j->n_mutant_ids; i++)
+        if (bad_mutant_id(c, j->mutant_ids[i]))
+            return 1;
+    if (j->n_verdict_tests != 0 && j->n_verdict_tests != j->n_mutant_ids)
+        return bad(c, "matrix job %llu: %zu verdict tests for %zu mutants",
+                   (unsigned long long)j->job_id, j->n_verdict_tests,
+                   j->n_mutant_ids);
+    return 0;
+}
+
+static int bad_matrix_result(vcheck *c, const Mutfarm__V1__MatrixResult *r)
+{
+    if (r->job_id == 0)
+        return bad(c, "matrix result without job_id");
+    if (r->attempt == 0)
+        return bad(c, "matrix result for job %llu with attempt 0",
+                   (unsigned long long)r->job_id);
+    if (bad_str(c, "matrix result worker_id", r->worker_id) ||
+        bad_str(c, "matrix result undecided_why", r->undecided_why))
+        return 1;
+    if (r->n_kills > MF_WIRE_MAX_KILLS)
+        return bad(c, "matrix result with %zu kills", r->n_kills);
+    for (size_t i = 0; i < r->n_kills; i++) {
+        const Mutfarm__V1__KillRow *k = r->kills[i];
+        if (!k || k->test_id == 0)
+            return bad(c, "matrix result: a kill without a test id");
+        if (bad_mutant_id(c, k->mutant_id))
+            return 1;
+        if (k->notion < MUTFARM__V1__NOTION__NOTION_DETERMINISTIC ||
+            k->notion > MUTFARM__V1__NOTION__NOTION_DEFINITE)
+            return bad(c, "matrix result: kill notion %d", (int)k->notion);
+        if (k->step > MAX_TEST_DIM || k->refuses < -1 ||
+            k->refuses > (int32_t)MAX_TEST_DIM)
+            return bad(c, "matrix result: kill step %u / refuses %d out of "
+                       "range", k->step, k->refuses);
+    }
+    if (r->pairs > (uint64_t)MF_WIRE_MAX_TESTS * MF_WIRE_MAX_MUTANTS ||
+        r->undecided > r->pairs || r->unconfirmed > r->pairs ||
+        r->n_kills > r->pairs)
+        return bad(c, "matrix result: counts %llu pairs, %llu undecided, "
+                   "%llu unconfirmed, %zu kills do not add up",
+                   (unsigned long long)r->pairs,
+                   (unsigned long long)r->undecided,
+                   (unsigned long long)r->unconfirmed, r->n_kills);
+    return 0;
+}
+
+int mf_wire_encode_matrix_job(uint8_t **out, size_t *len,
+                              const mf_wire_matrix_spec *j)
+{
+    *out = NULL;
+    *len = 0;
+    char hash[65];
+    const char *text = j->model_text ? j->model_text : "";
+    if (j->model_sha256)
+        snprintf(hash, sizeof hash, "%s", j->model_sha256);
+    else
+        mf_sha256_hex(hash, text, strlen(text));
+
+    size_t nt = j->ntests;
+    Mutfarm__V1__MatrixTest *mt = mf_xcalloc(nt ? nt : 1, sizeof *mt);
+    Mutfarm__V1__MatrixTest **pmt = mf_xcalloc(nt ? nt : 1, sizeof *pmt);
+    for (size_t i = 0; i < nt; i++) {
+        mutfarm__v1__matrix_test__init(&mt[i]);
+        mt[i].test_id = (uint64_t)j->test_ids[i];
+        mt[i].test = test_to_pb(j->tests[i], NULL);
+        pmt[i] = &mt[i];
+    }
+    uint64_t *vt = NULL;
+    if (j->verdict_tests && j->nmutants) {
+        vt = mf_xcalloc(j->nmutants, sizeof *vt);
+        for (size_t i = 0; i < j->nmutants; i++)
+            vt[i] = j->verdict_tests[i] > 0 ? (uint64_t)j->verdict_tests[i]
+                                            : 0;
+    }
+
+    Mutfarm__V1__MatrixJob m = MUTFARM__V1__MATRIX_JOB__INIT;
+    m.job_id = j->job_id;
+    m.attempt = j->attempt;
+    m.campaign_id = j->campaign_id;
+    m.model_name = rd(j->model_name);
+    m.model_text = rd(text);
+    m.model_sha256 = hash;
+    m.n_inputs = j->ninputs;
+    m.inputs = (char **)(uintptr_t)j->inputs;
+    m.n_observe = j->nobserve;
+    m.observe = (char **)(uintptr_t)j->observe;
+    m.n_tests = nt;
+    m.tests = pmt;
+    m.n_mutant_ids = j->nmutants;
+    m.mutant_ids = (char **)(uintptr_t)j->mutant_ids;
+    m.n_verdict_tests = vt ? j->nmutants : 0;
+    m.verdict_tests = vt;
+    int rc = encode_body(out, len, MF_WIRE_MATRIX_JOB, &m);
+    for (size_t i = 0; i < nt; i++)
+        test_free_built(mt[i].test);
+    free(mt);
+    free(pmt);
+    free(vt);
+    return rc;
+}
+
+mf_wire_matrix_result *mf_wire_matrix_result_new(uint64_t job_id,
+                                                 uint32_t attempt,
+                                                 uint64_t campaign_id,
+                                                 const char *worker_id)
+{
+    mf_wire_matrix_result *r = mf_xmalloc(sizeof *r);
+    mutfarm__v1__matrix_result__init(r);
+    r->job_id = job_id;
+    r->attempt = attempt;
+    r->campaign_id = campaign_id;
+    r->worker_id = bounded_dup(worker_id);
+    r->undecided_why = mf_xstrdup("");
+    r->stats = mf_xmalloc(sizeof *r->stats);
+    mutfarm__v1__stats__init(r->stats);
+    return r;
+}
+
+void mf_wire_matrix_result_add(mf_wire_matrix_result *r, uint64_t test_id,
+                               const char *mutant_id, mf_notion notion,
+                               int step, int refuses)
+{
+    Mutfarm__V1__KillRow *k = mf_xmalloc(sizeof *k);
+    mutfarm__v1__kill_row__init(k);
+    k->test_id = test_id;
+    k->mutant_id = mf_xstrdup(mutant_id ? mutant_id : "");
+    k->notion = notion_to_pb(notion);
+    k->step = step > 0 ? (uint32_t)step : 0;
+    k->refuses = refuses >= 0 ? refuses : -1;
+    if ((r->n_kills & (r->n_kills - 1)) == 0) /* 0, 1, 2, 4, ...: grow */
+        r->kills = mf_xrealloc(r->kills, (r->n_kills ? 2 * r->n_kills : 1) *
+                                             sizeof *r->kills);
+    r->kills[r->n_kills++] = k;
+}
+
+void mf_wire_matrix_result_why(mf_wire_matrix_result *r, const char *why)
+{
+    free(r->undecided_why);
+    r->undecided_why = bounded_dup(why);
+}
+
+int mf_wire_encode_matrix_result(uint8_t **out, size_t *len,
+                                 const mf_wire_matrix_result *m)
+{
+    return encode_body(out, len, MF_WIRE_MATRIX_RESULT, m);
+}
+
+void mf_wire_matrix_result_free(mf_wire_matrix_result *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n_kills; i++) {
+        free(r->kills[i]->mutant_id);
+        free(r->kills[i]);
+    }
+    free(r->kills);
+    free(r->worker_id);
+    free(r->undecided_why);
+    free(r->stats);
+    free(r);
+}
+
+int mf_wire_test_decode(mf_test **out, const mf_wire_test *pt)
+{
+    return test_from_pb(out, pt);
+}
+
+mf_notion mf_wire_notion(Mutfarm__V1__Notion n)
+{
+    switch (n) {
+    case MUTFARM__V1__NOTION__NOTION_POTENTIAL: return MF_N_POTENTIAL;
+    case MUTFARM__V1__NOTION__NOTION_DEFINITE: return MF_N_DEFINITE;
+    default: break;
+    }
+    return MF_N_DETERMINISTIC;
 }

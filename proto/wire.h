@@ -29,6 +29,8 @@
 /* Limits inside a frame, checked by the decoder. */
 #define MF_WIRE_MAX_MUTANTS 100000   /* mutants per job / results per result */
 #define MF_WIRE_MAX_STR 4096         /* ids, reasons, versions, names */
+#define MF_WIRE_MAX_TESTS 100000     /* tests per matrix job */
+#define MF_WIRE_MAX_KILLS 2000000    /* kill rows per matrix result */
 
 /* Short names for the generated types. */
 typedef Mutfarm__V1__Envelope mf_wire_env;
@@ -41,6 +43,9 @@ typedef Mutfarm__V1__Test mf_wire_test;
 typedef Mutfarm__V1__Reject mf_wire_reject;
 typedef Mutfarm__V1__Bye mf_wire_bye;
 typedef Mutfarm__V1__Ack mf_wire_ack;
+typedef Mutfarm__V1__MatrixJob mf_wire_matrix_job;
+typedef Mutfarm__V1__MatrixResult mf_wire_matrix_result;
+typedef Mutfarm__V1__KillRow mf_wire_kill_row;
 
 /* What the envelope holds (the oneof case), with readable names. */
 typedef enum {
@@ -53,6 +58,8 @@ typedef enum {
     MF_WIRE_REJECT = MUTFARM__V1__ENVELOPE__BODY_REJECT,
     MF_WIRE_BYE = MUTFARM__V1__ENVELOPE__BODY_BYE,
     MF_WIRE_ACK = MUTFARM__V1__ENVELOPE__BODY_ACK,
+    MF_WIRE_MATRIX_JOB = MUTFARM__V1__ENVELOPE__BODY_MATRIX_JOB,
+    MF_WIRE_MATRIX_RESULT = MUTFARM__V1__ENVELOPE__BODY_MATRIX_RESULT,
 } mf_wire_kind;
 
 /* "hello", "credit", ... ("none" for MF_WIRE_NONE, "?" otherwise). */
@@ -167,5 +174,58 @@ int mf_wire_verdict_from_result(mf_verdict *v,
 
 /* A verdict's name as the store writes it ("killed", ...). */
 const char *mf_wire_verdict_name(Mutfarm__V1__Verdict v);
+
+/* ---- the kill matrix through the farm (docs/protocol.md) ---------------- */
+
+/* A matrix job from plain arguments (the coordinator's side). Nothing is
+ * copied or kept: everything is only read while encoding. The tests go
+ * in their structured form only (no text: the worker has the model). */
+typedef struct {
+    uint64_t job_id;
+    uint32_t attempt;
+    uint64_t campaign_id;
+    const char *model_name;         /* for messages, may be NULL */
+    const char *model_text;         /* the SMV text, NUL-terminated */
+    const char *model_sha256;       /* NULL: computed from the text */
+    const char *const *inputs;      /* --inputs, may be NULL */
+    size_t ninputs;
+    const char *const *observe;     /* --observe, may be NULL */
+    size_t nobserve;
+    const int64_t *test_ids;        /* ntests store ids (> 0) */
+    const mf_test *const *tests;    /* ntests tests */
+    size_t ntests;
+    const char *const *mutant_ids;  /* nmutants ids */
+    const int64_t *verdict_tests;   /* nmutants, or NULL: none */
+    size_t nmutants;
+} mf_wire_matrix_spec;
+
+int mf_wire_encode_matrix_job(uint8_t **out, size_t *len,
+                              const mf_wire_matrix_spec *j);
+
+/* A MatrixResult under construction (the worker's side): job fields
+ * copied, no rows yet. Free with mf_wire_matrix_result_free (never
+ * mf_wire_free). */
+mf_wire_matrix_result *mf_wire_matrix_result_new(uint64_t job_id,
+                                                 uint32_t attempt,
+                                                 uint64_t campaign_id,
+                                                 const char *worker_id);
+/* Append one kill row (refuses -1: none). */
+void mf_wire_matrix_result_add(mf_wire_matrix_result *r, uint64_t test_id,
+                               const char *mutant_id, mf_notion notion,
+                               int step, int refuses);
+/* Set the first undecided pair's reason (copied, bounded). */
+void mf_wire_matrix_result_why(mf_wire_matrix_result *r, const char *why);
+int mf_wire_encode_matrix_result(uint8_t **out, size_t *len,
+                                 const mf_wire_matrix_result *m);
+void mf_wire_matrix_result_free(mf_wire_matrix_result *r); /* NULL-safe */
+
+/* A decoded Test as a new mf_test (mf_test_free), *out NULL on failure:
+ * MF_EPARSE if its arrays do not match its sizes (mf_wire_decode already
+ * refuses such tests). */
+int mf_wire_test_decode(mf_test **out, const mf_wire_test *pt);
+
+/* A kill row's notion (decoded rows carry DETERMINISTIC, POTENTIAL or
+ * DEFINITE only). */
+mf_notion mf_wire_notion(Mutfarm__V1__Notion n);
 
 #endif

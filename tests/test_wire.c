@@ -25,6 +25,7 @@
 
 #include "engine.h"
 #include "farm_worker.h"
+#include "matrix_job.h"
 #include "model.h"
 #include "mutate.h"
 #include "wire.h"
@@ -667,6 +668,165 @@ static void test_wire__inconsistent_content_is_invalid(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* Matrix jobs and results (docs/protocol.md)                           */
+
+static uint8_t *matrix_frame(size_t *len, const mf_wire_matrix_spec *js)
+{
+    uint8_t *buf = NULL;
+    assert_int_equal(mf_wire_encode_matrix_job(&buf, len, js), 0);
+    return buf;
+}
+
+static void test_wire__matrix_job_round_trips(void **state)
+{
+    (void)state;
+    mf_test *t1 = sample_test(), *t2 = sample_test();
+    t2->mrefuses = -1;
+    t2->expect[3] = 77;
+    const mf_test *tests[2] = {t1, t2};
+    int64_t tids[2] = {5, 900};
+    const char *ids[3] = {"0000000000000001", "00000000000000a2",
+                          "ffffffffffffffff"};
+    int64_t vt[3] = {900, 0, 5};
+    const char *obs[1] = {"out"};
+    mf_wire_matrix_spec js = {
+        .job_id = 41, .attempt = 2, .campaign_id = 3, .model_name = "m.smv",
+        .model_text = "MODULE main\nVAR x : boolean;\n", .observe = obs,
+        .nobserve = 1, .test_ids = tids, .tests = tests, .ntests = 2,
+        .mutant_ids = ids, .verdict_tests = vt, .nmutants = 3};
+    size_t len;
+    uint8_t *buf = matrix_frame(&len, &js);
+    mf_wire_env *e = decode_ok(buf, len);
+    free(buf);
+    assert_int_equal(e->body_case, MF_WIRE_MATRIX_JOB);
+    const mf_wire_matrix_job *j = e->matrix_job;
+    assert_int_equal(j->job_id, 41);
+    assert_int_equal(j->attempt, 2);
+    assert_int_equal(j->campaign_id, 3);
+    assert_string_equal(j->model_name, "m.smv");
+    char hash[65];
+    mf_sha256_hex(hash, js.model_text, strlen(js.model_text));
+    assert_string_equal(j->model_sha256, hash);
+    assert_int_equal(j->n_inputs, 0);
+    assert_int_equal(j->n_observe, 1);
+    assert_string_equal(j->observe[0], "out");
+    assert_int_equal(j->n_tests, 2);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(j->tests[i]->test_id, (uint64_t)tids[i]);
+        mf_test *back = NULL;
+        assert_int_equal(mf_wire_test_decode(&back, j->tests[i]->test), 0);
+        assert_tests_equal(tests[i], back);
+        mf_test_free(back);
+    }
+    assert_int_equal(j->n_mutant_ids, 3);
+    assert_int_equal(j->n_verdict_tests, 3);
+    for (int i = 0; i < 3; i++) {
+        assert_string_equal(j->mutant_ids[i], ids[i]);
+        assert_int_equal(j->verdict_tests[i], (uint64_t)vt[i]);
+    }
+    mf_wire_free(e);
+
+    /* Without verdict tests: none sent. */
+    js.verdict_tests = NULL;
+    buf = matrix_frame(&len, &js);
+    e = decode_ok(buf, len);
+    free(buf);
+    assert_int_equal(e->matrix_job->n_verdict_tests, 0);
+    mf_wire_free(e);
+
+    /* Refused: no tests, a test id 0, a bad mutant id. */
+    js.ntests = 0;
+    buf = matrix_frame(&len, &js);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_INVALID);
+    assert_non_null(strstr(mf_err_msg(), "tests"));
+    free(buf);
+    js.ntests = 2;
+    tids[1] = 0;
+    buf = matrix_frame(&len, &js);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_INVALID);
+    free(buf);
+    tids[1] = 900;
+    ids[1] = "XYZ";
+    buf = matrix_frame(&len, &js);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_INVALID);
+    free(buf);
+    ids[1] = "00000000000000a2";
+    /* A test whose arrays do not match its sizes. */
+    buf = matrix_frame(&len, &js);
+    mf_wire_env *raw = mutfarm__v1__envelope__unpack(NULL, len, buf);
+    free(buf);
+    assert_non_null(raw);
+    raw->matrix_job->tests[1]->test->nobs = 1; /* its arrays are for 2 */
+    assert_int_equal(mf_wire_encode_env(&buf, &len, raw), 0);
+    mutfarm__v1__envelope__free_unpacked(raw, NULL);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_INVALID);
+    assert_non_null(strstr(mf_err_msg(), "expected values"));
+    free(buf);
+    mf_test_free(t1);
+    mf_test_free(t2);
+}
+
+static void test_wire__matrix_result_round_trips(void **state)
+{
+    (void)state;
+    mf_wire_matrix_result *r = mf_wire_matrix_result_new(41, 2, 3, "node-9");
+    const char *ids[3] = {"0000000000000001", "00000000000000a2",
+                          "ffffffffffffffff"};
+    for (int i = 0; i < 300; i++)
+        mf_wire_matrix_result_add(r, 5 + (uint64_t)(i % 7), ids[i % 3],
+                                  (mf_notion)(i % 3), i % 11,
+                                  i % 5 ? -1 : i % 4);
+    r->pairs = 1000;
+    r->undecided = 3;
+    r->unconfirmed = 1;
+    mf_wire_matrix_result_why(r, "test 5 on mutant 0000000000000001: more "
+                                 "than 20000 states in one step");
+    size_t len;
+    uint8_t *buf = NULL;
+    assert_int_equal(mf_wire_encode_matrix_result(&buf, &len, r), 0);
+    mf_wire_env *e = decode_ok(buf, len);
+    free(buf);
+    assert_int_equal(e->body_case, MF_WIRE_MATRIX_RESULT);
+    const mf_wire_matrix_result *d = e->matrix_result;
+    assert_int_equal(d->job_id, 41);
+    assert_int_equal(d->attempt, 2);
+    assert_int_equal(d->campaign_id, 3);
+    assert_string_equal(d->worker_id, "node-9");
+    assert_int_equal(d->pairs, 1000);
+    assert_int_equal(d->undecided, 3);
+    assert_int_equal(d->unconfirmed, 1);
+    assert_string_equal(d->undecided_why, r->undecided_why);
+    assert_int_equal(d->n_kills, 300);
+    for (int i = 0; i < 300; i++) {
+        const mf_wire_kill_row *k = d->kills[i];
+        assert_int_equal(k->test_id, 5 + (uint64_t)(i % 7));
+        assert_string_equal(k->mutant_id, ids[i % 3]);
+        assert_int_equal(mf_wire_notion(k->notion), (mf_notion)(i % 3));
+        assert_int_equal(k->step, i % 11);
+        assert_int_equal(k->refuses, i % 5 ? -1 : i % 4);
+    }
+    mf_wire_free(e);
+
+    /* Refused: a kill with no notion, counts that do not add up. */
+    r->kills[7]->notion = MUTFARM__V1__NOTION__NOTION_AUTO;
+    assert_int_equal(mf_wire_encode_matrix_result(&buf, &len, r), 0);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_INVALID);
+    free(buf);
+    r->kills[7]->notion = MUTFARM__V1__NOTION__NOTION_DEFINITE;
+    r->pairs = 2; /* fewer than its kills */
+    assert_int_equal(mf_wire_encode_matrix_result(&buf, &len, r), 0);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_INVALID);
+    assert_non_null(strstr(mf_err_msg(), "add up"));
+    free(buf);
+    r->pairs = 1000;
+    r->kills[3]->test_id = 0;
+    assert_int_equal(mf_wire_encode_matrix_result(&buf, &len, r), 0);
+    assert_int_equal(decode_fault(buf, len), MF_WIRE_INVALID);
+    free(buf);
+    mf_wire_matrix_result_free(r);
+}
+
+/* ------------------------------------------------------------------ */
 /* Jobs decided without sockets                                         */
 
 static void test_wire__job_is_decided_with_tests_as_text(void **state)
@@ -715,6 +875,89 @@ static void test_wire__job_is_decided_with_tests_as_text(void **state)
     }
     mf_wire_free(d);
     free(buf);
+    mf_wire_result_free(r);
+    mf_wire_free(e);
+    free(text);
+}
+
+/* A matrix job made of the engine's own kills: every killed mutant is
+ * killed again by its test in the replay, none is unconfirmed, and a
+ * job naming a mutant the model lacks is refused as a whole. */
+static void test_wire__matrix_job_replays_the_engines_kills(void **state)
+{
+    (void)state;
+    char *text = model_text();
+    idlist l;
+    pick_ids(&l, 8);
+    mf_wire_env *e = job_env(text, &l, 12);
+    mf_wire_result *r = NULL;
+    assert_int_equal(mf_worker_do_job(&r, e->job, "w-test"), 0);
+    mf_test *tests[8];
+    int64_t tids[8], vt[8] = {0};
+    const char *ids[9];
+    int nt = 0;
+    for (int i = 0; i < 8; i++) {
+        ids[i] = l.ids[i];
+        Mutfarm__V1__MutantResult *mr = r->mutants[i];
+        if (mr->verdict != MUTFARM__V1__VERDICT__VERDICT_KILLED)
+            continue;
+        assert_int_equal(mf_wire_test_decode(&tests[nt], mr->test), 0);
+        tids[nt] = 100 + nt;
+        vt[i] = tids[nt];
+        nt++;
+    }
+    assert_true(nt >= 2);
+    mf_wire_matrix_spec js = {
+        .job_id = 5, .attempt = 1, .campaign_id = 7,
+        .model_name = "beverage.smv", .model_text = text, .test_ids = tids,
+        .tests = (const mf_test *const *)tests, .ntests = (size_t)nt,
+        .mutant_ids = ids, .verdict_tests = vt, .nmutants = 8};
+    size_t len;
+    uint8_t *buf = matrix_frame(&len, &js);
+    mf_wire_env *me = decode_ok(buf, len);
+    free(buf);
+    mf_wire_matrix_result *mr = NULL;
+    assert_int_equal(mf_worker_do_matrix_job(&mr, me->matrix_job, "w-m"), 0);
+    assert_int_equal(mr->job_id, 5);
+    assert_int_equal(mr->pairs, (uint64_t)nt * 8);
+    assert_int_equal(mr->undecided, 0);
+    assert_int_equal(mr->unconfirmed, 0);
+    for (int i = 0; i < 8; i++) {
+        if (!vt[i])
+            continue;
+        int found = 0;
+        for (size_t k = 0; k < mr->n_kills; k++)
+            found |= mr->kills[k]->test_id == (uint64_t)vt[i] &&
+                     !strcmp(mr->kills[k]->mutant_id, ids[i]);
+        assert_true(found);
+    }
+    mf_wire_matrix_result_free(mr);
+    mf_wire_free(me);
+
+    /* A mutant the model does not have: refused, with a Reject frame. */
+    ids[8] = "ffffffffffffffff";
+    js.nmutants = 9;
+    js.verdict_tests = NULL;
+    buf = matrix_frame(&len, &js);
+    me = decode_ok(buf, len);
+    free(buf);
+    assert_int_equal(mf_worker_do_matrix_job(&mr, me->matrix_job, "w-m"),
+                     MF_EPARSE);
+    assert_null(mr);
+    assert_non_null(strstr(mf_err_msg(), "not found"));
+    int refused = 0;
+    mf_worker_matrix_frame(&buf, &len, &refused, me->matrix_job, "w-m");
+    assert_int_equal(refused, 1);
+    mf_wire_env *rj = decode_ok(buf, len);
+    assert_int_equal(rj->body_case, MF_WIRE_REJECT);
+    assert_int_equal(rj->reject->code,
+                     MUTFARM__V1__REJECT_CODE__REJECT_JOB_REFUSED);
+    assert_int_equal(rj->reject->job_id, 5);
+    mf_wire_free(rj);
+    free(buf);
+    mf_wire_free(me);
+    for (int i = 0; i < nt; i++)
+        mf_test_free(tests[i]);
     mf_wire_result_free(r);
     mf_wire_free(e);
     free(text);
@@ -1078,8 +1321,11 @@ int main(void)
         cmocka_unit_test(test_wire__oversized_frames_are_refused),
         cmocka_unit_test(test_wire__envelope_without_body_is_refused),
         cmocka_unit_test(test_wire__inconsistent_content_is_invalid),
+        cmocka_unit_test(test_wire__matrix_job_round_trips),
+        cmocka_unit_test(test_wire__matrix_result_round_trips),
         cmocka_unit_test(test_wire__job_is_decided_with_tests_as_text),
         cmocka_unit_test(test_wire__job_with_wrong_hash_is_refused),
+        cmocka_unit_test(test_wire__matrix_job_replays_the_engines_kills),
         cmocka_unit_test_teardown(
             test_wire__worker_serves_a_job_and_leaves_on_bye, teardown_child),
         cmocka_unit_test_teardown(

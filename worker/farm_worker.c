@@ -27,6 +27,7 @@
 #include <z3.h>
 #include <zmq.h>
 
+#include "matrix_job.h"
 #include "mutate.h"
 #include "sim.h"
 
@@ -400,6 +401,16 @@ static done_msg *run_job(worker *w, const mf_wire_job *job)
     return d;
 }
 
+/* A matrix job (matrix_job.c): its result or refusal, like run_job's. */
+static done_msg *run_matrix_job(worker *w, const mf_wire_matrix_job *job)
+{
+    done_msg *d = mf_xcalloc(1, sizeof *d);
+    d->job_id = job->job_id;
+    d->attempt = job->attempt;
+    mf_worker_matrix_frame(&d->frame, &d->len, &d->refused, job, w->id);
+    return d;
+}
+
 static void *job_thread(void *arg)
 {
     worker *w = arg;
@@ -425,7 +436,10 @@ static void *job_thread(void *arg)
         w->busy++;
         pthread_mutex_unlock(&w->mu);
 
-        done_msg *d = run_job(w, it->env->job);
+        done_msg *d = it->env->body_case ==
+                                  MUTFARM__V1__ENVELOPE__BODY_MATRIX_JOB
+                          ? run_matrix_job(w, it->env->matrix_job)
+                          : run_job(w, it->env->job);
         mf_wire_free(it->env);
         free(it);
         if (zmq_send(push, &d, sizeof d, 0) != sizeof d) {
@@ -590,6 +604,7 @@ static int connect_dealer(session *s, int stopping)
                                                 : "unknown");
     h.host = w->host;
     h.pid = (uint32_t)getpid();
+    h.matrix_jobs = 1;
     uint8_t *buf = NULL;
     size_t len = 0;
     if (mf_wire_encode_hello(&buf, &len, &h) == 0)
@@ -640,8 +655,12 @@ static void on_frame(session *s, const void *data, size_t len, int stopping)
     if (w->o->verbose)
         wlog("got %s", mf_wire_kind_name((mf_wire_kind)e->body_case));
     switch (e->body_case) {
-    case MUTFARM__V1__ENVELOPE__BODY_JOB: {
-        jobref r = {e->job->job_id, e->job->attempt};
+    case MUTFARM__V1__ENVELOPE__BODY_JOB:
+    case MUTFARM__V1__ENVELOPE__BODY_MATRIX_JOB: { /* taken alike */
+        jobref r = e->body_case == MUTFARM__V1__ENVELOPE__BODY_JOB
+                       ? (jobref){e->job->job_id, e->job->attempt}
+                       : (jobref){e->matrix_job->job_id,
+                                  e->matrix_job->attempt};
         MF_VEC_PUSH(s->inflight, r);
         if (stopping) {
             /* Taken only to be listed as given back in our Bye. */

@@ -1,5 +1,5 @@
 /* matrix.c - the kill matrix of a campaign in the store: every test
- * replayed on every killed, survived or unknown mutant (matrix_replay.c),
+ * replayed on every killed, survived or unknown mutant (model/kill_replay.c),
  * each kill upserted into `kills` with its notion, step and refusal; and a
  * suite replayed on every mutant with an early exit per mutant, for a
  * check that does not need the full matrix (docs/minimisation.md).
@@ -17,7 +17,7 @@
  * resumes after it.
  *
  * It does not decide mutants and does not minimise. */
-#include "matrix.h"
+#include "matrix_int.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -29,7 +29,6 @@
 
 #include "mutate.h"
 
-#define BLOCK_TESTS 256   /* tests per block (default) */
 #define WRITE_BATCH 4096  /* kill rows per transaction */
 #define MAX_TEST_LEN 100000
 
@@ -140,23 +139,35 @@ static void targets_close(targets *t)
     t->st = NULL;
 }
 
+int mf_matrix_targets_load(mf_store *s, int64_t campaign,
+                           mf_matrix_target **out, int64_t *n)
+{
+    targets t;
+    MF_VEC(mf_matrix_target) v = {0};
+    *out = NULL;
+    *n = 0;
+    int rc = targets_open(&t, s, campaign);
+    for (; rc == 0 && t.has; targets_next(&t), rc = t.rc) {
+        mf_matrix_target x = {t.row, t.vtest, ""};
+        memcpy(x.id, t.id, sizeof x.id);
+        MF_VEC_PUSH(v, x);
+    }
+    targets_close(&t);
+    if (rc < 0) {
+        MF_VEC_FREE(v);
+        return rc;
+    }
+    *out = v.v;
+    *n = v.n;
+    return 0;
+}
+
 /* ---- a block of tests ---------------------------------------------------- */
 
-typedef struct {
-    int64_t id;
-    mf_test *t;
-    int ok; /* 0: the original alone was past the replay limits, so every
-               pair of it is undecided */
-    char why[128]; /* !ok: the limit */
-} btest;
+typedef mf_matrix_btest btest;
+typedef mf_matrix_block block;
 
-typedef struct {
-    btest *v;
-    int n;
-    int64_t last; /* highest test id in it */
-} block;
-
-static void block_free(block *b)
+void mf_matrix_block_free(block *b)
 {
     for (int i = 0; i < b->n; i++)
         mf_test_free(b->v[i].t);
@@ -166,7 +177,7 @@ static void block_free(block *b)
 
 /* Parse and check one row (id, length, inputs, expected, allowed). */
 static int block_add(block *b, mf_store *s, const mf_matrix_campaign *c,
-                     mf_matrix_orig *o, sqlite3_stmt *st)
+                     mf_kill_orig *o, sqlite3_stmt *st)
 {
     int64_t id = sqlite3_column_int64(st, 0);
     int len = sqlite3_column_int(st, 1);
@@ -183,7 +194,7 @@ static int block_add(block *b, mf_store *s, const mf_matrix_campaign *c,
         snprintf(why, sizeof why, "%s", mf_err_msg());
         return mf_err_set(MF_EPARSE, "store %s: %s", mf_store_path(s), why);
     }
-    rc = mf_matrix_test_check(o, t);
+    rc = mf_kill_test_check(o, t);
     if (rc < 0 && rc != MF_ELIMIT) {
         char why[512];
         snprintf(why, sizeof why, "%s", mf_err_msg());
@@ -210,8 +221,8 @@ static const char *TEST_COLS = "SELECT id, length, inputs, expected, "
                                "allowed FROM tests ";
 
 /* The next `max` tests of the campaign after test id `after`. */
-static int block_next(block *b, mf_store *s, const mf_matrix_campaign *c,
-                      mf_matrix_orig *o, int64_t after, int max)
+int mf_matrix_block_next(block *b, mf_store *s, const mf_matrix_campaign *c,
+                         mf_kill_orig *o, int64_t after, int max)
 {
     sqlite3_stmt *st = NULL;
     char sql[256];
@@ -234,7 +245,7 @@ static int block_next(block *b, mf_store *s, const mf_matrix_campaign *c,
 
 /* The tests ids[0..n) of the campaign, in that order. */
 static int block_ids(block *b, mf_store *s, const mf_matrix_campaign *c,
-                     mf_matrix_orig *o, const int64_t *ids, int n)
+                     mf_kill_orig *o, const int64_t *ids, int n)
 {
     sqlite3_stmt *st = NULL;
     char sql[256];
@@ -262,7 +273,7 @@ static int block_ids(block *b, mf_store *s, const mf_matrix_campaign *c,
 
 typedef struct {
     int64_t test_id, mutant_row;
-    mf_matrix_kill k;
+    mf_kill k;
 } kill_row;
 
 typedef struct {
@@ -277,7 +288,7 @@ typedef struct runner runner;
 /* A replay thread's own state. */
 typedef struct {
     runner *r;
-    mf_matrix_orig *orig; /* the original's memoised steps (runner's) */
+    mf_kill_orig *orig; /* the original's memoised steps (runner's) */
     int64_t pairs, undecided, unconfirmed;
     pthread_t th;
 } tstate;
@@ -303,7 +314,7 @@ struct runner {
     int fatal;            /* making a mutant failed: stop */
     char why[256];        /* first undecided pair's reason */
     tstate *inline_ts;    /* threads == 1: replay in the enumeration */
-    mf_matrix_orig **origs; /* per thread, kept across blocks; [0] also
+    mf_kill_orig **origs; /* per thread, kept across blocks; [0] also
                                checks the tests */
     int norigs;
     /* writing (fill); NULL for a suite */
@@ -325,11 +336,11 @@ static void note_why(runner *r, int64_t test, const char *mutant, int rc,
 static void run_mutant(tstate *ts, job *j)
 {
     runner *r = ts->r;
-    mf_matrix_mut mu;
+    mf_kill_mut mu;
     MF_VEC(kill_row) mine = {0};
     int undecided = 0, rank = 0;
 
-    mf_matrix_mut_init(&mu, r->c->model, j->mm);
+    mf_kill_mut_init(&mu, r->c->model, j->mm);
     for (int i = 0; i < r->b->n && !(r->early && rank == 2); i++) {
         btest *bt = &r->b->v[i];
         ts->pairs++;
@@ -341,8 +352,8 @@ static void run_mutant(tstate *ts, job *j)
             pthread_mutex_unlock(&r->mu);
             continue;
         }
-        mf_matrix_kill k;
-        int rc = mf_matrix_replay(&k, ts->orig, bt->t, &mu);
+        mf_kill k;
+        int rc = mf_kill_replay(&k, ts->orig, bt->t, &mu);
         if (rc < 0) {
             ts->undecided++;
             undecided = 1;
@@ -356,14 +367,14 @@ static void run_mutant(tstate *ts, job *j)
                 ts->unconfirmed++;
             continue;
         }
-        if (mf_matrix_notion_rank(k.notion) > rank)
-            rank = mf_matrix_notion_rank(k.notion);
+        if (mf_kill_notion_rank(k.notion) > rank)
+            rank = mf_kill_notion_rank(k.notion);
         if (!r->early) {
             kill_row kr = {bt->id, j->row, k};
             MF_VEC_PUSH(mine, kr);
         }
     }
-    mf_matrix_mut_free(&mu);
+    mf_kill_mut_free(&mu);
     mf_model_free(j->mm);
     j->mm = NULL;
     if (r->early && r->rank_fn(j->row, j->id, rank ? rank : -undecided,
@@ -528,7 +539,7 @@ static void runner_init(runner *r, const mf_matrix_campaign *c, targets *tg,
     r->norigs = r->threads;
     r->origs = mf_xcalloc((size_t)r->threads, sizeof *r->origs);
     for (int i = 0; i < r->threads; i++)
-        mf_matrix_orig_new(&r->origs[i], c->model);
+        mf_kill_orig_new(&r->origs[i], c->model);
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->cv_job, NULL);
     pthread_cond_init(&r->cv_space, NULL);
@@ -537,7 +548,7 @@ static void runner_init(runner *r, const mf_matrix_campaign *c, targets *tg,
 static void runner_free(runner *r)
 {
     for (int i = 0; i < r->norigs; i++)
-        mf_matrix_orig_free(r->origs[i]);
+        mf_kill_orig_free(r->origs[i]);
     free(r->origs);
     pthread_mutex_destroy(&r->mu);
     pthread_cond_destroy(&r->cv_job);
@@ -547,19 +558,27 @@ static void runner_free(runner *r)
 
 /* ---- filling the matrix -------------------------------------------------- */
 
-typedef struct {
-    mf_store *s;
-    const mf_matrix_campaign *c;
-    sqlite3_stmt *ins;
-    int in_tx;
-    int64_t written;
-    /* committed with the block's last rows */
-    const block *b;
-    block_counts cnt;
-    double ms;
-} writer;
+int mf_matrix_writer_open(mf_matrix_writer *w, mf_store *s, int64_t campaign)
+{
+    memset(w, 0, sizeof *w);
+    w->s = s;
+    w->campaign = campaign;
+    return prepare(s, &w->ins,
+                   "INSERT INTO kills(test_id, mutant, campaign_id, source, "
+                   "notion, step, refuses) VALUES (?1, ?2, ?3, 'replay', ?4, "
+                   "?5, ?6) ON CONFLICT(test_id, mutant) DO UPDATE SET "
+                   "notion = excluded.notion, step = excluded.step, refuses "
+                   "= excluded.refuses");
+}
 
-static int tx_begin(writer *w)
+void mf_matrix_writer_close(mf_matrix_writer *w)
+{
+    mf_matrix_writer_rollback(w);
+    sqlite3_finalize(w->ins);
+    w->ins = NULL;
+}
+
+int mf_matrix_writer_begin(mf_matrix_writer *w)
 {
     if (w->in_tx)
         return 0;
@@ -568,7 +587,7 @@ static int tx_begin(writer *w)
     return rc;
 }
 
-static int tx_commit(writer *w)
+int mf_matrix_writer_commit(mf_matrix_writer *w)
 {
     if (!w->in_tx)
         return 0;
@@ -579,12 +598,46 @@ static int tx_commit(writer *w)
     return rc;
 }
 
-static void tx_rollback(writer *w)
+void mf_matrix_writer_rollback(mf_matrix_writer *w)
 {
     if (w->in_tx)
         sqlite3_exec(mf_store_db(w->s), "ROLLBACK", NULL, NULL, NULL);
     w->in_tx = 0;
 }
+
+int mf_matrix_writer_put(mf_matrix_writer *w, int64_t test_id,
+                         int64_t mutant_row, const mf_kill *k)
+{
+    int rc = mf_matrix_writer_begin(w);
+    if (rc < 0)
+        return rc;
+    sqlite3_reset(w->ins);
+    sqlite3_bind_int64(w->ins, 1, test_id);
+    sqlite3_bind_int64(w->ins, 2, mutant_row);
+    sqlite3_bind_int64(w->ins, 3, w->campaign);
+    sqlite3_bind_text(w->ins, 4, mf_notion_name(k->notion), -1,
+                      SQLITE_STATIC);
+    sqlite3_bind_int(w->ins, 5, k->step);
+    if (k->refuses >= 0)
+        sqlite3_bind_int(w->ins, 6, k->refuses);
+    else
+        sqlite3_bind_null(w->ins, 6);
+    rc = sqlite3_step(w->ins);
+    sqlite3_reset(w->ins);
+    if (rc != SQLITE_DONE)
+        return mf_matrix_db_fail(w->s, "storing a kill");
+    w->written++;
+    return 0;
+}
+
+typedef struct {
+    mf_matrix_writer w;
+    const mf_matrix_campaign *c;
+    /* committed with the block's last rows */
+    const block *b;
+    block_counts cnt;
+    double ms;
+} writer;
 
 static int kill_row_cmp(const void *a, const void *b)
 {
@@ -612,35 +665,16 @@ static int write_kills(runner *r, int final)
     if (rows.n > 1)
         qsort(rows.v, (size_t)rows.n, sizeof *rows.v, kill_row_cmp);
     int rc = 0;
-    for (int i = 0; i < rows.n && rc == 0; i++) {
-        if ((rc = tx_begin(w)) < 0)
-            break;
-        const kill_row *kr = &rows.v[i];
-        sqlite3_reset(w->ins);
-        sqlite3_bind_int64(w->ins, 1, kr->test_id);
-        sqlite3_bind_int64(w->ins, 2, kr->mutant_row);
-        sqlite3_bind_int64(w->ins, 3, w->c->id);
-        sqlite3_bind_text(w->ins, 4, mf_notion_name(kr->k.notion), -1,
-                          SQLITE_STATIC);
-        sqlite3_bind_int(w->ins, 5, kr->k.step);
-        if (kr->k.refuses >= 0)
-            sqlite3_bind_int(w->ins, 6, kr->k.refuses);
-        else
-            sqlite3_bind_null(w->ins, 6);
-        if (sqlite3_step(w->ins) != SQLITE_DONE) {
-            rc = mf_matrix_db_fail(w->s, "storing a kill");
-            break;
-        }
-        w->written++;
-    }
-    sqlite3_reset(w->ins);
+    for (int i = 0; i < rows.n && rc == 0; i++)
+        rc = mf_matrix_writer_put(&w->w, rows.v[i].test_id,
+                                  rows.v[i].mutant_row, &rows.v[i].k);
     MF_VEC_FREE(rows);
     if (rc == 0 && !final)
-        rc = tx_commit(w);
+        rc = mf_matrix_writer_commit(&w->w);
     if (rc == 0 && final) {
         sqlite3_stmt *st = NULL;
-        if ((rc = tx_begin(w)) == 0 &&
-            (rc = prepare(w->s, &st,
+        if ((rc = mf_matrix_writer_begin(&w->w)) == 0 &&
+            (rc = prepare(w->w.s, &st,
                           "UPDATE matrices SET through_test = ?2, "
                           "pairs = pairs + ?3, undecided = undecided + ?4, "
                           "unconfirmed = unconfirmed + ?5, ms = ms + ?6 "
@@ -652,14 +686,15 @@ static int write_kills(runner *r, int final)
             sqlite3_bind_int64(st, 5, w->cnt.unconfirmed);
             sqlite3_bind_int64(st, 6, (int64_t)(w->ms + 0.5));
             if (sqlite3_step(st) != SQLITE_DONE)
-                rc = mf_matrix_db_fail(w->s, "recording the matrix's progress");
+                rc = mf_matrix_db_fail(w->w.s,
+                                       "recording the matrix's progress");
         }
         sqlite3_finalize(st);
         if (rc == 0)
-            rc = tx_commit(w);
+            rc = mf_matrix_writer_commit(&w->w);
     }
     if (rc < 0)
-        tx_rollback(w);
+        mf_matrix_writer_rollback(&w->w);
     return rc;
 }
 
@@ -728,10 +763,8 @@ static int totals(mf_store *s, int64_t campaign, mf_matrix_stats *out)
     return rc == MF_ENOTFOUND ? 0 : rc;
 }
 
-/* Start (or restart with refill) the campaign's matrices row; *after:
- * the last test id already done. */
-static int fill_begin(mf_store *s, int64_t campaign, int refill,
-                      int64_t *after)
+int mf_matrix_fill_begin(mf_store *s, int64_t campaign, int refill,
+                         int64_t *after)
 {
     sqlite3_stmt *st = NULL;
     int rc = exec(s, "BEGIN IMMEDIATE", "starting a transaction");
@@ -745,9 +778,10 @@ static int fill_begin(mf_store *s, int64_t campaign, int refill,
                  "notion = (SELECT v.notion FROM verdicts v WHERE v.mutant "
                  "= kills.mutant AND v.test_id = kills.test_id) WHERE "
                  "campaign_id = %lld; DELETE FROM matrices WHERE "
+                 "campaign_id = %lld; DELETE FROM matrix_jobs WHERE "
                  "campaign_id = %lld;",
                  (long long)campaign, (long long)campaign,
-                 (long long)campaign);
+                 (long long)campaign, (long long)campaign);
         if ((rc = exec(s, sql, "clearing the kill matrix")) < 0)
             goto cleanup;
     }
@@ -774,6 +808,12 @@ cleanup:
     return rc;
 }
 
+int mf_matrix_count_tests(mf_store *s, int64_t campaign, int64_t *n)
+{
+    return query_i64(s, n, "SELECT count(*) FROM tests WHERE campaign_id = "
+                     "?1", campaign);
+}
+
 static int fill_end(mf_store *s, int64_t campaign, int64_t tests,
                     int64_t mutants, const mf_matrix_stats *t)
 {
@@ -795,6 +835,24 @@ static int fill_end(mf_store *s, int64_t campaign, int64_t tests,
     return rc;
 }
 
+int mf_matrix_fill_finish(mf_store *s, int64_t campaign, int64_t tests,
+                          int64_t mutants, mf_matrix_stats *out)
+{
+    char sql[128];
+    int rc = totals(s, campaign, out);
+    if (rc == 0)
+        rc = fill_end(s, campaign, tests, mutants, out);
+    /* A farm fill's done jobs are counted in the row now (matrix_farm.c);
+     * after a local fill they describe nothing. */
+    snprintf(sql, sizeof sql, "DELETE FROM matrix_jobs WHERE campaign_id = "
+             "%lld", (long long)campaign);
+    if (rc == 0)
+        rc = exec(s, sql, "forgetting the farm's matrix jobs");
+    out->mutants = mutants;
+    out->tests = tests;
+    return rc;
+}
+
 int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
                    const mf_matrix_opts *o, mf_matrix_stats *out)
 {
@@ -803,7 +861,7 @@ int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
     writer w = {0};
     int64_t after = 0, ntests = 0;
     double t0 = mf_matrix_now_s();
-    int rc, blocksz = o->block > 0 ? o->block : BLOCK_TESTS;
+    int rc, blocksz = o->block > 0 ? o->block : MF_MATRIX_BLOCK_TESTS;
     int progress = !o->quiet && isatty(2);
 
     memset(out, 0, sizeof *out);
@@ -824,29 +882,21 @@ int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
         return rc;
     }
     memset(&tg, 0, sizeof tg);
-    if ((rc = fill_begin(s, c->id, o->refill, &after)) < 0 ||
+    if ((rc = mf_matrix_fill_begin(s, c->id, o->refill, &after)) < 0 ||
         (rc = targets_open(&tg, s, c->id)) < 0 ||
-        (rc = query_i64(s, &ntests,
-                        "SELECT count(*) FROM tests WHERE campaign_id = ?1",
-                        c->id)) < 0)
+        (rc = mf_matrix_count_tests(s, c->id, &ntests)) < 0 ||
+        (rc = mf_matrix_writer_open(&w.w, s, c->id)) < 0)
         goto cleanup;
-    if ((rc = prepare(s, &w.ins,
-                      "INSERT INTO kills(test_id, mutant, campaign_id, "
-                      "source, notion, step, refuses) VALUES (?1, ?2, ?3, "
-                      "'replay', ?4, ?5, ?6) ON CONFLICT(test_id, mutant) "
-                      "DO UPDATE SET notion = excluded.notion, step = "
-                      "excluded.step, refuses = excluded.refuses")) < 0)
-        goto cleanup;
-    w.s = s;
     w.c = c;
     runner_init(&r, c, &tg, o->threads);
     r.write = write_kills;
     r.wctx = &w;
     for (;;) {
         block b = {0};
-        if ((rc = block_next(&b, s, c, r.origs[0], after, blocksz)) < 0 ||
+        if ((rc = mf_matrix_block_next(&b, s, c, r.origs[0], after,
+                                       blocksz)) < 0 ||
             b.n == 0) {
-            block_free(&b);
+            mf_matrix_block_free(&b);
             break;
         }
         double tb = mf_matrix_now_s();
@@ -862,23 +912,21 @@ int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
         if (rc == 0)
             rc = drain(&r, 1);
         else
-            tx_rollback(&w);
+            mf_matrix_writer_rollback(&w.w);
         out->pairs += w.cnt.pairs;
         after = b.last;
-        block_free(&b);
+        mf_matrix_block_free(&b);
         if (rc < 0)
             break;
     }
     runner_free(&r);
     if (rc == 0)
-        rc = totals(s, c->id, out);
-    if (rc == 0)
-        rc = fill_end(s, c->id, ntests, tg.n, out);
+        rc = mf_matrix_fill_finish(s, c->id, ntests, tg.n, out);
     out->mutants = tg.n;
     out->tests = ntests;
     snprintf(out->undecided_why, sizeof out->undecided_why, "%s", r.why);
 cleanup:
-    sqlite3_finalize(w.ins);
+    mf_matrix_writer_close(&w.w);
     targets_close(&tg);
     out->secs = mf_matrix_now_s() - t0;
     return rc;
@@ -909,7 +957,7 @@ int mf_matrix_suite_ranks(mf_store *s, const mf_matrix_campaign *c,
         r.b = &b;
         rc = run_block(&r, &cnt);
     }
-    block_free(&b);
+    mf_matrix_block_free(&b);
     runner_free(&r);
     targets_close(&tg);
     return rc;

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "kill_replay.h"
 #include "model.h"
 #include "store.h"
 #include "verdict.h"
@@ -27,6 +28,12 @@ typedef struct {
     mf_model *model; /* the stored text loaded with the campaign's
                         inputs and observables; owned */
     unsigned mask;   /* the campaign's operators (0: all) */
+    /* What loads the model again elsewhere (a worker's matrix job): */
+    char *name;      /* the model's file name; owned */
+    char *text;      /* the stored text; owned */
+    const char **inputs, **observe; /* --inputs / --observe names */
+    int ninputs, nobserve;
+    char *names_buf; /* owns the names */
 } mf_matrix_campaign;
 
 /* Campaign `campaign` of the store (0: the newest), with its model. The
@@ -55,62 +62,6 @@ int mf_matrix_test_parse(mf_test **out, const mf_model *m, int64_t id,
                          int length, const char *inputs, const char *expected,
                          const char *allowed);
 
-/* ---- replaying one test on mutants --------------------------------------- */
-
-/* The original's side of the replays: its steps, memoised by (input,
- * state) for every test and mutant replayed with it. One per thread; `m`
- * must outlive it. */
-typedef struct mf_matrix_orig mf_matrix_orig;
-
-int mf_matrix_orig_new(mf_matrix_orig **out, const mf_model *m);
-void mf_matrix_orig_free(mf_matrix_orig *o); /* NULL-safe */
-
-/* 0 if the original shows t's expected observables on some run over its
- * inputs, MF_ERROR otherwise (naming the step), MF_ELIMIT past the
- * replay limits. */
-int mf_matrix_test_check(mf_matrix_orig *o, const mf_test *t);
-
-/* A mutant as the replay takes it: its model, how its steps relate to the
- * original's (mf_explore_step_delta: where it steps as the original does,
- * the original's memoised steps serve), and its own steps memoised across
- * the tests replayed on it. */
-struct mf_matrix_memo;
-typedef struct {
-    const mf_model *m;
-    int delta; /* MF_STEP_DIFFERS, MF_STEP_NEXT, MF_STEP_SAME */
-    int item;  /* MF_STEP_NEXT: the item that differs */
-    struct mf_matrix_memo *memo; /* owned */
-} mf_matrix_mut;
-
-void mf_matrix_mut_init(mf_matrix_mut *out, const mf_model *orig,
-                        const mf_model *mut);
-void mf_matrix_mut_free(mf_matrix_mut *mu); /* frees the memo, not m */
-
-/* What one test does to one mutant (explore.h's definitions on the test's
- * inputs: potential, some behaviour of the mutant is no behaviour of the
- * original; definite, none is; deterministic, both had at most one state
- * at every step up to the kill, where the two coincide). */
-typedef struct {
-    int killed;
-    mf_notion notion; /* killed: deterministic, potential or definite */
-    int step;    /* killed: the state index by which the test has killed
-                    with that notion */
-    int refuses; /* killed: the step whose input the mutant refuses where
-                    its behaviour first departs, -1 when it departs by
-                    its observables */
-} mf_matrix_kill;
-
-/* Replay test t (checked with mf_matrix_test_check) on mu. Returns 0
- * with *out filled, MF_ELIMIT when a set of states (or pairs) grows past
- * the replay limit (undecided), another negative code if the simulator
- * fails. */
-int mf_matrix_replay(mf_matrix_kill *out, mf_matrix_orig *o,
-                     const mf_test *t, mf_matrix_mut *mu);
-
-/* A notion's strength for comparing kills: 2 definite or deterministic
- * (every behaviour departs), 1 potential, 0 none. */
-int mf_matrix_notion_rank(mf_notion n);
-
 /* ---- the matrix in the store --------------------------------------------- */
 
 typedef struct {
@@ -132,6 +83,9 @@ typedef struct {
     int64_t by_notion[3]; /* kills per mf_notion (whole matrix) */
     double secs;       /* wall time of this call */
     char undecided_why[256]; /* this call's first undecided pair, why */
+    int64_t jobs;        /* through the farm: matrix jobs of the fill */
+    int64_t jobs_resumed; /* of them, done by an earlier run of it */
+    int64_t jobs_again;  /* of them, leased again after a lost lease */
 } mf_matrix_stats;
 
 /* 1 if the campaign's matrix is full, 0 if not (or never started), < 0 on

@@ -104,6 +104,30 @@ int mf_matrix_campaign_open(mf_matrix_campaign *out, mf_store *s,
                         col_text(st, 2));
         goto cleanup;
     }
+    out->name = mf_xstrdup(name);
+    out->text = mf_xmalloc(len + 1);
+    memcpy(out->text, text, len);
+    out->text[len] = '\0';
+    /* The names, kept: one buffer, then the pointers into it. */
+    size_t nb = 1;
+    for (int i = 0; i < ins.n; i++)
+        nb += strlen(ins.v[i]) + 1;
+    for (int i = 0; i < obs.n; i++)
+        nb += strlen(obs.v[i]) + 1;
+    out->names_buf = mf_xmalloc(nb);
+    out->inputs = mf_xcalloc((size_t)ins.n + 1, sizeof *out->inputs);
+    out->observe = mf_xcalloc((size_t)obs.n + 1, sizeof *out->observe);
+    char *p = out->names_buf;
+    for (int i = 0; i < ins.n + obs.n; i++) {
+        const char *name = i < ins.n ? ins.v[i] : obs.v[i - ins.n];
+        size_t nl = strlen(name) + 1;
+        memcpy(p, name, nl);
+        if (i < ins.n)
+            out->inputs[out->ninputs++] = p;
+        else
+            out->observe[out->nobserve++] = p;
+        p += nl;
+    }
     const char *ops = col_text(st, 5);
     if (ops[0] && (rc = mf_mop_parse_list(&out->mask, ops)) < 0) {
         snprintf(why, sizeof why, "%s", mf_err_msg());
@@ -128,5 +152,10 @@ void mf_matrix_campaign_close(mf_matrix_campaign *c)
     if (!c)
         return;
     mf_model_free(c->model);
+    free(c->name);
+    free(c->text);
+    free(c->inputs);
+    free(c->observe);
+    free(c->names_buf);
     memset(c, 0, sizeof *c);
 }

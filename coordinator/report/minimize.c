@@ -136,7 +136,7 @@ static int rank_of(const unsigned char *notion)
 {
     for (int n = 0; notion && n < 3; n++)
         if (!strcmp((const char *)notion, mf_notion_name((mf_notion)n)))
-            return mf_matrix_notion_rank((mf_notion)n);
+            return mf_kill_notion_rank((mf_notion)n);
     return 1; /* no notion known: count it as the weakest kill */
 }
 

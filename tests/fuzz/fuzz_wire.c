@@ -34,7 +34,7 @@ static const char *const ids[4] = {"a196fa04b25bca65", "6462af9d37615d8a",
 /* A valid frame of a random kind into *out (malloc'd). */
 static void make_frame(uint8_t **out, size_t *len, unsigned st)
 {
-    switch (rnd(&st) % 7) {
+    switch (rnd(&st) % 9) {
     case 0: {
         Mutfarm__V1__Hello h = MUTFARM__V1__HELLO__INIT;
         h.worker_id = "node-1";
@@ -101,6 +101,41 @@ static void make_frame(uint8_t **out, size_t *len, unsigned st)
         mf_wire_encode_bye(out, len, "bye", j, a, rnd(&st) % 3);
         return;
     }
+    case 7: {
+        mf_test *t = mf_test_new((int)(rnd(&st) % 3), 1 + (int)(rnd(&st) % 2),
+                                 (int)(rnd(&st) % 4));
+        const mf_test *tests[2] = {t, t};
+        int64_t tids[2] = {1 + rnd(&st), 7};
+        int64_t vt[4] = {tids[0], 0, 7, 0};
+        const char *obs[1] = {"out"};
+        mf_wire_matrix_spec js = {
+            .job_id = 1 + rnd(&st), .attempt = 1 + rnd(&st) % 3,
+            .model_text = "MODULE main\nVAR x : boolean;\n",
+            .observe = obs, .nobserve = rnd(&st) % 2, .test_ids = tids,
+            .tests = tests, .ntests = 1 + rnd(&st) % 2, .mutant_ids = ids,
+            .verdict_tests = rnd(&st) % 2 ? vt : NULL,
+            .nmutants = 1 + rnd(&st) % 4};
+        mf_wire_encode_matrix_job(out, len, &js);
+        mf_test_free(t);
+        return;
+    }
+    case 8: {
+        mf_wire_matrix_result *r =
+            mf_wire_matrix_result_new(1 + rnd(&st), 1, 2, "w");
+        int n = (int)(rnd(&st) % 5);
+        for (int i = 0; i < n; i++)
+            mf_wire_matrix_result_add(r, 1 + rnd(&st) % 9, ids[i % 4],
+                                      (mf_notion)(rnd(&st) % 3),
+                                      (int)(rnd(&st) % 5),
+                                      (int)(rnd(&st) % 4) - 1);
+        r->pairs = (uint64_t)n + rnd(&st) % 10;
+        r->undecided = rnd(&st) % 2;
+        if (r->undecided)
+            mf_wire_matrix_result_why(r, "more than 20000 states");
+        mf_wire_encode_matrix_result(out, len, r);
+        mf_wire_matrix_result_free(r);
+        return;
+    }
     default: mf_wire_encode_ack(out, len, 1 + rnd(&st), 1, 0); return;
     }
 }
@@ -131,6 +166,21 @@ static void check_content(const mf_wire_env *e)
                 abort(); /* the decoder let an unusable verdict through */
             mf_verdict_clear(&v);
         }
+    } else if (e->body_case == MUTFARM__V1__ENVELOPE__BODY_MATRIX_JOB) {
+        for (size_t i = 0; i < e->matrix_job->n_tests; i++) {
+            mf_test *t = NULL;
+            if (mf_wire_test_decode(&t, e->matrix_job->tests[i]->test) != 0)
+                abort(); /* the decoder let an unusable test through */
+            mf_test_free(t);
+        }
+    } else if (e->body_case == MUTFARM__V1__ENVELOPE__BODY_MATRIX_RESULT) {
+        const mf_wire_matrix_result *r = e->matrix_result;
+        if (r->undecided > r->pairs || r->n_kills > r->pairs)
+            abort();
+        for (size_t i = 0; i < r->n_kills; i++)
+            if (r->kills[i]->refuses < -1 ||
+                mf_wire_notion(r->kills[i]->notion) > MF_N_DEFINITE)
+                abort();
     } else if (e->body_case == MUTFARM__V1__ENVELOPE__BODY_JOB) {
         mf_engine_opts o;
         mf_wire_opts_to_engine(&o, e->job->options);

@@ -1,4 +1,4 @@
-/* matrix_replay.c - what one test does to one mutant, by the simulator:
+/* kill_replay.c - what one test does to one mutant, by the simulator:
  * no kill, or a kill and its notion (deterministic, potential, definite),
  * the step by which it kills and whether the mutant refuses there.
  *
@@ -22,7 +22,7 @@
  * mutants cost a few expression evaluations a step.
  *
  * It neither reads nor writes the store. */
-#include "matrix.h"
+#include "kill_replay.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +62,7 @@ static void push_vals(valvec *v, const mf_val *x, int n)
 
 /* Keyed by the input row and the state (no state: the initial states), so
  * that every test with the same inputs there shares the entry. */
-struct mf_matrix_memo {
+struct mf_kill_memo {
     int n, w;            /* state size; row width (observables + n) */
     int kw;              /* key width: 1 + 2n */
     size_t max;          /* values it may keep */
@@ -72,7 +72,7 @@ struct mf_matrix_memo {
     int *tab;            /* open addressing: entry + 1, 0 empty */
     size_t cap;
 };
-typedef struct mf_matrix_memo memo;
+typedef struct mf_kill_memo memo;
 
 static uint64_t vals_hash(uint64_t h, const mf_val *v, int n)
 {
@@ -245,7 +245,7 @@ static int step_rows(memo *M, valvec *tmp, const mf_model *m,
 
 /* ---- the original's side ------------------------------------------------- */
 
-struct mf_matrix_orig {
+struct mf_kill_orig {
     const mf_model *m;
     int n, nobs, w;
     memo M;
@@ -258,7 +258,7 @@ static const mf_val *inputs_at(const mf_test *t, int k)
     return t->inputs + (size_t)k * (size_t)t->nslots;
 }
 
-static int orig_succ(mf_matrix_orig *o, const mf_val *inp, const mf_val *cur,
+static int orig_succ(mf_kill_orig *o, const mf_val *inp, const mf_val *cur,
                      valvec *out, int *count)
 {
     return step_rows(&o->M, &o->tmp, o->m, inp, cur, out, count);
@@ -280,9 +280,9 @@ static void obs_range(const valvec *set, int w, int nobs, const mf_val *obs,
     *hi = i;
 }
 
-int mf_matrix_orig_new(mf_matrix_orig **out, const mf_model *m)
+int mf_kill_orig_new(mf_kill_orig **out, const mf_model *m)
 {
-    mf_matrix_orig *o = mf_xcalloc(1, sizeof *o);
+    mf_kill_orig *o = mf_xcalloc(1, sizeof *o);
     o->m = m;
     o->n = m->nslots;
     o->nobs = mf_model_nobs(m);
@@ -292,7 +292,7 @@ int mf_matrix_orig_new(mf_matrix_orig **out, const mf_model *m)
     return 0;
 }
 
-void mf_matrix_orig_free(mf_matrix_orig *o)
+void mf_kill_orig_free(mf_kill_orig *o)
 {
     if (!o)
         return;
@@ -301,7 +301,7 @@ void mf_matrix_orig_free(mf_matrix_orig *o)
     free(o);
 }
 
-int mf_matrix_test_check(mf_matrix_orig *o, const mf_test *t)
+int mf_kill_test_check(mf_kill_orig *o, const mf_test *t)
 {
     valvec cur = {0}, nxt = {0};
     int rc = 0;
@@ -336,7 +336,7 @@ int mf_matrix_test_check(mf_matrix_orig *o, const mf_test *t)
 
 /* ---- the mutant's side --------------------------------------------------- */
 
-void mf_matrix_mut_init(mf_matrix_mut *out, const mf_model *orig,
+void mf_kill_mut_init(mf_kill_mut *out, const mf_model *orig,
                         const mf_model *mut)
 {
     memset(out, 0, sizeof *out);
@@ -347,7 +347,7 @@ void mf_matrix_mut_init(mf_matrix_mut *out, const mf_model *orig,
     memo_init(out->memo, n, mf_model_nobs(mut) + n, MUT_MEMO_VALUES);
 }
 
-void mf_matrix_mut_free(mf_matrix_mut *mu)
+void mf_kill_mut_free(mf_kill_mut *mu)
 {
     if (!mu || !mu->memo)
         return;
@@ -357,9 +357,9 @@ void mf_matrix_mut_free(mf_matrix_mut *mu)
 }
 
 typedef struct {
-    mf_matrix_orig *o;
+    mf_kill_orig *o;
     const mf_test *t;
-    mf_matrix_mut *mu;
+    mf_kill_mut *mu;
     valvec tmp;
     mf_valset vals[2]; /* mf_explore_step_agrees' scratch */
 } side;
@@ -372,8 +372,8 @@ typedef struct {
 static int mut_succ(side *d, int k, const mf_val *cur, valvec *out,
                     int *count)
 {
-    mf_matrix_orig *o = d->o;
-    mf_matrix_mut *mu = d->mu;
+    mf_kill_orig *o = d->o;
+    mf_kill_mut *mu = d->mu;
     memo *M = mu->memo;
     const mf_val *inp = inputs_at(d->t, k);
     if (!cur ? mu->delta == MF_STEP_NEXT : mu->delta == MF_STEP_SAME)
@@ -508,7 +508,7 @@ static int split_nodes(node_set *out, const valvec *T, const valvec *T2,
  * at, so the answer does not depend on their order), *det. */
 static int potential(side *d, int *step, int *refusal, int *det)
 {
-    mf_matrix_orig *o = d->o;
+    mf_kill_orig *o = d->o;
     int w = o->w, nobs = o->nobs, rc = 0;
     node_set cur = {0}, nxt = {0};
     valvec T = {0}, T2 = {0};
@@ -609,7 +609,7 @@ static int join(valvec *out, const valvec *A, const valvec *B, int w,
  * end of the test. */
 static int definite(side *d, int *step)
 {
-    mf_matrix_orig *o = d->o;
+    mf_kill_orig *o = d->o;
     int w = o->w, nobs = o->nobs, n = o->n, pw = 2 * n, rc = 0;
     valvec pairs = {0}, np = {0}, A = {0}, B = {0};
 
@@ -645,8 +645,8 @@ static int definite(side *d, int *step)
     return rc;
 }
 
-int mf_matrix_replay(mf_matrix_kill *out, mf_matrix_orig *o,
-                     const mf_test *t, mf_matrix_mut *mu)
+int mf_kill_replay(mf_kill *out, mf_kill_orig *o,
+                     const mf_test *t, mf_kill_mut *mu)
 {
     side d = {0};
     int step, refusal, det, rc;
@@ -681,7 +681,7 @@ int mf_matrix_replay(mf_matrix_kill *out, mf_matrix_orig *o,
     return rc;
 }
 
-int mf_matrix_notion_rank(mf_notion n)
+int mf_kill_notion_rank(mf_notion n)
 {
     switch (n) {
     case MF_N_DETERMINISTIC:

@@ -1,0 +1,254 @@
+/* local_workers.c - worker processes on this machine (local_workers.h):
+ * started with fork+exec of this executable, restarted when they die
+ * before the end, stopped at the end. Moved here from cmd_run.c so that
+ * `mutfarm run` and `mutfarm matrix --workers` share it. */
+#include "local_workers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+/* A worker that exits (not killed by a signal: that is a crash in a job,
+ * whose job the quarantine rule takes care of) this soon after its start
+ * counts as a failed start; this many failed starts in a row and its slot
+ * is given up. */
+#define QUICK_DEATH_MS 2000
+#define MAX_QUICK_DEATHS 3
+/* Restarts allowed over the whole run, per worker slot. */
+#define MAX_RESTARTS 50
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int mf_local_workers_init(mf_local_workers *f, const char *cmd, int n,
+                          unsigned heartbeat_ms, int liveness, int verbose)
+{
+    memset(f, 0, sizeof *f);
+    f->cmd = cmd;
+    f->verbose = verbose;
+    f->n = n;
+    if (f->n <= 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        f->n = c > 0 ? (int)c : 1;
+    }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(f->dir, sizeof f->dir, "%s/mutfarm-run.XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(f->dir)) {
+        fprintf(stderr, "%s: cannot make a directory for the local socket "
+                        "(%s): %s\n", cmd, f->dir, strerror(errno));
+        f->dir[0] = 0;
+        return MF_EXIT_INTERNAL;
+    }
+    snprintf(f->heartbeat, sizeof f->heartbeat, "%u", heartbeat_ms);
+    snprintf(f->liveness, sizeof f->liveness, "%d", liveness);
+    f->slots = calloc((size_t)f->n, sizeof *f->slots);
+    if (!f->slots) {
+        rmdir(f->dir);
+        f->dir[0] = 0;
+        return MF_EXIT_INTERNAL;
+    }
+    for (int i = 0; i < f->n; i++)
+        snprintf(f->slots[i].log, sizeof f->slots[i].log, "%s/worker-%d.log",
+                 f->dir, i + 1);
+    f->alive = f->n;
+    return 0;
+}
+
+void mf_local_workers_bind(const mf_local_workers *f, char *out, size_t n)
+{
+    /* ipc:// paths are limited (sun_path); a long TMPDIR falls back to a
+     * free port on the loopback. */
+    if (strlen(f->dir) + 12 < 100)
+        snprintf(out, n, "ipc://%.200s/coord", f->dir);
+    else
+        snprintf(out, n, "tcp://127.0.0.1:*");
+}
+
+static int start_worker(mf_local_workers *f, int i)
+{
+    mf_local_slot *s = &f->slots[i];
+    char *argv[] = {"mutfarm",     "worker",   "--connect", f->endpoint,
+                    "--threads",   "1",        "--heartbeat",
+                    f->heartbeat,  "--liveness", f->liveness, NULL};
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "%s: cannot start a worker: %s\n", f->cmd,
+                strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        /* Only async-signal-safe calls between fork and exec. */
+#ifdef __linux__
+        /* A run killed with SIGKILL leaves no orphan workers behind. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(1);
+#else
+        (void)parent;
+#endif
+        int fd = open("/dev/null", O_RDONLY);
+        if (fd >= 0) {
+            dup2(fd, STDIN_FILENO);
+            close(fd);
+        }
+        if (!f->verbose) {
+            fd = open(s->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+            if (fd >= 0) {
+                dup2(fd, STDOUT_FILENO);
+                dup2(fd, STDERR_FILENO);
+                close(fd);
+            }
+        }
+        execv("/proc/self/exe", argv);
+        _exit(127);
+    }
+    s->pid = pid;
+    s->started = mono_ms();
+    return 0;
+}
+
+void mf_local_workers_start(mf_local_workers *f, const char *bound)
+{
+    snprintf(f->endpoint, sizeof f->endpoint, "%s", bound);
+    if (strncmp(f->endpoint, "tcp://0.0.0.0:", 14) == 0) /* not dialable */
+        snprintf(f->endpoint, sizeof f->endpoint, "tcp://127.0.0.1:%s",
+                 bound + 14);
+    for (int i = 0; i < f->n; i++)
+        if (start_worker(f, i) < 0) {
+            f->slots[i].gave_up = 1;
+            f->alive--;
+        }
+}
+
+/* The last non-empty line of a worker's log, into buf ("" if none). */
+static void last_line(char *buf, size_t n, const char *path)
+{
+    buf[0] = 0;
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, fp)) {
+        size_t len = strlen(line);
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = 0;
+        if (len)
+            snprintf(buf, n, "%s", line);
+    }
+    fclose(fp);
+}
+
+static void describe(char *buf, size_t n, int status)
+{
+    if (WIFSIGNALED(status))
+        snprintf(buf, n, "killed by signal %d", WTERMSIG(status));
+    else
+        snprintf(buf, n, "exit %d", WEXITSTATUS(status));
+}
+
+void mf_local_workers_supervise(mf_local_workers *f, int restart)
+{
+    for (;;) {
+        int status;
+        pid_t pid = waitpid(-1, &status, WNOHANG);
+        if (pid <= 0)
+            return;
+        for (int i = 0; i < f->n; i++) {
+            mf_local_slot *s = &f->slots[i];
+            if (s->pid != pid)
+                continue;
+            s->pid = 0;
+            if (!restart)
+                break;
+            char how[64], last[400];
+            describe(how, sizeof how, status);
+            last_line(last, sizeof last, s->log);
+            int64_t age = mono_ms() - s->started;
+            s->quick = age < QUICK_DEATH_MS && !WIFSIGNALED(status)
+                           ? s->quick + 1
+                           : 0;
+            fprintf(stderr, "\r\033[K%s: worker %d (pid %d) died "
+                            "(%s)%s%s\n",
+                    f->cmd, i + 1, (int)pid, how, last[0] ? ": " : "", last);
+            if (s->quick >= MAX_QUICK_DEATHS || s->restarts >= MAX_RESTARTS) {
+                fprintf(stderr, "%s: worker %d keeps dying; not "
+                                "starting it again\n", f->cmd, i + 1);
+                s->gave_up = 1;
+                f->alive--;
+            } else {
+                s->restarts++;
+                if (start_worker(f, i) < 0) {
+                    s->gave_up = 1;
+                    f->alive--;
+                }
+            }
+            break;
+        }
+    }
+}
+
+static int running(const mf_local_workers *f)
+{
+    int n = 0;
+    for (int i = 0; i < f->n; i++)
+        n += f->slots[i].pid > 0;
+    return n;
+}
+
+void mf_local_workers_reap(mf_local_workers *f, int ms)
+{
+    int64_t end = mono_ms() + ms;
+    while (running(f) && mono_ms() < end) {
+        mf_local_workers_supervise(f, 0);
+        struct timespec ts = {0, 20 * 1000000};
+        nanosleep(&ts, NULL);
+    }
+    for (int sig = SIGTERM; running(f); sig = SIGKILL) {
+        for (int i = 0; i < f->n; i++)
+            if (f->slots[i].pid > 0)
+                kill(f->slots[i].pid, sig);
+        end = mono_ms() + (sig == SIGKILL ? 60000 : 3000);
+        while (running(f) && mono_ms() < end) {
+            mf_local_workers_supervise(f, 0);
+            struct timespec ts = {0, 20 * 1000000};
+            nanosleep(&ts, NULL);
+        }
+        if (sig == SIGKILL)
+            break;
+    }
+}
+
+void mf_local_workers_free(mf_local_workers *f)
+{
+    if (f->slots) {
+        mf_local_workers_reap(f, 0);
+        for (int i = 0; i < f->n; i++)
+            unlink(f->slots[i].log);
+    }
+    if (f->dir[0]) {
+        char path[1100];
+        snprintf(path, sizeof path, "%s/coord", f->dir);
+        unlink(path);
+        rmdir(f->dir);
+    }
+    free(f->slots);
+    f->slots = NULL;
+    f->dir[0] = 0;
+}
