@@ -3,12 +3,15 @@
  * (docs/running.md).
  *
  * The workers are this same executable (`mutfarm worker --connect
- * ipc://...`) started with fork+exec and supervised from the coordinator's
- * loop: one that dies before the campaign is complete is started again
- * (its job went back to the queue through the usual heartbeat rule), one
- * that keeps dying at start is given up. Their log lines go to files in a
- * private temporary directory, so the progress line stays readable; the
- * last line of a dead worker's log is repeated on stderr.
+ * ipc://@...`) started with fork+exec and supervised from the
+ * coordinator's loop: one that dies before the campaign is complete is
+ * started again (its job went back to the queue through the usual
+ * heartbeat rule), one that keeps dying at start is given up. Their log
+ * lines go to temporary files unlinked as soon as they are opened, so the
+ * progress line stays readable and a run killed with SIGKILL leaves no
+ * file behind; the last line of a dead worker's log is repeated on stderr.
+ * The socket is in Linux's abstract namespace for the same reason (a free
+ * loopback port elsewhere).
  *
  * The serving itself is coordinator/server.c and the deciding the workers';
  * this file only starts, watches and stops processes. */
@@ -83,12 +86,14 @@ typedef struct {
     int quick;       /* quick deaths in a row */
     int restarts;
     int gave_up;
-    char log[1100];  /* its stderr */
+    int log;         /* its stdout and stderr: an unlinked file, -1 none */
 } slot;
 
 typedef struct {
     slot *slots;
     int n;
+    char exe[4096];  /* this executable, by its real path (the process
+                        name in top and ps is its base name) */
     char endpoint[600];
     char heartbeat[16], liveness[16];
     int verbose;
@@ -131,15 +136,11 @@ static int start_worker(farm *f, int i)
             dup2(fd, STDIN_FILENO);
             close(fd);
         }
-        if (!f->verbose) {
-            fd = open(s->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
-            if (fd >= 0) {
-                dup2(fd, STDOUT_FILENO);
-                dup2(fd, STDERR_FILENO);
-                close(fd);
-            }
+        if (!f->verbose && s->log >= 0) { /* dup2 clears close-on-exec */
+            dup2(s->log, STDOUT_FILENO);
+            dup2(s->log, STDERR_FILENO);
         }
-        execv("/proc/self/exe", argv);
+        execv(f->exe, argv);
         _exit(127);
     }
     s->pid = pid;
@@ -147,22 +148,33 @@ static int start_worker(farm *f, int i)
     return 0;
 }
 
-/* The last non-empty line of a worker's log, into buf ("" if none). */
-static void last_line(char *buf, size_t n, const char *path)
+/* The last non-empty line of a worker's log, into buf ("" if none). Read
+ * with pread: the offset the worker writes at is shared with us. */
+static void last_line(char *buf, size_t n, int fd)
 {
     buf[0] = 0;
-    FILE *fp = fopen(path, "r");
-    if (!fp)
+    if (fd < 0)
         return;
-    char line[512];
-    while (fgets(line, sizeof line, fp)) {
-        size_t len = strlen(line);
-        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = 0;
-        if (len)
-            snprintf(buf, n, "%s", line);
-    }
-    fclose(fp);
+    struct stat sb;
+    if (fstat(fd, &sb) < 0 || sb.st_size <= 0)
+        return;
+    char tail[2048];
+    off_t from = sb.st_size > (off_t)sizeof tail - 1
+                     ? sb.st_size - (off_t)sizeof tail + 1
+                     : 0;
+    ssize_t got = pread(fd, tail, sizeof tail - 1, from);
+    if (got <= 0)
+        return;
+    tail[got] = 0;
+    while (got > 0 && (tail[got - 1] == '\n' || tail[got - 1] == '\r'))
+        tail[--got] = 0;
+    const char *start = strrchr(tail, '\n');
+    start = start ? start + 1 : tail;
+    size_t len = strlen(start);
+    if (len >= n)
+        len = n - 1;
+    memcpy(buf, start, len);
+    buf[len] = 0;
 }
 
 static void describe(char *buf, size_t n, int status)
@@ -261,14 +273,45 @@ static void reap_all(farm *f, int ms)
     }
 }
 
-static void remove_dir(const char *dir, const farm *f)
+static void close_logs(const farm *f)
 {
-    char path[1100];
-    for (int i = 0; i < f->n; i++)
-        unlink(f->slots[i].log);
-    snprintf(path, sizeof path, "%s/coord", dir);
+    for (int i = 0; f->slots && i < f->n; i++)
+        if (f->slots[i].log >= 0)
+            close(f->slots[i].log);
+}
+
+/* An unlinked temporary file for a worker's log: -1 if none can be made
+ * (the worker then writes to the null device). */
+static int open_log(const char *tmp)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/mutfarm-run-log.XXXXXX", tmp);
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
     unlink(path);
-    rmdir(dir);
+    fcntl(fd, F_SETFD, FD_CLOEXEC); /* the other slots' workers */
+    return fd;
+}
+
+/* A name in the abstract socket namespace nobody else uses: the pid and
+ * random bits. */
+static void local_endpoint(char *out, size_t n)
+{
+#ifdef __linux__
+    unsigned long long r = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        if (read(fd, &r, sizeof r) != (ssize_t)sizeof r)
+            r = 0;
+        close(fd);
+    }
+    if (!r)
+        r = (unsigned long long)mono_ms();
+    snprintf(out, n, "ipc://@mutfarm-run-%d-%016llx", (int)getpid(), r);
+#else
+    snprintf(out, n, "tcp://127.0.0.1:*");
+#endif
 }
 
 int mf_cmd_run(int argc, char **argv)
@@ -286,30 +329,22 @@ int mf_cmd_run(int argc, char **argv)
         f.n = n > 0 ? (int)n : 1;
     }
     const char *tmp = getenv("TMPDIR");
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s/mutfarm-run.XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        fprintf(stderr, "mutfarm run: cannot make a directory for the local "
-                        "socket (%s): %s\n", dir, strerror(errno));
-        return MF_EXIT_INTERNAL;
-    }
-    /* ipc:// paths are limited (sun_path); a long TMPDIR falls back to a
-     * free port on the loopback. */
-    if (strlen(dir) + 12 < 100)
-        snprintf(cl.cfg.bind, sizeof cl.cfg.bind, "ipc://%.200s/coord", dir);
+    tmp = tmp && *tmp ? tmp : "/tmp";
+    /* The real path, not /proc/self/exe: the process name is the base
+     * name of what is executed. */
+    ssize_t len = readlink("/proc/self/exe", f.exe, sizeof f.exe - 1);
+    if (len > 0)
+        f.exe[len] = 0;
     else
-        snprintf(cl.cfg.bind, sizeof cl.cfg.bind, "tcp://127.0.0.1:*");
+        snprintf(f.exe, sizeof f.exe, "/proc/self/exe");
+    local_endpoint(cl.cfg.bind, sizeof cl.cfg.bind);
     snprintf(f.heartbeat, sizeof f.heartbeat, "%u", cl.cfg.heartbeat_ms);
     snprintf(f.liveness, sizeof f.liveness, "%d", cl.cfg.liveness);
     f.slots = calloc((size_t)f.n, sizeof *f.slots);
-    if (!f.slots) {
-        rmdir(dir);
+    if (!f.slots)
         return MF_EXIT_INTERNAL;
-    }
     for (int i = 0; i < f.n; i++)
-        snprintf(f.slots[i].log, sizeof f.slots[i].log, "%s/worker-%d.log",
-                 dir, i + 1);
+        f.slots[i].log = f.verbose ? -1 : open_log(tmp);
     f.alive = f.n;
 
     mf_cli_signals sig;
@@ -346,7 +381,7 @@ int mf_cmd_run(int argc, char **argv)
 done:
     reap_all(&f, 0);
     mf_coord_free(c);
-    remove_dir(dir, &f);
+    close_logs(&f);
     free(f.slots);
     mf_cli_restore_signals(&sig);
     return code;

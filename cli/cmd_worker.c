@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "endpoint.h"
 #include "farm_worker.h"
 
 #ifndef MF_VERSION
@@ -126,6 +127,9 @@ int mf_cmd_worker(int argc, char **argv)
     /* defaults < --config file < flags */
     mf_config cfg;
     mf_config_default(&cfg);
+    /* No default coordinator: a worker dialling localhost:5555 unasked
+     * would wait there silently. --connect or [worker] connect says. */
+    cfg.connect[0] = 0;
     if (config && mf_config_load(&cfg, config) < 0) {
         fprintf(stderr, "mutfarm worker: %s\n", mf_err_msg());
         return MF_EXIT_USAGE;
@@ -142,7 +146,11 @@ int mf_cmd_worker(int argc, char **argv)
     wo.reconnect_max_ms = cfg.reconnect_max_ms;
     if (!wo.connect[0]) {
         fprintf(stderr, "mutfarm worker: give the coordinator with --connect "
-                        "tcp://HOST:PORT\n");
+                        "tcp://HOST:PORT (or [worker] connect in --config)\n");
+        return MF_EXIT_USAGE;
+    }
+    if (mf_endpoint_check(wo.connect, 0, "--connect") < 0) {
+        fprintf(stderr, "mutfarm worker: %s\n", mf_err_msg());
         return MF_EXIT_USAGE;
     }
     if (mf_worker_run(&wo) < 0) {

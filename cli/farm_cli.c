@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "endpoint.h"
 
 void mf_cli_default_db(char *out, size_t n, const char *model)
 {
@@ -158,6 +159,10 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
         mf_cli_default_db(out->cfg.db, sizeof out->cfg.db, out->model);
     if (!out->bind_given)
         snprintf(out->cfg.bind, sizeof out->cfg.bind, "%s", bind_default);
+    if (!run && mf_endpoint_check(out->cfg.bind, 1, "--bind") < 0) {
+        fprintf(stderr, "mutfarm %s: %s\n", cmd, mf_err_msg());
+        return 1;
+    }
     if (out->cfg.curve) {
         fprintf(stderr, "mutfarm %s: [security] curve = on is not supported "
                         "yet; use a trusted network or an ssh tunnel "

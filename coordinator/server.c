@@ -28,6 +28,7 @@
 
 #include <zmq.h>
 
+#include "endpoint.h"
 #include "mf.h"
 #include "model.h"
 #include "mutate.h"
@@ -556,8 +557,7 @@ static int bind_socket(mf_coord *c)
             zmq_setsockopt(c->mon, ZMQ_LINGER, &linger, sizeof linger);
     }
     if (zmq_bind(c->sock, c->cfg.bind) != 0)
-        return mf_err_set(MF_ERROR, "cannot bind '%s': %s", c->cfg.bind,
-                          zmq_strerror(errno));
+        return mf_endpoint_bind_error(c->cfg.bind, errno, zmq_strerror(errno));
     size_t n = sizeof c->endpoint;
     if (zmq_getsockopt(c->sock, ZMQ_LAST_ENDPOINT, c->endpoint, &n) != 0)
         snprintf(c->endpoint, sizeof c->endpoint, "%s", c->cfg.bind);
@@ -604,6 +604,14 @@ int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
     c->crash_on = crash && *crash ? crash : NULL;
 
     int rc = load_model(c);
+    if (rc == MF_ERROR) /* the model or the options given for it */
+        rc = MF_EPARSE;
+    if (rc < 0)
+        goto fail;
+    /* Bind before the store is touched: a port in use leaves no campaign
+     * behind. Workers that come up meanwhile queue their Hello in ZeroMQ
+     * and are served as soon as the plan is stored. */
+    rc = bind_socket(c);
     if (rc < 0)
         goto fail;
     rc = mf_store_open(&c->st, c->cfg.db, 0, c->cfg.busy_timeout_ms);
@@ -614,11 +622,6 @@ int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
     if (rc < 0)
         goto fail;
     rc = open_campaign(c, c->model_id);
-    if (rc < 0)
-        goto fail;
-    /* Bind before planning: workers that come up meanwhile queue their
-     * Hello in ZeroMQ and are served as soon as the plan is stored. */
-    rc = bind_socket(c);
     if (rc < 0)
         goto fail;
     if (c->camp.state == MF_CAMPAIGN_PLANNING) {

@@ -313,7 +313,7 @@ static void test_store__refuses_foreign_newer_and_garbage_files(void **state)
                  NULL);
     mf_store_close(f->s);
     f->s = NULL;
-    assert_int_equal(mf_store_open(&f->s, f->path, 0, 100), MF_ERROR);
+    assert_int_equal(mf_store_open(&f->s, f->path, 0, 100), MF_EIO);
     assert_non_null(strstr(mf_err_msg(), "newer mutfarm"));
 
     assert_true(mf_store_open(&s, "/nonexistent/dir/x.db", 0, 100) < 0);

@@ -346,9 +346,10 @@ static int migrate(mf_store *s)
     if (rc < 0)
         return rc;
     if (version > mf_schema_count)
-        return mf_err_set(MF_ERROR,
+        return mf_err_set(MF_EIO,
                           "store %s: written by a newer mutfarm "
-                          "(schema %d; this one knows up to %d)",
+                          "(schema %d; this one knows up to %d): use that "
+                          "mutfarm, or another --db",
                           s->path, version, mf_schema_count);
     rc = check_foreign(s, version);
     if (rc < 0)
