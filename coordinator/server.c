@@ -29,6 +29,7 @@
 #include <zmq.h>
 
 #include "endpoint.h"
+#include "liveness.h"
 #include "mf.h"
 #include "model.h"
 #include "mutate.h"
@@ -53,8 +54,9 @@
 #define LOG_BURST 20
 /* How often the store is asked for expired leases and fresh counts. */
 #define HOUSEKEEP_MS 1000
-/* A worker's last_seen in the store is refreshed at most this often. */
-#define SEEN_MS 10000
+/* A worker's last_seen in the store (its last contact in `mutfarm
+ * status`) is refreshed at most this often. */
+#define SEEN_MS 2000
 /* Mutants per job while nothing has been measured yet. */
 #define FIRST_JOB 4
 
@@ -123,6 +125,7 @@ struct mf_coord {
     int log_count, log_suppressed;
 
     int complete;
+    mf_live *live;                    /* our row in the store (liveness.c) */
 };
 
 /* ---- small things --------------------------------------------------------- */
@@ -644,6 +647,14 @@ int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
              (long long)c->camp.id, c->model_name, c->cfg.db,
              (long long)c->counts.done, (long long)c->counts.total,
              c->camp.requeued);
+    unsigned live_ms = c->cfg.heartbeat_ms * (unsigned)c->cfg.liveness;
+    rc = mf_live_start(&c->live, c->st, c->camp.id, c->endpoint,
+                       c->cfg.heartbeat_ms,
+                       live_ms > 3 * c->cfg.heartbeat_ms
+                           ? live_ms
+                           : 3 * c->cfg.heartbeat_ms);
+    if (rc < 0)
+        goto fail;
     *out = c;
     return 0;
 fail:
@@ -673,6 +684,7 @@ void mf_coord_free(mf_coord *c)
         zmq_close(c->mon);
     if (c->zctx)
         zmq_ctx_term(c->zctx);
+    mf_live_free(c->live);
     mf_store_close(c->st);
     mf_buf_free(&c->options);
     mf_model_free(c->model);
@@ -1535,6 +1547,8 @@ int mf_coord_serve(mf_coord *c)
             next_tick = now + c->o.progress_ms;
             sample_rate(c, now);
             fill_progress(c, &pr);
+            if (mf_live_beat(c->live, now, &pr) < 0)
+                say(c, "%s", mf_err_msg());
             if (c->o.progress_tty) {
                 draw_line(c, &pr);
             } else if (c->o.progress_log_ms && now >= c->next_log) {
@@ -1549,10 +1563,16 @@ int mf_coord_serve(mf_coord *c)
     }
     if (rc < 0) {
         clear_line(c);
+        char why[1024];
+        snprintf(why, sizeof why, "%s", mf_err_msg());
+        mf_live_stop(c->live, "failed");
+        mf_err_set(rc, "%s", why);
         return rc;
     }
     if (stopped) {
         clear_line(c);
+        if (mf_live_stop(c->live, "stopped") < 0)
+            say(c, "%s", mf_err_msg());
         say(c, "stopped; campaign %lld resumes from %s with the same "
                 "command",
              (long long)c->camp.id, c->cfg.db);
@@ -1561,6 +1581,8 @@ int mf_coord_serve(mf_coord *c)
     say_bye(c);
     sample_rate(c, mono_ms());
     fill_progress(c, &pr);
+    if (mf_live_stop(c->live, "complete") < 0)
+        say(c, "%s", mf_err_msg());
     clear_line(c);
     if (c->o.tick)
         c->o.tick(c, &pr, c->o.tick_ctx);

@@ -439,6 +439,47 @@ typedef struct {
  * every heartbeat). */
 int mf_store_worker_seen(mf_store *s, const mf_store_worker *w);
 
+/* ---- liveness: the coordinator serving a campaign (liveness.c) ---------- */
+
+/* One row of `coordinators` (schema/004_liveness.sql). */
+typedef struct {
+    int64_t id, campaign_id;
+    int pid;
+    char host[256];
+    char endpoint[256];
+    int64_t started_ms, heartbeat_ms; /* ms since the epoch */
+    int64_t beat_ms, liveness_ms;     /* heartbeat period, dead after */
+    int64_t done, total;              /* at the last heartbeat */
+    double rate;                      /* mutants/s; < 0 unknown */
+    double eta_s;                     /* < 0 unknown */
+    int workers, threads;
+    int64_t stopped_ms;               /* 0: not stopped by itself */
+    char stop_reason[16];             /* "complete", "stopped", "failed" */
+} mf_store_coordinator;
+
+/* A new coordinator row for c->campaign_id from c (pid, host, endpoint,
+ * beat_ms, liveness_ms, progress), started and beating now: its id in
+ * *out_id. */
+int mf_store_coord_start(mf_store *s, int64_t *out_id,
+                         const mf_store_coordinator *c);
+
+/* A heartbeat of row c->id: heartbeat_at now, and c's progress fields. */
+int mf_store_coord_beat(mf_store *s, const mf_store_coordinator *c);
+
+/* Row `id` exited by itself now, for `reason` ("complete", "stopped",
+ * "failed"). */
+int mf_store_coord_stop(mf_store *s, int64_t id, const char *reason);
+
+/* The newest coordinator row of a campaign: 0 and *out, MF_ENOTFOUND if
+ * no coordinator has served it since the store had liveness (schema 004). */
+int mf_store_coord_get(mf_store *s, mf_store_coordinator *out,
+                       int64_t campaign);
+
+/* What row c says at now_ms: "stopped" (it exited by itself), "running"
+ * (its last heartbeat is within liveness_ms) or "dead". */
+const char *mf_store_coord_state(const mf_store_coordinator *c,
+                                 int64_t now_ms);
+
 /* ---- progress ----------------------------------------------------------- */
 
 typedef struct {

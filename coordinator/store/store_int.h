@@ -7,8 +7,8 @@
  * schema/NNN_*.sql).
  *
  * Who uses whom, so that no two files use each other: db.c uses no other
- * file; tests.c, jobs.c and queries.c use db.c; campaigns.c uses
- * queries.c; results.c uses jobs.c and tests.c; reuse.c uses results.c. */
+ * file; tests.c, jobs.c, queries.c and liveness.c use db.c; campaigns.c
+ * uses queries.c; results.c uses jobs.c and tests.c; reuse.c uses results.c. */
 #ifndef MF_STORE_INT_H
 #define MF_STORE_INT_H
 
@@ -84,6 +84,10 @@ enum {
     Q_COUNT_KIND,
     Q_COUNT_JOBS,
     Q_COUNT_UNPLANNED,
+    /* liveness.c */
+    Q_LIVE_INS,
+    Q_LIVE_BEAT,
+    Q_LIVE_STOP,
     Q__COUNT
 };
 
