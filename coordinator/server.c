@@ -1006,6 +1006,14 @@ static int on_result(mf_coord *c, peer *p, const mf_wire_result *r)
         c->counts.unknown += info.counts[MF_V_UNKNOWN];
         c->counts.error += info.counts[MF_V_ERROR];
         measure(c, r);
+        if (info.late)
+            say(c, "took the late result of job %llu (attempt %u) from "
+                   "worker %s%s%s%s", (unsigned long long)r->job_id,
+                r->attempt, p->id,
+                info.cancelled_attempt ? "; the lease of its re-run by "
+                                         "worker " : "",
+                info.cancelled_worker,
+                info.cancelled_attempt ? " is cancelled" : "");
         if (c->o.verbose)
             say(c, "job %llu (attempt %u) committed from worker %s",
                  (unsigned long long)r->job_id, r->attempt, p->id);

@@ -282,7 +282,8 @@ typedef struct {
 typedef enum {
     MF_COMMIT_OK,          /* written, the job is DONE */
     MF_COMMIT_DUPLICATE,   /* the job was already done: ignored */
-    MF_COMMIT_STALE,       /* not the job's current attempt: ignored */
+    MF_COMMIT_STALE,       /* no attempt of the job (or one since cut
+                              down): ignored */
     MF_COMMIT_QUARANTINED, /* the job was quarantined: ignored */
     MF_COMMIT_UNKNOWN_JOB, /* no such job: ignored */
     MF_COMMIT_INVALID,     /* a verdict for a mutant not in the job, two for
@@ -295,14 +296,22 @@ typedef struct {
     int counts[5]; /* OK: verdicts written, indexed by mf_verdict_kind */
     int new_tests; /* OK: tests not seen before in the campaign */
     char why[256]; /* INVALID and the ignored outcomes: one line */
+    int late;      /* OK: the result of an earlier attempt than the
+                      job's last (a re-lease was still running) */
+    int cancelled_attempt; /* late: the lease it ended (0: the job was
+                              pending, no lease) */
+    char cancelled_worker[MF_STORE_WORKER_ID]; /* late: its holder */
 } mf_store_commit_info;
 
 /* Commit a job's result in one transaction: its verdicts, its tests
  * (deduplicated per campaign by content), the kills, and the job DONE.
- * Idempotent: a result for a job that is done, quarantined, unknown, or
- * for another attempt than the current one is ignored and reported in
- * out->outcome with return 0 (a result for the current attempt of a job
- * whose lease expired but that is not re-leased yet is accepted). A
+ * The result of any attempt so far is taken while the job is pending or
+ * leased: the first valid result wins, and a later attempt's lease ends
+ * with it (out->late; that attempt's result will be a duplicate). Every
+ * worker computes the same verdicts for the same job, so nothing is lost
+ * by keeping the first. Idempotent: a result for a job that is done,
+ * quarantined, unknown, or for an attempt it never had (or before it was
+ * cut down) is ignored and reported in out->outcome with return 0. A
  * negative return is a database failure: nothing was written. */
 int mf_store_commit(mf_store *s, mf_store_commit_info *out,
                     const mf_store_result *r);
