@@ -30,6 +30,7 @@
 
 #include "endpoint.h"
 #include "liveness.h"
+#include "outbox.h"
 #include "mf.h"
 #include "model.h"
 #include "mutate.h"
@@ -57,6 +58,9 @@
 /* A worker's last_seen in the store (its last contact in `mutfarm
  * status`) is refreshed at most this often. */
 #define SEEN_MS 2000
+/* Held-back frames (outbox.c) over this many bytes end the batch early:
+ * jobs carry the model's text. */
+#define OUTBOX_MAX (16u << 20)
 /* Mutants per job while nothing has been measured yet. */
 #define FIRST_JOB 4
 
@@ -126,6 +130,13 @@ struct mf_coord {
 
     int complete;
     mf_live *live;                    /* our row in the store (liveness.c) */
+    /* One store transaction per batch of messages (mf_store_batch_begin):
+     * frames wait in the outbox until it is committed. */
+    mf_outbox *out;
+    int batching;                     /* a batch is open: frames are held */
+    int64_t send_job;                 /* the job of the frame being sent */
+    int send_attempt;
+    int flush_rc;                     /* a store failure while flushing */
 };
 
 /* ---- small things --------------------------------------------------------- */
@@ -227,6 +238,11 @@ static void split_list(char **buf, void *vec_, const char *s)
 static int send_raw(mf_coord *c, const uint8_t *rid, size_t rid_len,
                     const uint8_t *buf, size_t len)
 {
+    if (c->batching) { /* leaves once the batch is committed */
+        mf_outbox_add(c->out, rid, rid_len, buf, len, c->send_job,
+                      c->send_attempt);
+        return 0;
+    }
     if (zmq_send(c->sock, rid, rid_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
         return -1;
     if (zmq_send(c->sock, buf, len, ZMQ_DONTWAIT) < 0)
@@ -587,6 +603,7 @@ int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
 {
     *out = NULL;
     mf_coord *c = mf_xcalloc(1, sizeof *c);
+    c->out = mf_outbox_new();
     c->o = *o;
     c->cfg = *o->cfg;
     c->o.cfg = &c->cfg;
@@ -685,6 +702,7 @@ void mf_coord_free(mf_coord *c)
     if (c->zctx)
         zmq_ctx_term(c->zctx);
     mf_live_free(c->live);
+    mf_outbox_free(c->out);
     mf_store_close(c->st);
     mf_buf_free(&c->options);
     mf_model_free(c->model);
@@ -696,6 +714,70 @@ void mf_coord_free(mf_coord *c)
     MF_VEC_FREE(c->peers);
     MF_VEC_FREE(c->seen_fds);
     free(c);
+}
+
+/* ---- batches: one transaction per wake-up --------------------------------- */
+
+/* A held frame that could not leave after its batch was committed. A job
+ * goes back to the queue at once (never a quarantine); a peer that is
+ * gone is released, one whose queue is full waits for a new Credit. */
+static void on_unsent(const uint8_t *rid, size_t rid_len, int64_t job,
+                      int attempt, int err, void *ctx)
+{
+    mf_coord *c = ctx;
+    int rc = 0;
+    if (job) {
+        rc = mf_store_job_release(c->st, job, attempt, INT_MAX,
+                                  "could not be sent", NULL);
+        c->counts.jobs_pending++;
+        c->dry = 0;
+    }
+    /* Other frames are let go, as they were when sent at once: silence
+     * tells when a peer is dead. */
+    peer *p = job ? find_rid(c, rid, rid_len) : NULL;
+    if (p && err == EHOSTUNREACH) {
+        char id[MF_STORE_WORKER_ID];
+        snprintf(id, sizeof id, "%s", p->id);
+        remove_peer(c, p);
+        if (rc == 0)
+            rc = release_worker(c, id, "is gone");
+    } else if (p) {
+        p->credit = 0; /* its queue is full: wait for a new Credit */
+    }
+    if (rc < 0 && c->flush_rc == 0)
+        c->flush_rc = rc;
+}
+
+/* Start holding frames back in one store transaction. */
+static int batch_open(mf_coord *c)
+{
+    int rc = mf_store_batch_begin(c->st);
+    c->batching = rc == 0;
+    return rc;
+}
+
+/* End the batch: commit it when rc >= 0 and send what it announced, or
+ * undo it and drop the frames. Returns rc, or the commit's failure. */
+static int batch_close(mf_coord *c, int rc)
+{
+    if (!c->batching)
+        return rc;
+    c->batching = 0;
+    int e = mf_store_batch_end(c->st, rc >= 0);
+    if (rc < 0 || e < 0) {
+        mf_outbox_drop(c->out);
+        return rc < 0 ? rc : e;
+    }
+    c->flush_rc = 0;
+    mf_outbox_flush(c->out, c->sock, on_unsent, c);
+    return c->flush_rc < 0 ? c->flush_rc : rc;
+}
+
+/* Commit what is held so far and go on in a new batch. */
+static int batch_cycle(mf_coord *c)
+{
+    int rc = batch_close(c, 0);
+    return rc < 0 ? rc : batch_open(c);
 }
 
 /* ---- dispatch ------------------------------------------------------------- */
@@ -749,9 +831,10 @@ static int collect_id(const mf_store_mutant *m, void *ctx)
     return 0;
 }
 
-/* One job to peer p: cut or take the next pending job, lease it (in the
- * store, before it leaves), send it. Returns 1 if sent, 0 if there was
- * nothing to send, < 0 on a store failure. */
+/* One job to peer p: cut or take the next pending job and lease it in one
+ * store call (committed with the batch, before it leaves), send it.
+ * Returns 1 if sent, 0 if there was nothing to send, < 0 on a store
+ * failure. */
 static int dispatch_one(mf_coord *c, peer *p, id_list *ids)
 {
     mf_store_job job;
@@ -759,7 +842,8 @@ static int dispatch_one(mf_coord *c, peer *p, id_list *ids)
      * cut off would start again at attempt 0, and a poison mutant in it
      * would kill more than max_attempts workers. */
     int size = c->counts.jobs_pending > 0 ? c->cfg.job_max : job_size(c);
-    int rc = mf_store_job_next(c->st, &job, c->camp.id, size);
+    int rc = mf_store_job_take(c->st, &job, c->camp.id, size, p->id,
+                               mf_store_now_ms() + c->cfg.lease_ms);
     if (rc == MF_ENOTFOUND) {
         c->dry = 1;
         return 0;
@@ -770,17 +854,13 @@ static int dispatch_one(mf_coord *c, peer *p, id_list *ids)
     rc = mf_store_job_mutants(c->st, job.id, collect_id, ids);
     if (rc < 0)
         return rc;
-    if (job.attempts == 0) {
+    if (job.attempts == 1) { /* its first lease: cut just now */
         c->unplanned -= job.nmut;
         if (c->unplanned < 0)
             c->unplanned = 0;
     } else if (c->counts.jobs_pending > 0) {
         c->counts.jobs_pending--;
     }
-    rc = mf_store_job_lease(c->st, &job, job.id, p->id,
-                            mf_store_now_ms() + c->cfg.lease_ms);
-    if (rc < 0)
-        return rc;
     mf_wire_job_spec js = {0};
     js.job_id = (uint64_t)job.id;
     js.attempt = (uint32_t)job.attempts;
@@ -801,7 +881,11 @@ static int dispatch_one(mf_coord *c, peer *p, id_list *ids)
     size_t len = 0;
     rc = mf_wire_encode_job_spec(&buf, &len, &js);
     p->credit--;
-    if (send_peer(c, p, buf, len, rc) < 0) {
+    c->send_job = job.id;
+    c->send_attempt = job.attempts;
+    int sent = send_peer(c, p, buf, len, rc);
+    c->send_job = 0;
+    if (sent < 0) {
         /* Not sent: the lease goes back at once, and this never
          * quarantines the job. */
         int e = errno;
@@ -848,6 +932,9 @@ static int dispatch(mf_coord *c)
             break;
         rc = dispatch_one(c, p, &ids);
         if (rc <= 0)
+            break;
+        if (c->batching && mf_outbox_bytes(c->out) > OUTBOX_MAX &&
+            (rc = batch_cycle(c)) < 0)
             break;
     }
     for (int i = 0; i < ids.ids.n; i++)
@@ -1537,20 +1624,25 @@ int mf_coord_serve(mf_coord *c)
                             zmq_strerror(errno));
             break;
         }
-        if (n > 0 && (it[0].revents & ZMQ_POLLIN) && (rc = drain(c)) < 0)
+        /* Everything up to the progress tick in one transaction: what
+         * the messages change is committed before any frame leaves. */
+        if ((rc = batch_open(c)) < 0)
             break;
-        if (n > 0 && c->mon && (it[1].revents & ZMQ_POLLIN))
+        if (n > 0 && (it[0].revents & ZMQ_POLLIN))
+            rc = drain(c);
+        if (rc >= 0 && n > 0 && c->mon && (it[1].revents & ZMQ_POLLIN))
             drain_monitor(c);
-        if ((rc = dispatch(c)) < 0)
-            break;
+        if (rc >= 0)
+            rc = dispatch(c);
         now = mono_ms();
-        if ((rc = heartbeats_and_deaths(c, now)) < 0)
-            break;
-        if (now >= next_house) {
+        if (rc >= 0)
+            rc = heartbeats_and_deaths(c, now);
+        if (rc >= 0 && now >= next_house) {
             next_house = now + HOUSEKEEP_MS;
-            if ((rc = housekeep(c)) < 0)
-                break;
+            rc = housekeep(c);
         }
+        if ((rc = batch_close(c, rc)) < 0)
+            break;
         if (now >= next_tick) {
             next_tick = now + c->o.progress_ms;
             sample_rate(c, now);

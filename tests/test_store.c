@@ -588,6 +588,66 @@ static void test_store__late_result_of_a_split_job_is_stale(void **state)
     assert_int_equal(info.late, 0);
 }
 
+/* Verdict rows as another connection sees them (what is committed). */
+static int64_t committed_verdicts(fx *f)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int64_t n = -1;
+    assert_int_equal(sqlite3_open_v2(f->path, &db, SQLITE_OPEN_READONLY,
+                                     NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM verdicts",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+static void test_store__batch_commits_once_and_undoes_one_call(void **state)
+{
+    fx *f = *state;
+    mf_store_job a, b;
+    mf_store_commit_info info;
+    open_store(f);
+    plan(f, 8, 2, 0, 0);
+    ok(mf_store_batch_begin(f->s));
+    assert_int_equal(mf_store_batch_begin(f->s), MF_ERROR); /* no nesting */
+    lease_next(f, &a, 4, "w1", mf_store_now_ms() + 60000);
+    lease_next(f, &b, 4, "w1", mf_store_now_ms() + 60000);
+    /* A refused result inside the batch: two verdicts for one mutant,
+     * the first written before the second is refused. Only it is undone. */
+    idlist l;
+    job_ids(f, a.id, &l);
+    mf_verdict v = {0};
+    v.kind = MF_V_SURVIVED;
+    mf_store_verdict sv[4] = {{l.ids[0], &v}, {l.ids[1], &v},
+                              {l.ids[2], &v}, {l.ids[2], &v}};
+    mf_store_result r = {a.id, a.attempts, "w1", sv, 4, NULL, 0, NULL};
+    ok(mf_store_commit(f->s, &info, &r));
+    assert_int_equal(info.outcome, MF_COMMIT_INVALID);
+    assert_int_equal(query_int(f, "SELECT count(*) FROM verdicts"), 0);
+    ok(commit_all(f, &info, &a, a.attempts, MF_V_KILLED));
+    assert_int_equal(info.outcome, MF_COMMIT_OK);
+    /* Seen inside, not outside, until the batch ends. */
+    assert_int_equal(query_int(f, "SELECT count(*) FROM verdicts"), 4);
+    assert_int_equal(committed_verdicts(f), 0);
+    ok(mf_store_batch_end(f->s, 1));
+    assert_int_equal(committed_verdicts(f), 4);
+    /* A batch undone leaves nothing of itself. */
+    ok(mf_store_batch_begin(f->s));
+    ok(commit_all(f, &info, &b, b.attempts, MF_V_SURVIVED));
+    assert_int_equal(info.outcome, MF_COMMIT_OK);
+    ok(mf_store_batch_end(f->s, 0));
+    assert_int_equal(committed_verdicts(f), 4);
+    ok(mf_store_job_get(f->s, &b, b.id));
+    assert_int_equal(b.state, MF_JOB_LEASED);
+    ok(mf_store_integrity(f->s));
+}
+
 static void test_store__invalid_result_writes_nothing(void **state)
 {
     fx *f = *state;
@@ -1172,6 +1232,7 @@ int main(void)
         T(test_store__resume_returns_leased_jobs_to_pending),
         T(test_store__commit_is_idempotent),
         T(test_store__late_result_wins_over_a_re_lease),
+        T(test_store__batch_commits_once_and_undoes_one_call),
         T(test_store__late_result_of_a_split_job_is_stale),
         T(test_store__invalid_result_writes_nothing),
         T(test_store__poison_job_is_quarantined),

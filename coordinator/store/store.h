@@ -43,6 +43,17 @@ int mf_store_open(mf_store **out, const char *path, int flags,
                   unsigned busy_timeout_ms);
 void mf_store_close(mf_store *s); /* NULL-safe; finalizes statements */
 
+/* A batch: one transaction holding the writes of every store call until
+ * mf_store_batch_end, so that the coordinator commits once per batch of
+ * messages instead of once per message (docs/protocol.md: still
+ * committed before anything is acknowledged). Inside it each call keeps
+ * its all-or-nothing promise through a savepoint; a call's failure undoes
+ * that call only. batch_end(s, 1) commits everything (its failure undoes
+ * the whole batch, returned), batch_end(s, 0) undoes it. No plan may be
+ * open, and batches do not nest (MF_ERROR). */
+int mf_store_batch_begin(mf_store *s);
+int mf_store_batch_end(mf_store *s, int commit);
+
 /* The path given to mf_store_open. */
 const char *mf_store_path(const mf_store *s);
 /* PRAGMA user_version of the open file, and the newest version this binary

@@ -26,6 +26,8 @@ enum {
     Q_BEGIN,
     Q_BEGIN_READ,
     Q_COMMIT,
+    Q_SAVEPOINT,
+    Q_RELEASE,
     /* campaigns.c */
     Q_MODEL_INS,
     Q_MODEL_ID,
@@ -96,6 +98,8 @@ struct mf_store {
     char *path;
     int readonly;
     int planning;               /* inside plan_begin .. plan_end */
+    int batch;                  /* inside batch_begin .. batch_end */
+    int savepoints;             /* open savepoints of the batch */
     int64_t plan_campaign;      /* the campaign being planned */
     int last_rc;                /* SQLite's code of the last mf_store_fail */
     sqlite3_stmt *st[Q__COUNT]; /* prepared on first use */
