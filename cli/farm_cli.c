@@ -40,6 +40,7 @@ static const mf_cli_flag flags[] = {
     {'o', "--observe", "campaign", "observe"},
     {'i', "--inputs", "campaign", "inputs"},
     {'P', "--progress-interval", "farm", "progress_s"},
+    {'M', "--memory-mb", "engine", "memory_mb"},
 };
 #define NFLAGS ((int)(sizeof flags / sizeof flags[0]))
 
@@ -61,6 +62,7 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
         {"fresh", no_argument, 0, 'F'},
         {"sample", required_argument, 0, 'S'},
         {"progress-interval", required_argument, 0, 'P'},
+        {"memory-mb", required_argument, 0, 'M'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
