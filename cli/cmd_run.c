@@ -337,7 +337,12 @@ int mf_cmd_run(int argc, char **argv)
     ssize_t len = readlink("/proc/self/exe", f.exe, sizeof f.exe - 1);
     if (len > 0)
         f.exe[len] = 0;
-    else
+    /* Replaced or removed since it started (a rebuild): the workers must
+     * run this same image, reachable then only as /proc/self/exe. */
+    struct stat named, self;
+    if (len <= 0 || stat(f.exe, &named) != 0 ||
+        stat("/proc/self/exe", &self) != 0 || named.st_dev != self.st_dev ||
+        named.st_ino != self.st_ino)
         snprintf(f.exe, sizeof f.exe, "/proc/self/exe");
     local_endpoint(cl.cfg.bind, sizeof cl.cfg.bind);
     snprintf(f.heartbeat, sizeof f.heartbeat, "%u", cl.cfg.heartbeat_ms);
