@@ -36,5 +36,5 @@ trap 'rm -rf "$work"' EXIT
 } >"$work/bank.smv"
 echo "== soak: $("$MF_BIN" mutants list "$work/bank.smv" | wc -l) mutants of a bank of $n counters, ${SOAK_WORKERS:-32} workers"
 SOAK_MODEL=$work/bank.smv SOAK_ARGS="--bound 2" SOAK_WORKERS=${SOAK_WORKERS:-32} \
-    SOAK_SLOW_MS=${SOAK_SLOW_MS:-0} SOAK_KILL_S=${SOAK_KILL_S:-2} FARM_LIMIT=${FARM_LIMIT:-7200} \
+    SOAK_SLOW_MS=${SOAK_SLOW_MS:-0} SOAK_KILLS=${SOAK_KILLS:-100} FARM_LIMIT=${FARM_LIMIT:-7200} \
     MF_BIN=$MF_BIN bash tests/farm_soak.sh
