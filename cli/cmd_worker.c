@@ -25,6 +25,7 @@ static void usage(FILE *f)
           "                      [--grace MS] [--id NAME] [--verbose]\n"
           "  decide jobs of the coordinator at ENDPOINT (tcp://host:5555,\n"
           "  ipc:///path) with N solver threads (default: one per core).\n"
+          "  ENDPOINT is required: --connect, or [worker] connect in F.\n"
           "  Flags override the [worker] and [farm] keys of --config F.\n"
           "  Waits for a coordinator that is not up yet, reconnects with\n"
           "  back-off when it goes silent for liveness x heartbeat.\n"
@@ -32,7 +33,8 @@ static void usage(FILE *f)
           "              bye (default: exit 0)\n"
           "  --grace MS  on SIGTERM/SIGINT, let running jobs finish this long\n"
           "              before giving them back (default 10000)\n"
-          "  exit: 0 campaign complete or stopped by a signal, 1 usage error,\n"
+          "  exit: 0 campaign complete or stopped by a signal, 1 usage error\n"
+          "  (no or a malformed ENDPOINT too),\n"
           "  2 internal error (e.g. the coordinator speaks another protocol)\n",
           f);
 }

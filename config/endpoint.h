@@ -14,9 +14,9 @@
 int mf_endpoint_check(const char *ep, int bind, const char *what);
 
 /* The failure of zmq_bind(ep) with errno `err` (`text`: ZeroMQ's words
- * for it, may be NULL) as a message naming what to fix: MF_EIO for the address (in use, not on this machine, no
- * permission), MF_EPARSE for a malformed endpoint, MF_ERROR for anything
- * else. */
+ * for it, may be NULL) as a message naming what to fix: MF_EIO for the
+ * address (in use, not on this machine, no permission), MF_EPARSE for a
+ * malformed endpoint, MF_ERROR for anything else. */
 int mf_endpoint_bind_error(const char *ep, int err, const char *text);
 
 #endif

@@ -1,8 +1,8 @@
 /* results.c - committing a job's result in one transaction: checking that
  * the job takes it (any attempt so far of a job not done or quarantined:
- * the first valid result wins; one verdict per mutant of the job), then its verdicts, its tests
- * (deduplicated per campaign by content), its kills, the job done and the
- * worker's count. A result the job does not take is reported, not stored.
+ * the first valid result wins; one verdict per mutant of the job), then
+ * its verdicts, its tests (deduplicated per campaign by content), its
+ * kills, the job done and the worker's count. A result the job does not take is reported, not stored.
  * How a test becomes JSON is tests.c's; reading results back is
  * queries.c's and the views'. */
 #include "store_int.h"
