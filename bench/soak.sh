@@ -13,6 +13,12 @@
 # undisturbed run): tens of CPU minutes. Not part of CI
 # (tests/farm_soak.sh is its CI size).
 #
+# Measured on 2 cores shared with other builds (load average 10 to 45),
+# SOAK_VARS=20 SOAK_KILLS=30: 2,328 mutants, 32 workers, 30 of them
+# SIGKILLed, 3 coordinator restarts, 71 late results taken, 0 jobs
+# quarantined, every verdict equal to the undisturbed run's, integrity
+# ok; 18 minutes of wall time.
+#
 # usage: bench/soak.sh            env: MF_BIN (default ./build/mutfarm),
 #        SOAK_VARS (counters, default 200), SOAK_WORKERS (default 32)
 set -uo pipefail
