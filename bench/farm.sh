@@ -5,7 +5,10 @@
 #  (a) dispatch throughput of the coordinator: trivial jobs (one synthetic
 #      mutant each, answered at once by stub workers) to 128 simulated
 #      workers over tcp on the loopback; jobs per second and the
-#      coordinator's share of one CPU (user + system time / wall time);
+#      coordinator's share of one CPU (user + system time / wall time),
+#      and its CPU per job (what it could do with a core of its own: on a
+#      machine shared with other work the jobs per second say more about
+#      the neighbours than about the coordinator);
 #  (b) speedup of 2 local workers over 1 on a CPU-bound campaign
 #      (`mutfarm run` on a bundled model, real Z3 checks);
 #  (c) the coordinator's peak memory (max RSS) for synthetic campaigns of
@@ -93,7 +96,9 @@ bench_a() {
         "$jobs" "$secs" "$rate" "$(echo "$rate / $SIM" | bc -l)"
     printf '  coordinator: %.2f s CPU over %.2f s wall = %.0f%% of one core (planning included)\n' \
         "$cpu" "$wall" "$share"
-    printf '  coordinator CPU per job: %.0f us\n' "$(echo "1000000 * $cpu / $jobs" | bc -l)"
+    printf '  coordinator CPU per job: %.0f us: %.0f jobs/s on one whole core (load average %s on %s cores during the run)\n' \
+        "$(echo "1000000 * $cpu / $jobs" | bc -l)" "$(echo "$jobs / $cpu" | bc -l)" \
+        "$(cut -d' ' -f1 /proc/loadavg)" "$(nproc)"
 }
 
 bench_b() {

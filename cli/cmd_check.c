@@ -23,8 +23,11 @@ static void usage(FILE *f)
           "                     [--encoding auto|int|bv]\n"
           "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
           "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
-          "                     [--no-proof] [--explicit-max N] [--sample N]\n"
-          "                     [--control] [--threads N]\n"
+          "                     [--memory-mb MB] [--no-proof]\n"
+          "                     [--explicit-max N] [--sample N] [--control]\n"
+          "                     [--threads N]\n"
+          "  --memory-mb MB: Z3's memory budget per thread; a check over it\n"
+          "    gives up: unknown, with the reason (default 0: none)\n"
           "  --explicit-max N: product states of the explicit-state proof\n"
           "    (default 20000; 0: off)\n"
           "  --sample N: with --all, N evenly spaced mutants only\n"
@@ -123,6 +126,7 @@ static int check_threads(const mf_model *m, const mf_engine_mutant *mu, int n,
 {
     int per = (n + 4 * threads - 1) / (4 * threads);
     int chunk = (per + CHUNK_UNIT - 1) / CHUNK_UNIT * CHUNK_UNIT;
+    mf_engine_set_threads(threads <= 1 || n <= chunk ? 1 : threads);
     if (threads <= 1 || n <= chunk)
         return mf_engine_check(m, mu, n, eo, out);
     pool p = {m, mu, eo, out, n, chunk, 0, PTHREAD_MUTEX_INITIALIZER, ""};
@@ -192,6 +196,7 @@ int mf_cmd_check(int argc, char **argv)
         {"timeout", required_argument, 0, 't'},
         {"mutant-timeout", required_argument, 0, 'W'},
         {"rlimit", required_argument, 0, 'r'},
+        {"memory-mb", required_argument, 0, 'Y'},
         {"no-proof", no_argument, 0, 'P'},
         {"explicit-max", required_argument, 0, 'X'},
         {"sample", required_argument, 0, 'S'},
@@ -268,6 +273,14 @@ int mf_cmd_check(int argc, char **argv)
                 return MF_EXIT_USAGE;
             }
             eo.rlimit = (unsigned)v;
+            break;
+        case 'Y':
+            if (parse_uint(optarg, 1048576, &v) < 0) {
+                fprintf(stderr, "mutfarm check: --memory-mb needs MiB "
+                                "0..1048576, not '%s'\n", optarg);
+                return MF_EXIT_USAGE;
+            }
+            eo.memory_mb = (unsigned)v;
             break;
         case 'P': eo.prove = 0; break;
         case 'X':

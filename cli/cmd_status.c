@@ -1,6 +1,8 @@
 /* cmd_status.c - `mutfarm status --db F`: where the campaign in a store
  * stands, while a coordinator is serving it or after it finished
- * (docs/running.md).
+ * (docs/running.md): whether its coordinator is running, stopped or dead
+ * (its heartbeat in the store, schema/004_liveness.sql), the rate and ETA
+ * it last wrote, and the workers with their last contact.
  *
  * Reads only: the store is opened read-only, so it is safe next to a
  * running coordinator (SQLite WAL readers do not block the writer). */
@@ -8,11 +10,13 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "store.h"
 
@@ -20,9 +24,12 @@ static void usage(FILE *f)
 {
     fputs("usage: mutfarm status --db F [--campaign ID]\n"
           "  the state of the newest campaign in the store F (or of campaign\n"
-          "  ID): model, options, progress and verdict counts, score, jobs\n"
-          "  and the workers holding them, and the earlier campaigns of the\n"
-          "  file with their scores. Works while a coordinator is running.\n"
+          "  ID): model, options, whether its coordinator is running,\n"
+          "  stopped or dead (no heartbeat for the liveness interval),\n"
+          "  progress, rate and ETA, verdict counts, score, jobs and the\n"
+          "  workers holding them with their last contact, and the earlier\n"
+          "  campaigns of the file with their scores. Works while a\n"
+          "  coordinator is running.\n"
           "  exit: 0 done, 1 usage error or no such store or campaign,\n"
           "  2 internal error\n",
           f);
@@ -51,6 +58,74 @@ static void fmt_ago(char *buf, size_t n, int64_t ms)
         snprintf(buf, n, "%lldm ago", (long long)(s / 60));
     else
         snprintf(buf, n, "%lldh ago", (long long)(s / 3600));
+}
+
+static void fmt_secs(char *buf, size_t n, double s)
+{
+    if (s < 0 || s > 360000) {
+        snprintf(buf, n, "?");
+        return;
+    }
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, n, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else
+        snprintf(buf, n, "%ldm%02lds", t / 60, t % 60);
+}
+
+/* Whether the coordinator of row k, on this host, is gone for sure: a
+ * dead pid needs no waiting for the liveness interval. */
+static int gone_here(const mf_store_coordinator *k)
+{
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) != 0 || strcmp(host, k->host))
+        return 0;
+    return k->pid > 0 && kill((pid_t)k->pid, 0) < 0 && errno == ESRCH;
+}
+
+/* The state line of an unfinished campaign from its coordinator's row,
+ * and the rate and ETA it last wrote. *live: 1 if it is serving now. */
+static void print_liveness(mf_store *s, int64_t campaign, int *live)
+{
+    mf_store_coordinator k;
+    *live = 0;
+    if (mf_store_coord_get(s, &k, campaign) < 0) {
+        printf("campaign %lld: not served (no coordinator has served it "
+               "since the store had liveness: start one to resume it)\n",
+               (long long)campaign);
+        return;
+    }
+    int64_t now = mf_store_now_ms();
+    const char *state = mf_store_coord_state(&k, now);
+    if (!strcmp(state, "running") && gone_here(&k))
+        state = "dead";
+    char beat[32], ago[32];
+    fmt_time(beat, sizeof beat, k.heartbeat_ms);
+    fmt_ago(ago, sizeof ago, k.heartbeat_ms);
+    if (!strcmp(state, "running")) {
+        *live = 1;
+        printf("campaign %lld: running (coordinator pid %d on %s, %s; "
+               "heartbeat %s)\n",
+               (long long)campaign, k.pid, k.host, k.endpoint, ago);
+        char eta[32];
+        fmt_secs(eta, sizeof eta, k.eta_s);
+        if (k.rate > 0)
+            printf("  rate: %.1f mutants/s, ETA %s; %d worker(s), %d "
+                   "thread(s)\n", k.rate, eta, k.workers, k.threads);
+        else
+            printf("  rate: none measured yet; %d worker(s), %d "
+                   "thread(s)\n", k.workers, k.threads);
+    } else if (!strcmp(state, "stopped")) {
+        printf("campaign %lld: stopped at %s (%s; coordinator pid %d on "
+               "%s): the same command resumes it\n",
+               (long long)campaign, beat, k.stop_reason, k.pid, k.host);
+    } else {
+        printf("campaign %lld: dead: coordinator pid %d on %s gave no "
+               "heartbeat since %s (%s; liveness %.1f s): the same "
+               "command resumes it\n",
+               (long long)campaign, k.pid, k.host, beat, ago,
+               (double)k.liveness_ms / 1000.0);
+    }
 }
 
 static const char *state_name(mf_campaign_state s)
@@ -100,15 +175,17 @@ static void print_reuse(mf_store *s, int64_t campaign)
     sqlite3_finalize(st);
 }
 
-/* Workers holding leases of the campaign, and the last verdict's time. */
-static void print_activity(mf_store *s, int64_t campaign)
+/* Workers holding leases of the campaign (while its coordinator runs:
+ * the leases of a dead one go back to the queue when it is resumed), and
+ * the last verdict's time. */
+static void print_activity(mf_store *s, int64_t campaign, int live)
 {
     sqlite3_stmt *st = query(s,
                              "SELECT worker_id, count(*), min(lease_deadline) "
                              "FROM jobs WHERE campaign_id = ?1 AND state = "
                              "'leased' GROUP BY worker_id ORDER BY worker_id",
                              campaign);
-    if (st) {
+    if (st && live) {
         int first = 1;
         while (sqlite3_step(st) == SQLITE_ROW) {
             if (first)
@@ -149,11 +226,12 @@ static void print_workers(mf_store *s)
     int first = 1;
     while (sqlite3_step(st) == SQLITE_ROW) {
         if (first)
-            printf("workers (latest 10):\n");
+            printf("workers (latest 10, by last contact):\n");
         first = 0;
         char ago[32];
         fmt_ago(ago, sizeof ago, sqlite3_column_int64(st, 3));
-        printf("  %-32s %-16s %3d thread(s)  last seen %-10s %d job(s)\n",
+        printf("  %-32s %-16s %3d thread(s)  last contact %-10s %d "
+               "job(s)\n",
                (const char *)sqlite3_column_text(st, 0),
                (const char *)sqlite3_column_text(st, 1),
                sqlite3_column_int(st, 2), ago, sqlite3_column_int(st, 4));
@@ -264,7 +342,12 @@ int mf_cmd_status(int argc, char **argv)
     char created[32], finished[32];
     fmt_time(created, sizeof created, ci.created_ms);
     fmt_time(finished, sizeof finished, ci.finished_ms);
-    printf("campaign %lld: %s\n", (long long)ci.id, state_name(ci.state));
+    int live = 0;
+    if (ci.state == MF_CAMPAIGN_RUNNING)
+        print_liveness(s, campaign, &live);
+    else
+        printf("campaign %lld: %s\n", (long long)ci.id,
+               state_name(ci.state));
     printf("  model: %s (sha256 %.16s...)\n", ci.model, ci.model_hash);
     printf("  options: %s\n", ci.options);
     printf("  mutfarm %s, z3 %s\n", ci.mutfarm_version[0] ? ci.mutfarm_version
@@ -293,7 +376,7 @@ int mf_cmd_status(int argc, char **argv)
            (long long)k.jobs_done, (long long)k.jobs_quarantined,
            (long long)k.unplanned);
     if (ci.state != MF_CAMPAIGN_DONE)
-        print_activity(s, campaign);
+        print_activity(s, campaign, live);
     print_workers(s);
     print_history(s, campaign);
 done:

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "endpoint.h"
 #include "farm_worker.h"
 #include "keys.h"
 
@@ -28,6 +29,7 @@ static void usage(FILE *f)
           "  decide jobs of the coordinator at ENDPOINT (tcp://host:5555,\n"
           "  ipc:///path) with N solver threads (default: one per core).\n"
           "  Also replays kill-matrix jobs ('mutfarm matrix --bind').\n"
+          "  ENDPOINT is required: --connect, or [worker] connect in F.\n"
           "  Flags override the [worker] and [farm] keys of --config F.\n"
           "  Waits for a coordinator that is not up yet, reconnects with\n"
           "  back-off when it goes silent for liveness x heartbeat.\n"
@@ -41,7 +43,8 @@ static void usage(FILE *f)
           "  --client-secret-key F  this worker's NAME.key_secret\n"
           "              ('mutfarm keygen'; its NAME.key goes to the\n"
           "              coordinator's authorized_keys)\n"
-          "  exit: 0 campaign complete or stopped by a signal, 1 usage error,\n"
+                    "  exit: 0 campaign complete or stopped by a signal, 1 usage error\n"
+          "  (no or a malformed ENDPOINT too),\n"
           "  2 internal error (e.g. the coordinator speaks another protocol)\n",
           f);
 }
@@ -175,6 +178,9 @@ int mf_cmd_worker(int argc, char **argv)
     /* defaults < --config file < flags */
     mf_config cfg;
     mf_config_default(&cfg);
+    /* No default coordinator: a worker dialling localhost:5555 unasked
+     * would wait there silently. --connect or [worker] connect says. */
+    cfg.connect[0] = 0;
     if (config && mf_config_load(&cfg, config) < 0) {
         fprintf(stderr, "mutfarm worker: %s\n", mf_err_msg());
         return MF_EXIT_USAGE;
@@ -196,7 +202,11 @@ int mf_cmd_worker(int argc, char **argv)
     wo.reconnect_max_ms = cfg.reconnect_max_ms;
     if (!wo.connect[0]) {
         fprintf(stderr, "mutfarm worker: give the coordinator with --connect "
-                        "tcp://HOST:PORT\n");
+                        "tcp://HOST:PORT (or [worker] connect in --config)\n");
+        return MF_EXIT_USAGE;
+    }
+    if (mf_endpoint_check(wo.connect, 0, "--connect") < 0) {
+        fprintf(stderr, "mutfarm worker: %s\n", mf_err_msg());
         return MF_EXIT_USAGE;
     }
     int rc = mf_worker_run(&wo);

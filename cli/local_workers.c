@@ -35,6 +35,36 @@ static int64_t mono_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* An unlinked temporary file for a worker's log: -1 if none can be made
+ * (the worker then writes where this process does). */
+static int open_log(const char *tmp)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/mutfarm-run-log.XXXXXX", tmp);
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    unlink(path);
+    fcntl(fd, F_SETFD, FD_CLOEXEC); /* the other slots' workers */
+    return fd;
+}
+
+/* The real path of this executable, not /proc/self/exe: the process name
+ * is the base name of what is executed. Replaced or removed since it
+ * started (a rebuild), the workers must run this same image, reachable
+ * then only as /proc/self/exe. */
+static void self_exe(char *exe, size_t n)
+{
+    ssize_t len = readlink("/proc/self/exe", exe, n - 1);
+    if (len > 0)
+        exe[len] = 0;
+    struct stat named, self;
+    if (len <= 0 || stat(exe, &named) != 0 ||
+        stat("/proc/self/exe", &self) != 0 || named.st_dev != self.st_dev ||
+        named.st_ino != self.st_ino)
+        snprintf(exe, n, "/proc/self/exe");
+}
+
 int mf_local_workers_init(mf_local_workers *f, const char *cmd, int n,
                           unsigned heartbeat_ms, int liveness, int verbose)
 {
@@ -47,37 +77,36 @@ int mf_local_workers_init(mf_local_workers *f, const char *cmd, int n,
         f->n = c > 0 ? (int)c : 1;
     }
     const char *tmp = getenv("TMPDIR");
-    snprintf(f->dir, sizeof f->dir, "%s/mutfarm-run.XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(f->dir)) {
-        fprintf(stderr, "%s: cannot make a directory for the local socket "
-                        "(%s): %s\n", cmd, f->dir, strerror(errno));
-        f->dir[0] = 0;
-        return MF_EXIT_INTERNAL;
-    }
+    tmp = tmp && *tmp ? tmp : "/tmp";
+    self_exe(f->exe, sizeof f->exe);
     snprintf(f->heartbeat, sizeof f->heartbeat, "%u", heartbeat_ms);
     snprintf(f->liveness, sizeof f->liveness, "%d", liveness);
     f->slots = calloc((size_t)f->n, sizeof *f->slots);
-    if (!f->slots) {
-        rmdir(f->dir);
-        f->dir[0] = 0;
+    if (!f->slots)
         return MF_EXIT_INTERNAL;
-    }
     for (int i = 0; i < f->n; i++)
-        snprintf(f->slots[i].log, sizeof f->slots[i].log, "%s/worker-%d.log",
-                 f->dir, i + 1);
+        f->slots[i].log = verbose ? -1 : open_log(tmp);
     f->alive = f->n;
     return 0;
 }
 
 void mf_local_workers_bind(const mf_local_workers *f, char *out, size_t n)
 {
-    /* ipc:// paths are limited (sun_path); a long TMPDIR falls back to a
-     * free port on the loopback. */
-    if (strlen(f->dir) + 12 < 100)
-        snprintf(out, n, "ipc://%.200s/coord", f->dir);
-    else
-        snprintf(out, n, "tcp://127.0.0.1:*");
+    (void)f;
+#ifdef __linux__
+    unsigned long long r = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        if (read(fd, &r, sizeof r) != (ssize_t)sizeof r)
+            r = 0;
+        close(fd);
+    }
+    if (!r)
+        r = (unsigned long long)mono_ms();
+    snprintf(out, n, "ipc://@mutfarm-run-%d-%016llx", (int)getpid(), r);
+#else
+    snprintf(out, n, "tcp://127.0.0.1:*");
+#endif
 }
 
 static int start_worker(mf_local_workers *f, int i)
@@ -108,15 +137,11 @@ static int start_worker(mf_local_workers *f, int i)
             dup2(fd, STDIN_FILENO);
             close(fd);
         }
-        if (!f->verbose) {
-            fd = open(s->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
-            if (fd >= 0) {
-                dup2(fd, STDOUT_FILENO);
-                dup2(fd, STDERR_FILENO);
-                close(fd);
-            }
+        if (!f->verbose && s->log >= 0) { /* dup2 clears close-on-exec */
+            dup2(s->log, STDOUT_FILENO);
+            dup2(s->log, STDERR_FILENO);
         }
-        execv("/proc/self/exe", argv);
+        execv(f->exe, argv);
         _exit(127);
     }
     s->pid = pid;
@@ -137,22 +162,33 @@ void mf_local_workers_start(mf_local_workers *f, const char *bound)
         }
 }
 
-/* The last non-empty line of a worker's log, into buf ("" if none). */
-static void last_line(char *buf, size_t n, const char *path)
+/* The last non-empty line of a worker's log, into buf ("" if none). Read
+ * with pread: the offset the worker writes at is shared with us. */
+static void last_line(char *buf, size_t n, int fd)
 {
     buf[0] = 0;
-    FILE *fp = fopen(path, "r");
-    if (!fp)
+    if (fd < 0)
         return;
-    char line[512];
-    while (fgets(line, sizeof line, fp)) {
-        size_t len = strlen(line);
-        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = 0;
-        if (len)
-            snprintf(buf, n, "%s", line);
-    }
-    fclose(fp);
+    struct stat sb;
+    if (fstat(fd, &sb) < 0 || sb.st_size <= 0)
+        return;
+    char tail[2048];
+    off_t from = sb.st_size > (off_t)sizeof tail - 1
+                     ? sb.st_size - (off_t)sizeof tail + 1
+                     : 0;
+    ssize_t got = pread(fd, tail, sizeof tail - 1, from);
+    if (got <= 0)
+        return;
+    tail[got] = 0;
+    while (got > 0 && (tail[got - 1] == '\n' || tail[got - 1] == '\r'))
+        tail[--got] = 0;
+    const char *start = strrchr(tail, '\n');
+    start = start ? start + 1 : tail;
+    size_t len = strlen(start);
+    if (len >= n)
+        len = n - 1;
+    memcpy(buf, start, len);
+    buf[len] = 0;
 }
 
 static void describe(char *buf, size_t n, int status)
@@ -240,15 +276,9 @@ void mf_local_workers_free(mf_local_workers *f)
     if (f->slots) {
         mf_local_workers_reap(f, 0);
         for (int i = 0; i < f->n; i++)
-            unlink(f->slots[i].log);
-    }
-    if (f->dir[0]) {
-        char path[1100];
-        snprintf(path, sizeof path, "%s/coord", f->dir);
-        unlink(path);
-        rmdir(f->dir);
+            if (f->slots[i].log >= 0)
+                close(f->slots[i].log);
     }
     free(f->slots);
     f->slots = NULL;
-    f->dir[0] = 0;
 }

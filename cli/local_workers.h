@@ -6,9 +6,12 @@
  * ENDPOINT --threads 1`) started with fork+exec. One that dies before the
  * work is done is started again (its job went back to the queue through
  * the usual heartbeat rule); one that keeps dying at start is given up.
- * Their log lines go to files in a private temporary directory (which
- * also holds the ipc:// socket), so the progress line stays readable; the
- * last line of a dead worker's log is repeated on stderr.
+ * Their log lines go to temporary files unlinked as soon as they are
+ * opened, so the progress line stays readable and a process killed with
+ * SIGKILL leaves no file behind; the last line of a dead worker's log is
+ * repeated on stderr. The socket is in Linux's abstract namespace for the
+ * same reason (a free loopback port elsewhere). The executable is named by
+ * its real path, so the workers show as `mutfarm` in top and ps.
  *
  * It serves nothing itself and decides nothing. */
 #ifndef MF_LOCAL_WORKERS_H
@@ -25,14 +28,14 @@ typedef struct {
     int quick;       /* quick deaths in a row */
     int restarts;
     int gave_up;
-    char log[1100];  /* its stderr */
+    int log;         /* its stdout and stderr: an unlinked file, -1 none */
 } mf_local_slot;
 
 typedef struct {
     const char *cmd;   /* log prefix: "mutfarm run" */
     mf_local_slot *slots;
     int n;
-    char dir[512];     /* the private directory: logs, the socket */
+    char exe[4096];    /* this executable, by its real path */
     char endpoint[600];
     char heartbeat[16], liveness[16];
     int verbose;       /* workers log to the terminal */
@@ -40,12 +43,13 @@ typedef struct {
     volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM: no restarts */
 } mf_local_workers;
 
-/* n workers (0: one per core) for command cmd, their directory made.
+/* n workers (0: one per core) for command cmd, their log files made.
  * 0, or the exit code (cmd.h) with the message printed. */
 int mf_local_workers_init(mf_local_workers *f, const char *cmd, int n,
                           unsigned heartbeat_ms, int liveness, int verbose);
-/* An endpoint for the coordinator to bind: ipc:// in the directory, or a
- * free loopback port when the path would be too long. */
+/* An endpoint for the coordinator to bind: a name in the abstract socket
+ * namespace nobody else uses (the pid and random bits), or a free
+ * loopback port where there is no such namespace. */
 void mf_local_workers_bind(const mf_local_workers *f, char *out, size_t n);
 /* Start every worker, to connect to `bound` (the coordinator's endpoint
  * as bound: tcp://0.0.0.0:P is dialled as tcp://127.0.0.1:P). */
@@ -54,7 +58,7 @@ void mf_local_workers_start(mf_local_workers *f, const char *bound);
 void mf_local_workers_supervise(mf_local_workers *f, int restart);
 /* Wait up to ms for every worker to exit; then signal the rest. */
 void mf_local_workers_reap(mf_local_workers *f, int ms);
-/* Stop what runs, remove the directory, free. */
+/* Stop what runs, close the logs, free. */
 void mf_local_workers_free(mf_local_workers *f);
 
 #endif

@@ -49,6 +49,7 @@ static const key keys[] = {
     {"campaign", "sample", K_INT, F(sample), 0, 100000000},
     {"engine", "timeout_ms", K_UINT, F(timeout_ms), 1, 86400000},
     {"engine", "rlimit", K_UINT, F(rlimit), 0, UINT_MAX},
+    {"engine", "memory_mb", K_UINT, F(memory_mb), 0, 1048576},
     {"engine", "prove", K_BOOL, F(prove), 0, 1},
     {"engine", "engine", K_ENGINE, F(engine), 0, 0},
     {"engine", "mode", K_MODE, F(mode), 0, 0},
@@ -92,7 +93,7 @@ static const char *enum_name(const char *const *names, int n, int v)
  * their defaults, the config gives them back for a check. */
 #define ENGINE_FIELDS(X)                                                       \
     X(bound) X(notion) X(timeout_ms) X(rlimit) X(prove) X(engine) X(mode)      \
-    X(cegis_max)
+    X(cegis_max) X(memory_mb)
 
 void mf_config_default(mf_config *c)
 {
@@ -507,6 +508,8 @@ int mf_config_campaign_key(const mf_config *c, mf_buf *ops, mf_buf *options)
     /* Only when set: the keys of campaigns made before it existed hold. */
     if (c->sample > 0)
         mf_buf_printf(options, ",\"sample\":%d", c->sample);
+    if (c->memory_mb > 0)
+        mf_buf_printf(options, ",\"memory_mb\":%u", c->memory_mb);
     mf_buf_puts(options, "}");
     return 0;
 }

@@ -29,6 +29,8 @@ typedef struct {
     /* [engine]: how one check runs on a worker */
     unsigned timeout_ms;   /* wall limit per solver check */
     unsigned rlimit;       /* Z3 resource limit per check, 0 none */
+    unsigned memory_mb;    /* Z3 memory budget per solver thread (MiB),
+                              0 none */
     int prove;             /* try equivalence proofs for survivors */
     mf_engine_kind engine; /* non-deterministic models: cegis|quantified */
     mf_mode mode;          /* one solver per batch or per mutant */

@@ -28,6 +28,9 @@
 
 #include <zmq.h>
 
+#include "endpoint.h"
+#include "liveness.h"
+#include "outbox.h"
 #include "mf.h"
 #include "model.h"
 #include "mutate.h"
@@ -54,8 +57,12 @@
 #define LOG_BURST 20
 /* How often the store is asked for expired leases and fresh counts. */
 #define HOUSEKEEP_MS 1000
-/* A worker's last_seen in the store is refreshed at most this often. */
-#define SEEN_MS 10000
+/* A worker's last_seen in the store (its last contact in `mutfarm
+ * status`) is refreshed at most this often. */
+#define SEEN_MS 2000
+/* Held-back frames (outbox.c) over this many bytes end the batch early:
+ * jobs carry the model's text. */
+#define OUTBOX_MAX (16u << 20)
 /* Mutants per job while nothing has been measured yet. */
 #define FIRST_JOB 4
 
@@ -127,6 +134,14 @@ struct mf_coord {
     int log_count, log_suppressed;
 
     int complete;
+    mf_live *live;                    /* our row in the store (liveness.c) */
+    /* One store transaction per batch of messages (mf_store_batch_begin):
+     * frames wait in the outbox until it is committed. */
+    mf_outbox *out;
+    int batching;                     /* a batch is open: frames are held */
+    int64_t send_job;                 /* the job of the frame being sent */
+    int send_attempt;
+    int flush_rc;                     /* a store failure while flushing */
 };
 
 /* ---- small things --------------------------------------------------------- */
@@ -228,6 +243,11 @@ static void split_list(char **buf, void *vec_, const char *s)
 static int send_raw(mf_coord *c, const uint8_t *rid, size_t rid_len,
                     const uint8_t *buf, size_t len)
 {
+    if (c->batching) { /* leaves once the batch is committed */
+        mf_outbox_add(c->out, rid, rid_len, buf, len, c->send_job,
+                      c->send_attempt);
+        return 0;
+    }
     if (zmq_send(c->sock, rid, rid_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
         return -1;
     if (zmq_send(c->sock, buf, len, ZMQ_DONTWAIT) < 0)
@@ -566,8 +586,7 @@ static int bind_socket(mf_coord *c)
     if (rc < 0)
         return rc;
     if (zmq_bind(c->sock, c->cfg.bind) != 0)
-        return mf_err_set(MF_ERROR, "cannot bind '%s': %s", c->cfg.bind,
-                          zmq_strerror(errno));
+        return mf_endpoint_bind_error(c->cfg.bind, errno, zmq_strerror(errno));
     size_t n = sizeof c->endpoint;
     if (zmq_getsockopt(c->sock, ZMQ_LAST_ENDPOINT, c->endpoint, &n) != 0)
         snprintf(c->endpoint, sizeof c->endpoint, "%s", c->cfg.bind);
@@ -594,6 +613,7 @@ int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
 {
     *out = NULL;
     mf_coord *c = mf_xcalloc(1, sizeof *c);
+    c->out = mf_outbox_new();
     c->o = *o;
     c->cfg = *o->cfg;
     c->o.cfg = &c->cfg;
@@ -614,6 +634,14 @@ int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
     c->crash_on = crash && *crash ? crash : NULL;
 
     int rc = load_model(c);
+    if (rc == MF_ERROR) /* the model or the options given for it */
+        rc = MF_EPARSE;
+    if (rc < 0)
+        goto fail;
+    /* Bind before the store is touched: a port in use leaves no campaign
+     * behind. Workers that come up meanwhile queue their Hello in ZeroMQ
+     * and are served as soon as the plan is stored. */
+    rc = bind_socket(c);
     if (rc < 0)
         goto fail;
     c->verify = mf_verify_new(c->model, c->cfg.notion);
@@ -625,11 +653,6 @@ int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
     if (rc < 0)
         goto fail;
     rc = open_campaign(c, c->model_id);
-    if (rc < 0)
-        goto fail;
-    /* Bind before planning: workers that come up meanwhile queue their
-     * Hello in ZeroMQ and are served as soon as the plan is stored. */
-    rc = bind_socket(c);
     if (rc < 0)
         goto fail;
     if (c->camp.state == MF_CAMPAIGN_PLANNING) {
@@ -652,6 +675,14 @@ int mf_coord_open(mf_coord **out, const mf_coord_opts *o)
              (long long)c->camp.id, c->model_name, c->cfg.db,
              (long long)c->counts.done, (long long)c->counts.total,
              c->camp.requeued);
+    unsigned live_ms = c->cfg.heartbeat_ms * (unsigned)c->cfg.liveness;
+    rc = mf_live_start(&c->live, c->st, c->camp.id, c->endpoint,
+                       c->cfg.heartbeat_ms,
+                       live_ms > 3 * c->cfg.heartbeat_ms
+                           ? live_ms
+                           : 3 * c->cfg.heartbeat_ms);
+    if (rc < 0)
+        goto fail;
     *out = c;
     return 0;
 fail:
@@ -681,6 +712,8 @@ void mf_coord_free(mf_coord *c)
         zmq_close(c->mon);
     if (c->zctx)
         zmq_ctx_term(c->zctx);
+    mf_live_free(c->live);
+    mf_outbox_free(c->out);
     mf_zap_free(c->zap); /* its thread ends with the context */
     mf_verify_free(c->verify);
     mf_store_close(c->st);
@@ -694,6 +727,70 @@ void mf_coord_free(mf_coord *c)
     MF_VEC_FREE(c->peers);
     MF_VEC_FREE(c->seen_fds);
     free(c);
+}
+
+/* ---- batches: one transaction per wake-up --------------------------------- */
+
+/* A held frame that could not leave after its batch was committed. A job
+ * goes back to the queue at once (never a quarantine); a peer that is
+ * gone is released, one whose queue is full waits for a new Credit. */
+static void on_unsent(const uint8_t *rid, size_t rid_len, int64_t job,
+                      int attempt, int err, void *ctx)
+{
+    mf_coord *c = ctx;
+    int rc = 0;
+    if (job) {
+        rc = mf_store_job_release(c->st, job, attempt, INT_MAX,
+                                  "could not be sent", NULL);
+        c->counts.jobs_pending++;
+        c->dry = 0;
+    }
+    /* Other frames are let go, as they were when sent at once: silence
+     * tells when a peer is dead. */
+    peer *p = job ? find_rid(c, rid, rid_len) : NULL;
+    if (p && err == EHOSTUNREACH) {
+        char id[MF_STORE_WORKER_ID];
+        snprintf(id, sizeof id, "%s", p->id);
+        remove_peer(c, p);
+        if (rc == 0)
+            rc = release_worker(c, id, "is gone");
+    } else if (p) {
+        p->credit = 0; /* its queue is full: wait for a new Credit */
+    }
+    if (rc < 0 && c->flush_rc == 0)
+        c->flush_rc = rc;
+}
+
+/* Start holding frames back in one store transaction. */
+static int batch_open(mf_coord *c)
+{
+    int rc = mf_store_batch_begin(c->st);
+    c->batching = rc == 0;
+    return rc;
+}
+
+/* End the batch: commit it when rc >= 0 and send what it announced, or
+ * undo it and drop the frames. Returns rc, or the commit's failure. */
+static int batch_close(mf_coord *c, int rc)
+{
+    if (!c->batching)
+        return rc;
+    c->batching = 0;
+    int e = mf_store_batch_end(c->st, rc >= 0);
+    if (rc < 0 || e < 0) {
+        mf_outbox_drop(c->out);
+        return rc < 0 ? rc : e;
+    }
+    c->flush_rc = 0;
+    mf_outbox_flush(c->out, c->sock, on_unsent, c);
+    return c->flush_rc < 0 ? c->flush_rc : rc;
+}
+
+/* Commit what is held so far and go on in a new batch. */
+static int batch_cycle(mf_coord *c)
+{
+    int rc = batch_close(c, 0);
+    return rc < 0 ? rc : batch_open(c);
 }
 
 /* ---- dispatch ------------------------------------------------------------- */
@@ -747,9 +844,10 @@ static int collect_id(const mf_store_mutant *m, void *ctx)
     return 0;
 }
 
-/* One job to peer p: cut or take the next pending job, lease it (in the
- * store, before it leaves), send it. Returns 1 if sent, 0 if there was
- * nothing to send, < 0 on a store failure. */
+/* One job to peer p: cut or take the next pending job and lease it in one
+ * store call (committed with the batch, before it leaves), send it.
+ * Returns 1 if sent, 0 if there was nothing to send, < 0 on a store
+ * failure. */
 static int dispatch_one(mf_coord *c, peer *p, id_list *ids)
 {
     mf_store_job job;
@@ -757,7 +855,8 @@ static int dispatch_one(mf_coord *c, peer *p, id_list *ids)
      * cut off would start again at attempt 0, and a poison mutant in it
      * would kill more than max_attempts workers. */
     int size = c->counts.jobs_pending > 0 ? c->cfg.job_max : job_size(c);
-    int rc = mf_store_job_next(c->st, &job, c->camp.id, size);
+    int rc = mf_store_job_take(c->st, &job, c->camp.id, size, p->id,
+                               mf_store_now_ms() + c->cfg.lease_ms);
     if (rc == MF_ENOTFOUND) {
         c->dry = 1;
         return 0;
@@ -768,17 +867,13 @@ static int dispatch_one(mf_coord *c, peer *p, id_list *ids)
     rc = mf_store_job_mutants(c->st, job.id, collect_id, ids);
     if (rc < 0)
         return rc;
-    if (job.attempts == 0) {
+    if (job.attempts == 1) { /* its first lease: cut just now */
         c->unplanned -= job.nmut;
         if (c->unplanned < 0)
             c->unplanned = 0;
     } else if (c->counts.jobs_pending > 0) {
         c->counts.jobs_pending--;
     }
-    rc = mf_store_job_lease(c->st, &job, job.id, p->id,
-                            mf_store_now_ms() + c->cfg.lease_ms);
-    if (rc < 0)
-        return rc;
     mf_wire_job_spec js = {0};
     js.job_id = (uint64_t)job.id;
     js.attempt = (uint32_t)job.attempts;
@@ -799,7 +894,11 @@ static int dispatch_one(mf_coord *c, peer *p, id_list *ids)
     size_t len = 0;
     rc = mf_wire_encode_job_spec(&buf, &len, &js);
     p->credit--;
-    if (send_peer(c, p, buf, len, rc) < 0) {
+    c->send_job = job.id;
+    c->send_attempt = job.attempts;
+    int sent = send_peer(c, p, buf, len, rc);
+    c->send_job = 0;
+    if (sent < 0) {
         /* Not sent: the lease goes back at once, and this never
          * quarantines the job. */
         int e = errno;
@@ -846,6 +945,9 @@ static int dispatch(mf_coord *c)
             break;
         rc = dispatch_one(c, p, &ids);
         if (rc <= 0)
+            break;
+        if (c->batching && mf_outbox_bytes(c->out) > OUTBOX_MAX &&
+            (rc = batch_cycle(c)) < 0)
             break;
     }
     for (int i = 0; i < ids.ids.n; i++)
@@ -1051,6 +1153,14 @@ static int on_result(mf_coord *c, peer *p, const mf_wire_result *r)
         c->counts.unknown += info.counts[MF_V_UNKNOWN];
         c->counts.error += info.counts[MF_V_ERROR];
         measure(c, r);
+        if (info.late)
+            say(c, "took the late result of job %llu (attempt %u) from "
+                   "worker %s%s%s%s", (unsigned long long)r->job_id,
+                r->attempt, p->id,
+                info.cancelled_attempt ? "; the lease of its re-run by "
+                                         "worker " : "",
+                info.cancelled_worker,
+                info.cancelled_attempt ? " is cancelled" : "");
         if (c->o.verbose)
             say(c, "job %llu (attempt %u) committed from worker %s",
                  (unsigned long long)r->job_id, r->attempt, p->id);
@@ -1587,24 +1697,31 @@ int mf_coord_serve(mf_coord *c)
                             zmq_strerror(errno));
             break;
         }
-        if (n > 0 && (it[0].revents & ZMQ_POLLIN) && (rc = drain(c)) < 0)
+        /* Everything up to the progress tick in one transaction: what
+         * the messages change is committed before any frame leaves. */
+        if ((rc = batch_open(c)) < 0)
             break;
-        if (n > 0 && c->mon && (it[1].revents & ZMQ_POLLIN))
+        if (n > 0 && (it[0].revents & ZMQ_POLLIN))
+            rc = drain(c);
+        if (rc >= 0 && n > 0 && c->mon && (it[1].revents & ZMQ_POLLIN))
             drain_monitor(c);
-        if ((rc = dispatch(c)) < 0)
-            break;
+        if (rc >= 0)
+            rc = dispatch(c);
         now = mono_ms();
-        if ((rc = heartbeats_and_deaths(c, now)) < 0)
-            break;
-        if (now >= next_house) {
+        if (rc >= 0)
+            rc = heartbeats_and_deaths(c, now);
+        if (rc >= 0 && now >= next_house) {
             next_house = now + HOUSEKEEP_MS;
-            if ((rc = housekeep(c)) < 0)
-                break;
+            rc = housekeep(c);
         }
+        if ((rc = batch_close(c, rc)) < 0)
+            break;
         if (now >= next_tick) {
             next_tick = now + c->o.progress_ms;
             sample_rate(c, now);
             fill_progress(c, &pr);
+            if (mf_live_beat(c->live, now, &pr) < 0)
+                say(c, "%s", mf_err_msg());
             if (c->o.progress_tty) {
                 draw_line(c, &pr);
             } else if (c->o.progress_log_ms && now >= c->next_log) {
@@ -1619,10 +1736,16 @@ int mf_coord_serve(mf_coord *c)
     }
     if (rc < 0) {
         clear_line(c);
+        char why[1024];
+        snprintf(why, sizeof why, "%s", mf_err_msg());
+        mf_live_stop(c->live, "failed");
+        mf_err_set(rc, "%s", why);
         return rc;
     }
     if (stopped) {
         clear_line(c);
+        if (mf_live_stop(c->live, "stopped") < 0)
+            say(c, "%s", mf_err_msg());
         say(c, "stopped; campaign %lld resumes from %s with the same "
                 "command",
              (long long)c->camp.id, c->cfg.db);
@@ -1631,6 +1754,8 @@ int mf_coord_serve(mf_coord *c)
     say_bye(c);
     sample_rate(c, mono_ms());
     fill_progress(c, &pr);
+    if (mf_live_stop(c->live, "complete") < 0)
+        say(c, "%s", mf_err_msg());
     clear_line(c);
     if (c->o.tick)
         c->o.tick(c, &pr, c->o.tick_ctx);

@@ -83,12 +83,15 @@ typedef struct {
                                     serving, return 1; may be NULL */
 } mf_coord_opts;
 
-/* Load the model, open the store, bind the socket, then plan the campaign
- * (or resume it). On success *out is the coordinator, ready to serve.
- * Returns 0, or MF_EPARSE / MF_ETYPE / MF_EUNSUPPORTED / MF_EIO for a
- * model or file the user must fix, MF_ERROR (bad endpoint, store failure)
- * otherwise, each with a message in mf_err_msg(); *out is NULL then. The
- * options and the config are copied. */
+/* Load the model, bind the socket, open the store, then plan the campaign
+ * (or resume it); a failure before planning leaves the store untouched.
+ * On success *out is the coordinator, ready to serve. Returns 0, or
+ * MF_EPARSE / MF_ETYPE / MF_EUNSUPPORTED / MF_ENOTFOUND / MF_EIO for what
+ * the user must fix (the model or its options, a malformed endpoint or one
+ * in use, a store that is not ours or from a newer mutfarm), MF_ERROR for
+ * an internal failure (ZeroMQ, SQLite), each with a message in
+ * mf_err_msg(); *out is NULL then. The options and the config are
+ * copied. */
 int mf_coord_open(mf_coord **out, const mf_coord_opts *o);
 
 /* The endpoint actually bound ("tcp://0.0.0.0:40213" for a bind to port *),

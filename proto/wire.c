@@ -636,6 +636,7 @@ int mf_wire_encode_job_spec(uint8_t **out, size_t *len,
                                        : MUTFARM__V1__MODE__MODE_BATCH;
     o.timeout_ms = eo->timeout_ms;
     o.rlimit = eo->rlimit;
+    o.memory_mb = eo->memory_mb;
     o.no_proof = !eo->prove;
     o.cegis_max = eo->cegis_max > 0 ? (uint32_t)eo->cegis_max : 0;
     o.n_inputs = j->ninputs;
@@ -701,6 +702,7 @@ void mf_wire_opts_to_engine(mf_engine_opts *o, const mf_wire_options *p)
     if (p->timeout_ms)
         o->timeout_ms = p->timeout_ms;
     o->rlimit = p->rlimit;
+    o->memory_mb = p->memory_mb;
     o->prove = !p->no_proof;
     if (p->cegis_max)
         o->cegis_max = (int)p->cegis_max;

@@ -313,7 +313,7 @@ static void test_store__refuses_foreign_newer_and_garbage_files(void **state)
                  NULL);
     mf_store_close(f->s);
     f->s = NULL;
-    assert_int_equal(mf_store_open(&f->s, f->path, 0, 100), MF_ERROR);
+    assert_int_equal(mf_store_open(&f->s, f->path, 0, 100), MF_EIO);
     assert_non_null(strstr(mf_err_msg(), "newer mutfarm"));
 
     assert_true(mf_store_open(&s, "/nonexistent/dir/x.db", 0, 100) < 0);
@@ -513,7 +513,7 @@ static void test_store__commit_is_idempotent(void **state)
     assert_int_equal(info.outcome, MF_COMMIT_UNKNOWN_JOB);
 }
 
-static void test_store__stale_attempt_is_ignored(void **state)
+static void test_store__late_result_wins_over_a_re_lease(void **state)
 {
     fx *f = *state;
     mf_store_job j;
@@ -531,19 +531,121 @@ static void test_store__stale_attempt_is_ignored(void **state)
     ok(mf_store_job_release(f->s, j.id, 1, 3, "late", &q));
     ok(mf_store_job_get(f->s, &j, j.id));
     assert_int_equal(j.state, MF_JOB_LEASED);
-    /* w1 was not dead after all: its answer is stale. */
-    ok(commit_all(f, &info, &j, 1, MF_V_SURVIVED));
+    /* An attempt the job never had is stale. */
+    ok(commit_all(f, &info, &j, 3, MF_V_SURVIVED));
     assert_int_equal(info.outcome, MF_COMMIT_STALE);
     assert_int_equal(query_int(f, "SELECT count(*) FROM verdicts"), 0);
-    ok(commit_all(f, &info, &j, 2, MF_V_EQUIVALENT));
+    /* w1 was not dead after all: its answer of attempt 1 is taken, and
+     * w2's lease ends with it. */
+    ok(commit_all(f, &info, &j, 1, MF_V_SURVIVED));
     assert_int_equal(info.outcome, MF_COMMIT_OK);
+    assert_int_equal(info.late, 1);
+    assert_int_equal(info.cancelled_attempt, 2);
+    assert_string_equal(info.cancelled_worker, "w2");
+    ok(mf_store_job_get(f->s, &j, j.id));
+    assert_int_equal(j.state, MF_JOB_DONE);
+    /* w2's answer of attempt 2 is then a duplicate: nothing twice. */
+    ok(commit_all(f, &info, &j, 2, MF_V_EQUIVALENT));
+    assert_int_equal(info.outcome, MF_COMMIT_DUPLICATE);
     assert_int_equal(query_int(f, "SELECT count(*) FROM verdicts "
-                                  "WHERE kind = 'equivalent' AND "
-                                  "worker_id = 'w1'"),
+                                  "WHERE kind = 'survived' AND attempt = 1"),
                      8);
+    assert_int_equal(query_int(f, "SELECT count(*) FROM verdicts"), 8);
     assert_int_equal(query_int(f, "SELECT count(*) FROM jobs "
                                   "WHERE state = 'done'"),
                      1);
+}
+
+static void test_store__late_result_of_a_split_job_is_stale(void **state)
+{
+    fx *f = *state;
+    mf_store_job j;
+    mf_store_commit_info info;
+    open_store(f);
+    plan(f, 8, 1, 0, 0);
+    lease_next(f, &j, 8, "w1", mf_store_now_ms() + 60000);
+    idlist whole;
+    job_ids(f, j.id, &whole);
+    ok(mf_store_job_release(f->s, j.id, 1, 3, "worker w1 died", NULL));
+    /* Requeued and handed out cut down to 4: attempt 1's 8 verdicts no
+     * longer fit the job. */
+    lease_next(f, &j, 4, "w2", mf_store_now_ms() + 60000);
+    assert_int_equal(j.nmut, 4);
+    mf_store_verdict sv[8];
+    mf_verdict v[8];
+    memset(v, 0, sizeof v);
+    for (int i = 0; i < 8; i++) {
+        v[i].kind = MF_V_SURVIVED;
+        sv[i].mutant_id = whole.ids[i];
+        sv[i].v = &v[i];
+    }
+    mf_store_result r = {j.id, 1, "w1", sv, 8, NULL, 0, NULL};
+    ok(mf_store_commit(f->s, &info, &r));
+    assert_int_equal(info.outcome, MF_COMMIT_STALE);
+    assert_int_equal(query_int(f, "SELECT count(*) FROM verdicts"), 0);
+    ok(commit_all(f, &info, &j, 2, MF_V_SURVIVED));
+    assert_int_equal(info.outcome, MF_COMMIT_OK);
+    assert_int_equal(info.late, 0);
+}
+
+/* Verdict rows as another connection sees them (what is committed). */
+static int64_t committed_verdicts(fx *f)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int64_t n = -1;
+    assert_int_equal(sqlite3_open_v2(f->path, &db, SQLITE_OPEN_READONLY,
+                                     NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM verdicts",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+static void test_store__batch_commits_once_and_undoes_one_call(void **state)
+{
+    fx *f = *state;
+    mf_store_job a, b;
+    mf_store_commit_info info;
+    open_store(f);
+    plan(f, 8, 2, 0, 0);
+    ok(mf_store_batch_begin(f->s));
+    assert_int_equal(mf_store_batch_begin(f->s), MF_ERROR); /* no nesting */
+    lease_next(f, &a, 4, "w1", mf_store_now_ms() + 60000);
+    lease_next(f, &b, 4, "w1", mf_store_now_ms() + 60000);
+    /* A refused result inside the batch: two verdicts for one mutant,
+     * the first written before the second is refused. Only it is undone. */
+    idlist l;
+    job_ids(f, a.id, &l);
+    mf_verdict v = {0};
+    v.kind = MF_V_SURVIVED;
+    mf_store_verdict sv[4] = {{l.ids[0], &v}, {l.ids[1], &v},
+                              {l.ids[2], &v}, {l.ids[2], &v}};
+    mf_store_result r = {a.id, a.attempts, "w1", sv, 4, NULL, 0, NULL};
+    ok(mf_store_commit(f->s, &info, &r));
+    assert_int_equal(info.outcome, MF_COMMIT_INVALID);
+    assert_int_equal(query_int(f, "SELECT count(*) FROM verdicts"), 0);
+    ok(commit_all(f, &info, &a, a.attempts, MF_V_KILLED));
+    assert_int_equal(info.outcome, MF_COMMIT_OK);
+    /* Seen inside, not outside, until the batch ends. */
+    assert_int_equal(query_int(f, "SELECT count(*) FROM verdicts"), 4);
+    assert_int_equal(committed_verdicts(f), 0);
+    ok(mf_store_batch_end(f->s, 1));
+    assert_int_equal(committed_verdicts(f), 4);
+    /* A batch undone leaves nothing of itself. */
+    ok(mf_store_batch_begin(f->s));
+    ok(commit_all(f, &info, &b, b.attempts, MF_V_SURVIVED));
+    assert_int_equal(info.outcome, MF_COMMIT_OK);
+    ok(mf_store_batch_end(f->s, 0));
+    assert_int_equal(committed_verdicts(f), 4);
+    ok(mf_store_job_get(f->s, &b, b.id));
+    assert_int_equal(b.state, MF_JOB_LEASED);
+    ok(mf_store_integrity(f->s));
 }
 
 static void test_store__invalid_result_writes_nothing(void **state)
@@ -1129,7 +1231,9 @@ int main(void)
         T(test_store__jobs_group_one_item_and_split_to_size),
         T(test_store__resume_returns_leased_jobs_to_pending),
         T(test_store__commit_is_idempotent),
-        T(test_store__stale_attempt_is_ignored),
+        T(test_store__late_result_wins_over_a_re_lease),
+        T(test_store__batch_commits_once_and_undoes_one_call),
+        T(test_store__late_result_of_a_split_job_is_stale),
         T(test_store__invalid_result_writes_nothing),
         T(test_store__poison_job_is_quarantined),
         T(test_store__expired_and_dead_worker_leases_return),

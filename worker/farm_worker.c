@@ -794,6 +794,7 @@ int mf_worker_run(const mf_worker_opts *o)
     sigaddset(&block, SIGTERM);
     sigaddset(&block, SIGINT);
     pthread_sigmask(SIG_BLOCK, &block, &old);
+    mf_engine_set_threads(o->threads); /* the memory budget's scale */
     pthread_t *th = mf_xcalloc((size_t)o->threads, sizeof *th);
     int started = 0;
     for (; started < o->threads; started++)

@@ -23,6 +23,8 @@ extern const char *const mf_schema_names[];
 static const mf_store_query q_begin = {Q_BEGIN, "BEGIN IMMEDIATE"};
 static const mf_store_query q_begin_read = {Q_BEGIN_READ, "BEGIN"};
 static const mf_store_query q_commit = {Q_COMMIT, "COMMIT"};
+static const mf_store_query q_savepoint = {Q_SAVEPOINT, "SAVEPOINT mf_tx"};
+static const mf_store_query q_release = {Q_RELEASE, "RELEASE mf_tx"};
 
 /* ---- errors ------------------------------------------------------------- */
 
@@ -215,9 +217,19 @@ int mf_store_not_planning(mf_store *s)
     return 0;
 }
 
+/* Inside a batch (mf_store_batch_begin) each function's transaction is a
+ * savepoint of the batch's: undone alone on failure, committed with the
+ * batch. */
 int mf_store_tx_begin(mf_store *s, int write)
 {
     int rc = mf_store_not_planning(s);
+    if (rc == 0 && s->batch) {
+        rc = mf_store_one(s, &q_savepoint, "starting a transaction", NULL,
+                          NULL);
+        if (rc == 0)
+            s->savepoints++;
+        return rc;
+    }
     if (rc == 0)
         rc = mf_store_one(s, write ? &q_begin : &q_begin_read,
                           "starting a transaction", NULL, NULL);
@@ -228,20 +240,70 @@ void mf_store_tx_rollback(mf_store *s)
 {
     if (sqlite3_get_autocommit(s->db))
         return;
+    if (s->batch) {
+        if (s->savepoints > 0) {
+            sqlite3_exec(s->db, "ROLLBACK TO mf_tx; RELEASE mf_tx", NULL,
+                         NULL, NULL);
+            s->savepoints--;
+        }
+        return;
+    }
     sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 int mf_store_tx_end(mf_store *s, int rc)
 {
     if (rc >= 0) {
-        int c = mf_store_one(s, &q_commit, "committing", NULL, NULL);
+        int c = s->batch && s->savepoints > 0
+                    ? mf_store_one(s, &q_release, "committing", NULL, NULL)
+                    : mf_store_one(s, &q_commit, "committing", NULL, NULL);
         if (c < 0) {
             mf_store_tx_rollback(s);
             return c;
         }
+        if (s->batch && s->savepoints > 0)
+            s->savepoints--;
         return rc;
     }
     mf_store_tx_rollback(s);
+    return rc;
+}
+
+int mf_store_batch_begin(mf_store *s)
+{
+    if (s->batch)
+        return mf_err_set(MF_ERROR, "store %s: a batch is open already",
+                          s->path);
+    int rc = mf_store_not_planning(s);
+    if (rc == 0)
+        rc = mf_store_one(s, &q_begin, "starting a batch", NULL, NULL);
+    if (rc == 0) {
+        s->batch = 1;
+        s->savepoints = 0;
+    }
+    return rc;
+}
+
+int mf_store_batch_end(mf_store *s, int commit)
+{
+    if (!s->batch)
+        return 0;
+    s->batch = 0;
+    s->savepoints = 0;
+    if (!commit || sqlite3_get_autocommit(s->db)) {
+        /* A failure SQLite answered with a rollback of its own leaves
+         * nothing open: then nothing of the batch stays either way. */
+        int open = !sqlite3_get_autocommit(s->db);
+        if (open)
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return commit ? mf_err_set(MF_ERROR, "store %s: the batch was "
+                                             "rolled back by SQLite",
+                                   s->path)
+                      : 0;
+    }
+    int rc = mf_store_one(s, &q_commit, "committing a batch", NULL, NULL);
+    if (rc < 0)
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
 }
 
@@ -346,9 +408,10 @@ static int migrate(mf_store *s)
     if (rc < 0)
         return rc;
     if (version > mf_schema_count)
-        return mf_err_set(MF_ERROR,
+        return mf_err_set(MF_EIO,
                           "store %s: written by a newer mutfarm "
-                          "(schema %d; this one knows up to %d)",
+                          "(schema %d; this one knows up to %d): use that "
+                          "mutfarm, or another --db",
                           s->path, version, mf_schema_count);
     rc = check_foreign(s, version);
     if (rc < 0)
@@ -413,8 +476,11 @@ int mf_store_open(mf_store **out, const char *path, int flags,
     mf_store *s = mf_xcalloc(1, sizeof *s);
     s->path = mf_xstrdup(path);
     s->readonly = (flags & MF_STORE_READONLY) != 0;
-    int oflags = s->readonly ? SQLITE_OPEN_READONLY
-                             : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    /* NOMUTEX: a handle is used by one thread (store.h), so SQLite's
+     * per-call mutex is pure cost on the coordinator's hot path. */
+    int oflags = SQLITE_OPEN_NOMUTEX |
+                 (s->readonly ? SQLITE_OPEN_READONLY
+                              : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     int rc = sqlite3_open_v2(path, &s->db, oflags, NULL);
     if (rc != SQLITE_OK) {
         rc = mf_store_fail(s, rc, "cannot open");

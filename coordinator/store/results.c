@@ -1,8 +1,8 @@
 /* results.c - committing a job's result in one transaction: checking that
- * the job takes it (the current attempt of a job not done or quarantined,
- * one verdict per mutant of the job), then its verdicts, its tests
- * (deduplicated per campaign by content), its kills, the job done and the
- * worker's count. A result the job does not take is reported, not stored.
+ * the job takes it (any attempt so far of a job not done or quarantined:
+ * the first valid result wins; one verdict per mutant of the job), then
+ * its verdicts, its tests (deduplicated per campaign by content), its
+ * kills, the job done and the worker's count. A result the job does not take is reported, not stored.
  * How a test becomes JSON is tests.c's; reading results back is
  * queries.c's and the views'. */
 #include "store_int.h"
@@ -229,17 +229,35 @@ static int commit_admit(mf_store *s, commit_ctx *c, const mf_store_result *r,
         info->outcome = MF_COMMIT_QUARANTINED;
         snprintf(info->why, sizeof info->why, "job %lld is quarantined",
                  (long long)r->job_id);
-    } else if (j->attempts == 0 || r->attempt != j->attempts) {
+    } else if (j->attempts == 0 || r->attempt < 1 ||
+               r->attempt > j->attempts) {
         info->outcome = MF_COMMIT_STALE;
         snprintf(info->why, sizeof info->why,
-                 "job %lld: result of attempt %d, current attempt is %d",
+                 "job %lld: result of attempt %d, the job had %d",
                  (long long)r->job_id, r->attempt, j->attempts);
+    } else if (r->nverdicts != j->nmut && r->attempt != j->attempts) {
+        /* An earlier attempt's result for a job split since then (its
+         * tail is another job now): not for this job as it stands. */
+        info->outcome = MF_COMMIT_STALE;
+        snprintf(info->why, sizeof info->why,
+                 "job %lld was cut down to %d mutants after attempt %d",
+                 (long long)r->job_id, j->nmut, r->attempt);
     } else if (r->nverdicts != j->nmut) {
         info->outcome = MF_COMMIT_INVALID;
         snprintf(info->why, sizeof info->why,
                  "job %lld has %d mutants, the result %d verdicts",
                  (long long)r->job_id, j->nmut, r->nverdicts);
     } else {
+        /* An earlier attempt's result is as good as the current one's
+         * (docs/protocol.md): the first valid result wins, and the lease
+         * of the current attempt, if any, ends with it. */
+        if (r->attempt != j->attempts) {
+            info->late = 1;
+            info->cancelled_attempt =
+                j->state == MF_JOB_LEASED ? j->attempts : 0;
+            snprintf(info->cancelled_worker, sizeof info->cancelled_worker,
+                     "%s", j->state == MF_JOB_LEASED ? j->worker : "");
+        }
         return 1;
     }
     return 0;

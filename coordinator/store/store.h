@@ -43,6 +43,17 @@ int mf_store_open(mf_store **out, const char *path, int flags,
                   unsigned busy_timeout_ms);
 void mf_store_close(mf_store *s); /* NULL-safe; finalizes statements */
 
+/* A batch: one transaction holding the writes of every store call until
+ * mf_store_batch_end, so that the coordinator commits once per batch of
+ * messages instead of once per message (docs/protocol.md: still
+ * committed before anything is acknowledged). Inside it each call keeps
+ * its all-or-nothing promise through a savepoint; a call's failure undoes
+ * that call only. batch_end(s, 1) commits everything (its failure undoes
+ * the whole batch, returned), batch_end(s, 0) undoes it. No plan may be
+ * open, and batches do not nest (MF_ERROR). */
+int mf_store_batch_begin(mf_store *s);
+int mf_store_batch_end(mf_store *s, int commit);
+
 /* The path given to mf_store_open. */
 const char *mf_store_path(const mf_store *s);
 /* PRAGMA user_version of the open file, and the newest version this binary
@@ -282,7 +293,8 @@ typedef struct {
 typedef enum {
     MF_COMMIT_OK,          /* written, the job is DONE */
     MF_COMMIT_DUPLICATE,   /* the job was already done: ignored */
-    MF_COMMIT_STALE,       /* not the job's current attempt: ignored */
+    MF_COMMIT_STALE,       /* no attempt of the job (or one since cut
+                              down): ignored */
     MF_COMMIT_QUARANTINED, /* the job was quarantined: ignored */
     MF_COMMIT_UNKNOWN_JOB, /* no such job: ignored */
     MF_COMMIT_INVALID,     /* a verdict for a mutant not in the job, two for
@@ -295,14 +307,22 @@ typedef struct {
     int counts[5]; /* OK: verdicts written, indexed by mf_verdict_kind */
     int new_tests; /* OK: tests not seen before in the campaign */
     char why[256]; /* INVALID and the ignored outcomes: one line */
+    int late;      /* OK: the result of an earlier attempt than the
+                      job's last (a re-lease was still running) */
+    int cancelled_attempt; /* late: the lease it ended (0: the job was
+                              pending, no lease) */
+    char cancelled_worker[MF_STORE_WORKER_ID]; /* late: its holder */
 } mf_store_commit_info;
 
 /* Commit a job's result in one transaction: its verdicts, its tests
  * (deduplicated per campaign by content), the kills, and the job DONE.
- * Idempotent: a result for a job that is done, quarantined, unknown, or
- * for another attempt than the current one is ignored and reported in
- * out->outcome with return 0 (a result for the current attempt of a job
- * whose lease expired but that is not re-leased yet is accepted). A
+ * The result of any attempt so far is taken while the job is pending or
+ * leased: the first valid result wins, and a later attempt's lease ends
+ * with it (out->late; that attempt's result will be a duplicate). Every
+ * worker computes the same verdicts for the same job, so nothing is lost
+ * by keeping the first. Idempotent: a result for a job that is done,
+ * quarantined, unknown, or for an attempt it never had (or before it was
+ * cut down) is ignored and reported in out->outcome with return 0. A
  * negative return is a database failure: nothing was written. */
 int mf_store_commit(mf_store *s, mf_store_commit_info *out,
                     const mf_store_result *r);
@@ -438,6 +458,47 @@ typedef struct {
 /* Insert or update the worker, last_seen = now (at Hello; not needed on
  * every heartbeat). */
 int mf_store_worker_seen(mf_store *s, const mf_store_worker *w);
+
+/* ---- liveness: the coordinator serving a campaign (liveness.c) ---------- */
+
+/* One row of `coordinators` (schema/004_liveness.sql). */
+typedef struct {
+    int64_t id, campaign_id;
+    int pid;
+    char host[256];
+    char endpoint[256];
+    int64_t started_ms, heartbeat_ms; /* ms since the epoch */
+    int64_t beat_ms, liveness_ms;     /* heartbeat period, dead after */
+    int64_t done, total;              /* at the last heartbeat */
+    double rate;                      /* mutants/s; < 0 unknown */
+    double eta_s;                     /* < 0 unknown */
+    int workers, threads;
+    int64_t stopped_ms;               /* 0: not stopped by itself */
+    char stop_reason[16];             /* "complete", "stopped", "failed" */
+} mf_store_coordinator;
+
+/* A new coordinator row for c->campaign_id from c (pid, host, endpoint,
+ * beat_ms, liveness_ms, progress), started and beating now: its id in
+ * *out_id. */
+int mf_store_coord_start(mf_store *s, int64_t *out_id,
+                         const mf_store_coordinator *c);
+
+/* A heartbeat of row c->id: heartbeat_at now, and c's progress fields. */
+int mf_store_coord_beat(mf_store *s, const mf_store_coordinator *c);
+
+/* Row `id` exited by itself now, for `reason` ("complete", "stopped",
+ * "failed"). */
+int mf_store_coord_stop(mf_store *s, int64_t id, const char *reason);
+
+/* The newest coordinator row of a campaign: 0 and *out, MF_ENOTFOUND if
+ * no coordinator has served it since the store had liveness (schema 004). */
+int mf_store_coord_get(mf_store *s, mf_store_coordinator *out,
+                       int64_t campaign);
+
+/* What row c says at now_ms: "stopped" (it exited by itself), "running"
+ * (its last heartbeat is within liveness_ms) or "dead". */
+const char *mf_store_coord_state(const mf_store_coordinator *c,
+                                 int64_t now_ms);
 
 /* ---- progress ----------------------------------------------------------- */
 

@@ -7,8 +7,8 @@
  * schema/NNN_*.sql).
  *
  * Who uses whom, so that no two files use each other: db.c uses no other
- * file; tests.c, jobs.c and queries.c use db.c; campaigns.c uses
- * queries.c; results.c uses jobs.c and tests.c; reuse.c uses results.c. */
+ * file; tests.c, jobs.c, queries.c and liveness.c use db.c; campaigns.c
+ * uses queries.c; results.c uses jobs.c and tests.c; reuse.c uses results.c. */
 #ifndef MF_STORE_INT_H
 #define MF_STORE_INT_H
 
@@ -26,6 +26,8 @@ enum {
     Q_BEGIN,
     Q_BEGIN_READ,
     Q_COMMIT,
+    Q_SAVEPOINT,
+    Q_RELEASE,
     /* campaigns.c */
     Q_MODEL_INS,
     Q_MODEL_ID,
@@ -84,6 +86,10 @@ enum {
     Q_COUNT_KIND,
     Q_COUNT_JOBS,
     Q_COUNT_UNPLANNED,
+    /* liveness.c */
+    Q_LIVE_INS,
+    Q_LIVE_BEAT,
+    Q_LIVE_STOP,
     Q__COUNT
 };
 
@@ -92,6 +98,8 @@ struct mf_store {
     char *path;
     int readonly;
     int planning;               /* inside plan_begin .. plan_end */
+    int batch;                  /* inside batch_begin .. batch_end */
+    int savepoints;             /* open savepoints of the batch */
     int64_t plan_campaign;      /* the campaign being planned */
     int last_rc;                /* SQLite's code of the last mf_store_fail */
     sqlite3_stmt *st[Q__COUNT]; /* prepared on first use */

@@ -26,6 +26,8 @@ typedef struct {
                               deterministic search (refinement and proofs):
                               every check is cut to what is left; 0: none */
     unsigned rlimit;       /* per solver check, 0: none */
+    unsigned memory_mb;    /* Z3's memory budget per solver thread, MiB,
+                              0: none (z3util.c, docs/config.md) */
     int prove;             /* try equivalence proofs for survivors */
     int cegis_max;         /* refinement iterations per depth */
     long explicit_max;     /* product states of the explicit-state proof,
@@ -33,6 +35,11 @@ typedef struct {
 } mf_engine_opts;
 
 void mf_engine_opts_default(mf_engine_opts *o);
+
+/* How many threads of this process run checks at once (default 1): Z3
+ * counts memory per process, so memory_mb is enforced as that many times
+ * memory_mb of Z3 memory in the process. Set before the threads start. */
+void mf_engine_set_threads(int n);
 
 /* A mutant to decide: a variant of the original (item replaced by repl,
  * removed when repl is NULL) with the mutated model (for the replay). */

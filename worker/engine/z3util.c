@@ -56,6 +56,14 @@ static int to_find(Z3_solver s)
     return -1;
 }
 
+/* Threads of the process that check at once (mf_engine_set_threads). */
+static int check_threads = 1;
+
+void mf_engine_set_threads(int n)
+{
+    check_threads = n < 1 ? 1 : n;
+}
+
 Z3_solver mf_z3_solver(Z3_context c, const mf_engine_opts *o, int qfbv)
 {
     Z3_solver s =
@@ -69,6 +77,17 @@ Z3_solver mf_z3_solver(Z3_context c, const mf_engine_opts *o, int qfbv)
                            o->timeout_ms);
     if (o->rlimit)
         Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), o->rlimit);
+    /* The memory budget: Z3's SAT-based bit-vector solver gives up a
+     * check ("max. memory exceeded": unknown) once Z3 holds more than
+     * this in the process. Z3 counts per process, not per context, hence
+     * the threads. The SMT core of purely Boolean encodings takes the
+     * same parameter as a hard process limit that exits, so it is given
+     * none: its checks are bounded by timeout and rlimit only. */
+    if (o->memory_mb && qfbv) {
+        uint64_t mb = (uint64_t)o->memory_mb * (uint64_t)check_threads;
+        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "max_memory"),
+                           mb > UINT_MAX ? UINT_MAX : (unsigned)mb);
+    }
     Z3_solver_set_params(c, s, p);
     Z3_params_dec_ref(c, p);
     int i = to_find(NULL);
@@ -142,12 +161,24 @@ Z3_lbool mf_z3_check(Z3_context c, Z3_solver s, int n, Z3_ast *as, char *why,
     }
     z3_err = 0;
     Z3_lbool r = Z3_solver_check_assumptions(c, s, (unsigned)n, as);
+    if (z3_err == (int)Z3_MEMOUT_FAIL + 1 ||
+        (z3_err && strstr(z3_msg, "memory"))) {
+        snprintf(why, whyn, "over the memory budget ([engine] memory_mb; "
+                            "z3: %.160s)", z3_msg);
+        return Z3_L_UNDEF;
+    }
     if (z3_err) {
         snprintf(why, whyn, "z3 error: %.200s", z3_msg);
         return Z3_L_UNDEF;
     }
-    if (r == Z3_L_UNDEF)
-        snprintf(why, whyn, "z3: %s", Z3_solver_get_reason_unknown(c, s));
+    if (r == Z3_L_UNDEF) {
+        const char *z = Z3_solver_get_reason_unknown(c, s);
+        if (strstr(z, "memory"))
+            snprintf(why, whyn, "over the memory budget ([engine] "
+                                "memory_mb; z3: %s)", z);
+        else
+            snprintf(why, whyn, "z3: %s", z);
+    }
     return r;
 }
 
