@@ -587,6 +587,7 @@ static int bind_socket(mf_coord *c)
         return rc;
     if (zmq_bind(c->sock, c->cfg.bind) != 0)
         return mf_endpoint_bind_error(c->cfg.bind, errno, zmq_strerror(errno));
+    mf_zap_warn_open(&c->cfg, c->cmd);
     size_t n = sizeof c->endpoint;
     if (zmq_getsockopt(c->sock, ZMQ_LAST_ENDPOINT, c->endpoint, &n) != 0)
         snprintf(c->endpoint, sizeof c->endpoint, "%s", c->cfg.bind);

@@ -263,18 +263,21 @@ static void *handler(void *arg)
 
 /* ---- setup -------------------------------------------------------------- */
 
+void mf_zap_warn_open(const mf_config *cfg, const char *cmd)
+{
+    if (!cfg->curve && !local_endpoint(cfg->bind))
+        fprintf(stderr, "%s: warning: %s is open to other machines "
+                        "without CURVE: anyone who reaches it gets the "
+                        "model and may send results (docs/security.md)\n",
+                cmd, cfg->bind);
+}
+
 int mf_zap_setup(mf_zap **out, void *zctx, void *sock, const mf_config *cfg,
                  const char *cmd)
 {
     *out = NULL;
-    if (!cfg->curve) {
-        if (!local_endpoint(cfg->bind))
-            fprintf(stderr, "%s: warning: %s is open to other machines "
-                            "without CURVE: anyone who reaches it gets the "
-                            "model and may send results (docs/security.md)\n",
-                    cmd, cfg->bind);
+    if (!cfg->curve)
         return 0;
-    }
     int rc = mf_zap_check(cfg);
     if (rc < 0)
         return rc;

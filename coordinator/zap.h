@@ -25,13 +25,16 @@ typedef struct mf_zap mf_zap;
  * curve off, 0. Used before anything is opened, and by mf_zap_setup. */
 int mf_zap_check(const mf_config *cfg);
 
+/* After a successful bind without CURVE to an endpoint other machines
+ * can reach (not loopback, ipc:// or inproc://): one warning line on
+ * stderr prefixed with `cmd`. */
+void mf_zap_warn_open(const mf_config *cfg, const char *cmd);
+
 /* Before zmq_bind of `sock` (a ROUTER of context zctx): with cfg->curve,
  * make it a CURVE server with the coordinator's secret key and start the
- * ZAP handler (*out); without, *out = NULL and, for an endpoint other
- * machines can reach (not loopback, ipc:// or inproc://), one warning
- * line on stderr prefixed with `cmd`. Returns 0 or a negative code with a
- * message (keys as mf_zap_check; MF_ERROR when libzmq has no CURVE or the
- * handler cannot start). */
+ * ZAP handler (*out); without, *out = NULL. Returns 0 or a negative code
+ * with a message (keys as mf_zap_check; MF_ERROR when libzmq has no CURVE
+ * or the handler cannot start). */
 int mf_zap_setup(mf_zap **out, void *zctx, void *sock, const mf_config *cfg,
                  const char *cmd);
 
