@@ -1014,6 +1014,13 @@ static void visit(enumst *st, const mf_expr *e, ctx c)
             visit_kid(st, e, k, kc);
         }
         break;
+    case MF_E_CALL:
+        /* a word function's other kids are its widths and bit positions:
+         * word-select-shift moves a selection; a changed width would only
+         * make a stillborn mutant */
+        for (int k = 0; k < (e->op >= MF_FN_WORD1 ? 1 : e->nkids); k++)
+            visit_kid(st, e, k, none);
+        break;
     default:
         for (int k = 0; k < e->nkids; k++)
             visit_kid(st, e, k, none);
