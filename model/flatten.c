@@ -739,9 +739,12 @@ static int tc_array_base(tctx *t, const mf_type **out, const mf_expr *e,
             return rc;
         if (bt->kind != MF_TY_ARRAY)
             return tc_err(t, e, "indexing something that is not an array");
-        rc = tc_want(t, e->kids[1], TC_INT, flags, depth, "an array index");
-        if (rc)
+        int ic;
+        if ((rc = tc_expr(t, &ic, e->kids[1], flags, depth + 1)))
             return rc;
+        if (ic != TC_INT && !TC_IS_WORD(ic)) /* NuSMV: an integer or a word */
+            return tc_err(t, e->kids[1], "an array index must be integer, "
+                          "found %s", tc_name(ic));
         *out = bt->elem;
         return 0;
     }

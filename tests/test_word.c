@@ -307,6 +307,25 @@ static void test_word__variables_take_only_their_type(void **state)
     assert_non_null(strstr(mf_err_msg(), "unsigned word[3]"));
 }
 
+static void test_word__a_word_indexes_an_array(void **state)
+{
+    (void)state;
+    const char *src = "MODULE main\nVAR a : array 0..3 of 0..9;\n"
+                      "  i : unsigned word[2];\n"
+                      "ASSIGN init(a[0]) := 5; init(a[1]) := 6;\n"
+                      "DEFINE d := a[i + 0ud2_1];\n";
+    mf_model *m = NULL;
+    assert_int_equal(mf_model_load(&m, "w.smv", src, strlen(src), NULL), 0);
+    int d = mf_model_find_define(m, "d");
+    mf_val cur[8] = {5, 6, 7, 8, 0}; /* a[0..3], i = 0 */
+    mf_valset out = {0};
+    assert_int_equal(mf_eval(&out, m, m->items[d].e, cur, NULL, NULL, 0), 0);
+    assert_int_equal(out.n, 1);
+    assert_int_equal(out.v[0], 6); /* a[1] */
+    MF_VEC_FREE(out);
+    mf_model_free(m);
+}
+
 static void test_word__the_print_parses_back_to_itself(void **state)
 {
     (void)state;
@@ -396,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_word__selection_and_concatenation),
         cmocka_unit_test(test_word__conversions),
         cmocka_unit_test(test_word__variables_take_only_their_type),
+        cmocka_unit_test(test_word__a_word_indexes_an_array),
         cmocka_unit_test(test_word__the_print_parses_back_to_itself),
         cmocka_unit_test(test_word__mutation_operators),
     };
