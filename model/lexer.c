@@ -139,6 +139,16 @@ static int word_const_at(const char *p, size_t n)
     return i < n && p[i] == '_';
 }
 
+/* The length of `"name"` at p[0] == '"' (name: identifier characters), or
+ * 0 when p does not start one. */
+static size_t quoted_name_len(const char *p, size_t n)
+{
+    size_t j = 1;
+    while (j < n && is_idchar((unsigned char)p[j]))
+        j++;
+    return j > 1 && j < n && p[j] == '"' ? j + 1 : 0;
+}
+
 static int lex_error(const char *file, int line, int col, const char *what)
 {
     return mf_err_set(MF_EPARSE, "%s:%d:%d: error: %s", file, line, col, what);
@@ -195,18 +205,12 @@ int mf_lex(mf_token **out, int *ntok, const char *file, const char *text,
                     t.kind = keywords[k].k;
                     break;
                 }
-        } else if (c == '"') {
+        } else if (c == '"' && quoted_name_len(text + i, len - i)) {
             /* a quoted identifier ("max"), as VerifAPS writes names that
-             * are keywords: the quotes stay part of the name */
-            size_t j = i + 1;
-            while (j < len && is_idchar((unsigned char)text[j]))
-                j++;
-            if (j == i + 1 || j >= len || text[j] != '"') {
-                rc = lex_error(file, line, col, "unterminated quoted name");
-                goto cleanup;
-            }
+             * are keywords: the quotes stay part of the name; any other
+             * `"` is a one-character token, as before */
             t.kind = MF_TK_ID;
-            t.len = j + 1 - i;
+            t.len = quoted_name_len(text + i, len - i);
         } else if (is_digit(c)) {
             size_t j = i;
             if (c == '0' && word_const_at(text + i, len - i)) {

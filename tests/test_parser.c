@@ -459,6 +459,9 @@ static void test_parser__word_operators_bind_as_in_nusmv(void **s)
                         "(resize (signed a) 3)");
     assert_string_equal(expr_sx("word1(TRUE)"), "(word1 TRUE)");
     assert_string_equal(expr_sx("\"max\" < a"), "(< \"max\" a)");
+    /* any other `"` stays a one-character token (spec text) */
+    mf_ast *ast = parse_ok("MODULE main\nLTLSPEC \"a b\" x\n");
+    mf_ast_free(ast);
 }
 
 static void test_parser__refuses_integer_real_constants(void **s)
