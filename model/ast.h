@@ -14,12 +14,14 @@ typedef enum {
     MF_AT_RANGE, /* lo..hi, constant expressions */
     MF_AT_ARRAY, /* array lo..hi of elem */
     MF_AT_INST,  /* module instance: module(args) */
+    MF_AT_WORD,  /* [signed|unsigned] word[lo]: lo is the width */
 } mf_atkind;
 
 typedef struct mf_ast_type {
     mf_atkind kind;
     int line, col;
-    mf_expr *lo, *hi;          /* MF_AT_RANGE, MF_AT_ARRAY */
+    mf_expr *lo, *hi;          /* MF_AT_RANGE, MF_AT_ARRAY; MF_AT_WORD: lo */
+    int is_signed;             /* MF_AT_WORD: `signed word` */
     int nvals;                 /* MF_AT_ENUM */
     mf_expr **vals;            /* MF_AT_ENUM */
     struct mf_ast_type *elem;  /* MF_AT_ARRAY */

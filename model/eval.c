@@ -25,6 +25,7 @@
  * been assigned yet: sim.c fills the state it is building with it, and a read
  * of it is a bug in sim.c's ordering, reported as MF_ERROR. */
 #include "sim.h"
+#include "word.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -184,6 +185,10 @@ cleanup:
 static int apply(ectx *c, const mf_expr *e, int op, mf_val a, mf_val b,
                  mf_val *r)
 {
+    /* a word operator (word.c); comparisons of words are those of their
+     * values, below */
+    if (e->kids[0]->wty && (e->wty || op == MF_OP_SHL || op == MF_OP_SHR))
+        return mf_word_binop(r, op, e->kids[0]->wty, a, e->kids[1]->wty, b);
     switch (op) {
     case MF_OP_AND:
         *r = a && b;
@@ -305,7 +310,8 @@ static int ev_operands(ectx *c, const mf_expr *e, int in_next,
 static int ev_bin(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
 {
     int rc, base = out->n, lend, rend;
-    if (e->op == MF_OP_AND || e->op == MF_OP_OR || e->op == MF_OP_IMPLIES)
+    if ((e->op == MF_OP_AND || e->op == MF_OP_OR || e->op == MF_OP_IMPLIES) &&
+        !e->wty)
         return ev_logic(c, e, in_next, out);
     if ((rc = ev_operands(c, e, in_next, out, &lend)) < 0)
         return rc;
@@ -348,6 +354,26 @@ static int ev_case(ectx *c, const mf_expr **kids, int nkids, int in_next,
     return rc;
 }
 
+/* A word conversion (word.c) of each value of kids[0]; its other kids are
+ * integer literals (flatten.c checked them). */
+static int ev_word_call(ectx *c, const mf_expr *e, int in_next,
+                        mf_valset *out)
+{
+    int rc, base = out->n;
+    const mf_expr *w = e->kids[0];
+    if (e->op == MF_FN_SIZEOF) {
+        MF_VEC_PUSH(*out, MF_WTY_WIDTH(w->wty));
+        return 0;
+    }
+    if ((rc = ev(c, w, in_next, out)) < 0)
+        return rc;
+    int hi = e->nkids > 1 ? (int)e->kids[1]->ival : 0;
+    int lo = e->nkids > 2 ? (int)e->kids[2]->ival : 0;
+    for (int i = base; i < out->n; i++)
+        out->v[i] = mf_word_cast(e->op, e->wty, w->wty, out->v[i], hi, lo);
+    return 0;
+}
+
 /* min, max and count fold over their arguments pointwise. */
 static int ev_call(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
 {
@@ -357,6 +383,8 @@ static int ev_call(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
         rc = where(c, e, "a function needs arguments");
         goto cleanup;
     }
+    if (e->op >= MF_FN_WORD1)
+        return ev_word_call(c, e, in_next, out);
     if (e->op == MF_FN_COUNT)
         MF_VEC_PUSH(acc, 0);
     for (int k = 0; k < e->nkids; k++) {
@@ -471,6 +499,7 @@ static int ev(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
     switch (e->kind) {
     case MF_E_BOOL:
     case MF_E_INT:
+    case MF_E_WORD:
         MF_VEC_PUSH(*out, e->ival);
         return 0;
     case MF_E_SYM: {
@@ -511,7 +540,10 @@ static int ev(ectx *c, const mf_expr *e, int in_next, mf_valset *out)
         if ((rc = ev(c, e->kids[0], in_next, out)) < 0)
             break;
         for (int i = base; i < out->n; i++) {
-            if (e->kind == MF_E_NOT)
+            if (e->wty)
+                out->v[i] = e->kind == MF_E_NOT ? mf_word_not(e->wty, out->v[i])
+                                                : mf_word_neg(e->wty, out->v[i]);
+            else if (e->kind == MF_E_NOT)
                 out->v[i] = !out->v[i];
             else if (out->v[i] == INT64_MIN) {
                 rc = where(c, e, "integer overflow");

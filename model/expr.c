@@ -94,6 +94,10 @@ int mf_expr_equal(const mf_expr *x, const mf_expr *y)
         if (x->ival != y->ival)
             return 0;
         break;
+    case MF_E_WORD:
+        if (x->ival != y->ival || x->wty != y->wty)
+            return 0;
+        break;
     case MF_E_SYM:
     case MF_E_ID:
         if (!x->name || !y->name)
@@ -124,7 +128,8 @@ const char *mf_binop_str(mf_binop op)
         [MF_OP_LE] = "<=",     [MF_OP_GT] = ">",       [MF_OP_GE] = ">=",
         [MF_OP_ADD] = "+",     [MF_OP_SUB] = "-",      [MF_OP_MUL] = "*",
         [MF_OP_DIV] = "/",     [MF_OP_MOD] = "mod",    [MF_OP_UNION] = "union",
-        [MF_OP_IN] = "in",
+        [MF_OP_IN] = "in",     [MF_OP_SHL] = "<<",     [MF_OP_SHR] = ">>",
+        [MF_OP_CONCAT] = "::",
     };
     if ((int)op < 0 || op >= MF_OP__COUNT)
         return "?";
@@ -136,6 +141,11 @@ const char *mf_fn_str(mf_fn fn)
     static const char *const s[MF_FN__COUNT] = {
         [MF_FN_MIN] = "min",     [MF_FN_MAX] = "max",   [MF_FN_ABS] = "abs",
         [MF_FN_TOINT] = "toint", [MF_FN_BOOL] = "bool", [MF_FN_COUNT] = "count",
+        [MF_FN_WORD1] = "word1", [MF_FN_SIGNED] = "signed",
+        [MF_FN_UNSIGNED] = "unsigned", [MF_FN_EXTEND] = "extend",
+        [MF_FN_RESIZE] = "resize", [MF_FN_SIZEOF] = "sizeof",
+        [MF_FN_SWCONST] = "swconst", [MF_FN_UWCONST] = "uwconst",
+        [MF_FN_SELECT] = "[:]",
     };
     if ((int)fn < 0 || fn >= MF_FN__COUNT)
         return "?";

@@ -26,6 +26,7 @@ typedef enum {
     MF_E_RANGE, /* kids[0] .. kids[1] used as a value (a set) */
     MF_E_CALL,  /* op(kids...), op is an mf_fn */
     MF_E_INDEX, /* kids[0][kids[1]] */
+    MF_E_WORD,  /* word constant: ival its value, wty its type (below) */
 } mf_ekind;
 
 typedef enum {
@@ -48,6 +49,9 @@ typedef enum {
     MF_OP_MOD,
     MF_OP_UNION,
     MF_OP_IN,
+    MF_OP_SHL,    /* << on words */
+    MF_OP_SHR,    /* >> on words */
+    MF_OP_CONCAT, /* :: on words */
     MF_OP__COUNT
 } mf_binop;
 
@@ -58,8 +62,28 @@ typedef enum {
     MF_FN_TOINT,
     MF_FN_BOOL,
     MF_FN_COUNT, /* count(b1, b2, ...): number of TRUE arguments */
+    /* words (docs/smv.md): */
+    MF_FN_WORD1,    /* word1(b) */
+    MF_FN_SIGNED,   /* signed(w) */
+    MF_FN_UNSIGNED, /* unsigned(w) */
+    MF_FN_EXTEND,   /* extend(w, n) */
+    MF_FN_RESIZE,   /* resize(w, n) */
+    MF_FN_SIZEOF,   /* sizeof(w) */
+    MF_FN_SWCONST,  /* swconst(v, n) */
+    MF_FN_UWCONST,  /* uwconst(v, n) */
+    MF_FN_SELECT,   /* kids[0][kids[1]:kids[2]], bounds integer literals */
     MF_FN__COUNT
 } mf_fn;
+
+/* The type of a word value, as mf_expr.wty and mf_type.wty hold it:
+ * 0 for a value that is no word, else width * 2 + (1 if signed). */
+#define MF_WTY(width, is_signed) ((width) * 2 + ((is_signed) ? 1 : 0))
+#define MF_WTY_WIDTH(w) ((w) >> 1)
+#define MF_WTY_SIGNED(w) ((w) & 1)
+/* Widest word accepted: every value of a word[32] fits the int64 values of
+ * the simulator with room for products, and stays below the codes of
+ * symbolic constants in the Z3 encoding (docs/smv.md). */
+#define MF_WORD_MAX_WIDTH 32
 
 /* What an MF_E_ID refers to once the model is flattened. */
 typedef enum {
@@ -76,6 +100,9 @@ typedef struct mf_expr {
     const char *name;     /* MF_E_ID, MF_E_SYM; arena-owned */
     mf_refkind ref_kind;  /* MF_E_ID after flattening */
     int ref;              /* index for ref_kind */
+    int wty;              /* MF_E_WORD: its type; else set by type checking
+                           * (flatten.c) on every node whose value is a word,
+                           * 0 on the others */
     int nkids;            /* number of children */
     struct mf_expr **kids; /* children; arena-owned */
 } mf_expr;

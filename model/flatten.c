@@ -8,6 +8,7 @@
  * interpret specifications (they are kept as text) and does not evaluate
  * anything but constants. */
 #include "model.h"
+#include "word.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -399,6 +400,20 @@ static int resolve_id(fctx *c, mf_expr **out, const mf_expr *e, inst *in)
             return 0;
         }
     }
+    /* `inst.p` where p is a parameter of inst's module: NuSMV reads it,
+     * mutfarm does not yet (docs/smv.md); unsupported, not undefined */
+    const char *last = strrchr(flat, '.');
+    if (last) {
+        const char *ip = mf_arena_strndup(c->m->arena, flat,
+                                          (size_t)(last - flat));
+        nment *ie = tab_find(c, ip);
+        if (ie && ie->kind == NM_INST)
+            for (int i = 0; i < c->insts.v[ie->index]->mod->nparams; i++)
+                if (!strcmp(c->insts.v[ie->index]->mod->params[i], last + 1))
+                    return err_at(c, MF_EUNSUPPORTED, e->line, e->col,
+                                  "module parameter '%s' read through its "
+                                  "instance '%s'", last + 1, ip);
+    }
     return err_at(c, MF_ETYPE, e->line, e->col, "undefined identifier '%s'",
                   name);
 }
@@ -421,6 +436,7 @@ static int resolve(fctx *c, mf_expr **out, const mf_expr *e, inst *in,
     mf_expr *r = mf_expr_new(c->m->arena, e->kind, e->line, e->col);
     r->op = e->op;
     r->ival = e->ival;
+    r->wty = e->wty;
     for (int i = 0; i < e->nkids; i++) {
         mf_expr *k;
         int rc = resolve(c, &k, e->kids[i], in, depth + 1);
@@ -570,6 +586,24 @@ static int resolve_type(fctx *c, mf_type **out, const mf_ast_type *t,
     case MF_AT_INST:
         return err_at(c, MF_ETYPE, t->line, t->col,
                       "module instance where a type is expected");
+    case MF_AT_WORD: {
+        int64_t w = 0;
+        if ((rc = resolve(c, &lo, t->lo, in, 0)) ||
+            (rc = const_eval(c, &w, lo, 0)))
+            return rc;
+        if (w < 1)
+            return err_at(c, MF_ETYPE, t->line, t->col,
+                          "a word's width must be greater than 0");
+        if (w > MF_WORD_MAX_WIDTH)
+            return err_at(c, MF_EUNSUPPORTED, t->line, t->col,
+                          "words wider than %d bits", MF_WORD_MAX_WIDTH);
+        ty->kind = MF_TY_RANGE;
+        ty->wty = MF_WTY((int)w, t->is_signed);
+        ty->lo = t->is_signed ? -((int64_t)1 << (w - 1)) : 0;
+        ty->hi = t->is_signed ? ((int64_t)1 << (w - 1)) - 1
+                              : ((int64_t)1 << w) - 1;
+        break;
+    }
     }
     *out = ty;
     return 0;
@@ -588,8 +622,13 @@ static long type_cells(const mf_type *t)
 
 /* ---- type checking --------------------------------------------------- */
 
-/* Type classes: what a value can be compared and combined with. */
-enum { TC_BOOL = 1, TC_INT = 2, TC_SYM = 4 };
+/* Type classes: what a value can be compared and combined with. A word
+ * class is TC_WORD with its type (expr.h MF_WTY) above the flags: words meet
+ * only words of the same width and signedness, as in NuSMV. */
+enum { TC_BOOL = 1, TC_INT = 2, TC_SYM = 4, TC_WORD = 8 };
+#define TC_OF_WTY(w) (TC_WORD | ((w) << 4))
+#define TC_IS_WORD(tc) (((tc) & TC_WORD) != 0)
+#define TC_WTY(tc) ((tc) >> 4)
 
 typedef struct {
     const mf_model *m;
@@ -618,7 +657,7 @@ static int tc_of_type(const mf_type *ty)
     case MF_TY_BOOL:
         return TC_BOOL;
     case MF_TY_RANGE:
-        return TC_INT;
+        return ty->wty ? TC_OF_WTY(ty->wty) : TC_INT;
     case MF_TY_ENUM: {
         int tc = 0;
         for (int i = 0; i < ty->nvals; i++)
@@ -632,6 +671,16 @@ static int tc_of_type(const mf_type *ty)
 
 static const char *tc_name(int tc)
 {
+    if (TC_IS_WORD(tc)) {
+        /* a few names may be in one message: a small ring of buffers */
+        static _Thread_local char ring[4][32];
+        static _Thread_local int at;
+        char *b = ring[at++ & 3];
+        snprintf(b, sizeof ring[0], "%s word[%d]",
+                 MF_WTY_SIGNED(TC_WTY(tc)) ? "signed" : "unsigned",
+                 MF_WTY_WIDTH(TC_WTY(tc)));
+        return b;
+    }
     switch (tc) {
     case TC_BOOL: return "boolean";
     case TC_INT: return "integer";
@@ -644,6 +693,8 @@ static const char *tc_name(int tc)
 /* Can values of classes a and b meet (compare, share a case)? */
 static int tc_compat(int a, int b)
 {
+    if (TC_IS_WORD(a) || TC_IS_WORD(b))
+        return a == b;
     if (a == TC_BOOL || b == TC_BOOL)
         return a == b;
     return (a & b) != 0 || ((a | b) & ~(TC_INT | TC_SYM)) == 0;
@@ -688,9 +739,12 @@ static int tc_array_base(tctx *t, const mf_type **out, const mf_expr *e,
             return rc;
         if (bt->kind != MF_TY_ARRAY)
             return tc_err(t, e, "indexing something that is not an array");
-        rc = tc_want(t, e->kids[1], TC_INT, flags, depth, "an array index");
-        if (rc)
+        int ic;
+        if ((rc = tc_expr(t, &ic, e->kids[1], flags, depth + 1)))
             return rc;
+        if (ic != TC_INT && !TC_IS_WORD(ic)) /* NuSMV: an integer or a word */
+            return tc_err(t, e->kids[1], "an array index must be integer, "
+                          "found %s", tc_name(ic));
         *out = bt->elem;
         return 0;
     }
@@ -740,7 +794,11 @@ int mf_expr_reads_next(const mf_model *m, const mf_expr *e)
     return uses_next(m, e, 0);
 }
 
-static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
+static int tc_word(tctx *t, int *tc, const mf_expr *e, int flags, int depth,
+                   const int *left);
+
+static int tc_expr_raw(tctx *t, int *tc, const mf_expr *e, int flags,
+                       int depth)
 {
     int a, b, rc;
     if (depth > MAX_EXPR_DEPTH)
@@ -754,6 +812,9 @@ static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
         return 0;
     case MF_E_SYM:
         *tc = TC_SYM;
+        return 0;
+    case MF_E_WORD:
+        *tc = TC_OF_WTY(e->wty);
         return 0;
     case MF_E_ID:
         if (e->ref_kind == MF_REF_VAR) {
@@ -782,13 +843,32 @@ static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
             return tc_err(t, e, "next() inside next()");
         return tc_expr(t, tc, e->kids[0], flags | TX_IN_NEXT, depth + 1);
     case MF_E_NOT:
-        *tc = TC_BOOL;
-        return tc_want(t, e->kids[0], TC_BOOL, flags, depth, "operand of '!'");
     case MF_E_NEG:
-        *tc = TC_INT;
-        return tc_want(t, e->kids[0], TC_INT, flags, depth,
-                       "operand of unary '-'");
+        if ((rc = tc_expr(t, &a, e->kids[0], flags, depth + 1)))
+            return rc;
+        if (TC_IS_WORD(a)) {
+            *tc = a;
+            return 0;
+        }
+        *tc = e->kind == MF_E_NOT ? TC_BOOL : TC_INT;
+        if (a != *tc)
+            return tc_err(t, e->kids[0], "operand of '%s' must be %s, found %s",
+                          e->kind == MF_E_NOT ? "!" : "unary -",
+                          tc_name(*tc), tc_name(a));
+        return 0;
     case MF_E_BIN:
+        if (e->op == MF_OP_SHL || e->op == MF_OP_SHR ||
+            e->op == MF_OP_CONCAT)
+            return tc_word(t, tc, e, flags, depth, NULL);
+        if (e->op != MF_OP_EQ && e->op != MF_OP_NE && e->op != MF_OP_IN &&
+            e->op != MF_OP_UNION) {
+            /* a word on the left: the operator's word form; else the left
+             * operand's class is checked below, without a second walk */
+            if ((rc = tc_expr(t, &a, e->kids[0], flags, depth + 1)))
+                return rc;
+            if (TC_IS_WORD(a))
+                return tc_word(t, tc, e, flags, depth, &a);
+        }
         switch (e->op) {
         case MF_OP_AND:
         case MF_OP_OR:
@@ -797,9 +877,9 @@ static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
         case MF_OP_IMPLIES:
         case MF_OP_IFF:
             *tc = TC_BOOL;
-            if ((rc = tc_want(t, e->kids[0], TC_BOOL, flags, depth,
-                              "a logical operand")))
-                return rc;
+            if (a != TC_BOOL)
+                return tc_err(t, e->kids[0], "a logical operand must be %s, "
+                              "found %s", tc_name(TC_BOOL), tc_name(a));
             return tc_want(t, e->kids[1], TC_BOOL, flags, depth,
                            "a logical operand");
         case MF_OP_LT:
@@ -807,9 +887,10 @@ static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
         case MF_OP_GT:
         case MF_OP_GE:
             *tc = TC_BOOL;
-            if ((rc = tc_want(t, e->kids[0], TC_INT, flags, depth,
-                              "an ordered comparison's operand")))
-                return rc;
+            if (a != TC_INT)
+                return tc_err(t, e->kids[0], "an ordered comparison's operand "
+                              "must be %s, found %s", tc_name(TC_INT),
+                              tc_name(a));
             return tc_want(t, e->kids[1], TC_INT, flags, depth,
                            "an ordered comparison's operand");
         case MF_OP_ADD:
@@ -818,9 +899,9 @@ static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
         case MF_OP_DIV:
         case MF_OP_MOD:
             *tc = TC_INT;
-            if ((rc = tc_want(t, e->kids[0], TC_INT, flags, depth,
-                              "an arithmetic operand")))
-                return rc;
+            if (a != TC_INT)
+                return tc_err(t, e->kids[0], "an arithmetic operand must be "
+                              "%s, found %s", tc_name(TC_INT), tc_name(a));
             return tc_want(t, e->kids[1], TC_INT, flags, depth,
                            "an arithmetic operand");
         case MF_OP_EQ:
@@ -833,6 +914,9 @@ static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
             if (!tc_compat(a, b))
                 return tc_err(t, e, "'%s' between %s and %s values",
                               mf_binop_str(e->op), tc_name(a), tc_name(b));
+            if ((e->op == MF_OP_IN || e->op == MF_OP_UNION) && TC_IS_WORD(a))
+                return tc_err(t, e, "'%s' of words (NuSMV has no sets of "
+                              "words)", mf_binop_str(e->op));
             *tc = e->op == MF_OP_UNION ? (a | b) : TC_BOOL;
             return 0;
         default:
@@ -857,6 +941,9 @@ static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
                 return tc_err(t, e->kids[i],
                               "%s value where the others are %s",
                               tc_name(a), tc_name(acc));
+            if (e->kind == MF_E_SET && TC_IS_WORD(a))
+                return tc_err(t, e->kids[i],
+                              "a set of words (NuSMV has no sets of words)");
             acc |= a;
         }
         if (!acc)
@@ -896,6 +983,11 @@ static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
                               mf_fn_str(e->op));
             if ((rc = tc_expr(t, &a, e->kids[0], flags, depth + 1)))
                 return rc;
+            if (TC_IS_WORD(a) &&
+                (e->op == MF_FN_TOINT || a == TC_OF_WTY(MF_WTY(1, 0)))) {
+                *tc = e->op == MF_FN_TOINT ? TC_INT : TC_BOOL;
+                return 0;
+            }
             if (a != TC_INT && a != TC_BOOL)
                 return tc_err(t, e, "%s of a %s value", mf_fn_str(e->op),
                               tc_name(a));
@@ -911,7 +1003,7 @@ static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
             *tc = TC_INT;
             return 0;
         default:
-            return tc_err(t, e, "unknown function");
+            return tc_word(t, tc, e, flags, depth, NULL);
         }
     case MF_E_INDEX: {
         const mf_type *bt;
@@ -924,6 +1016,172 @@ static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
     }
     }
     return tc_err(t, e, "unknown expression");
+}
+
+/* tc_expr_raw, and the node marked with its word type (or 0), which the
+ * simulator and the encoder read (expr.h). The mark is a cache of the type
+ * check on the node, so it is written through the const the checker sees. */
+static int tc_expr(tctx *t, int *tc, const mf_expr *e, int flags, int depth)
+{
+    int rc = tc_expr_raw(t, tc, e, flags, depth);
+    if (rc == 0)
+        ((mf_expr *)e)->wty = TC_IS_WORD(*tc) ? TC_WTY(*tc) : 0;
+    return rc;
+}
+
+/* An integer literal argument of a word operator (a width, a bit, a shift
+ * size): *v, or an error naming `what`. */
+static int tc_lit(tctx *t, int64_t *v, const mf_expr *e, const char *what)
+{
+    if (e->kind != MF_E_INT)
+        return tc_err(t, e, "%s must be an integer constant", what);
+    *v = e->ival;
+    return 0;
+}
+
+/* The word operators and functions (docs/smv.md, "Words"): kids[0] of a
+ * binary operator already checked as a word where that decided the form. */
+static int tc_word(tctx *t, int *tc, const mf_expr *e, int flags, int depth,
+                   const int *left)
+{
+    int a = left ? *left : 0, b = 0, rc;
+    int64_t n = 0, m = 0;
+    if (!left && e->nkids >= 1 &&
+        (rc = tc_expr(t, &a, e->kids[0], flags, depth + 1)))
+        return rc;
+    if (e->kind == MF_E_BIN) {
+        if ((rc = tc_expr(t, &b, e->kids[1], flags, depth + 1)))
+            return rc;
+        if (!TC_IS_WORD(a))
+            return tc_err(t, e->kids[0], "operand of '%s' must be a word, "
+                          "found %s", mf_binop_str(e->op), tc_name(a));
+        switch (e->op) {
+        case MF_OP_SHL:
+        case MF_OP_SHR:
+            if (b != TC_INT && !(TC_IS_WORD(b) && !MF_WTY_SIGNED(TC_WTY(b))))
+                return tc_err(t, e->kids[1], "a shift's amount must be an "
+                              "integer or an unsigned word, found %s",
+                              tc_name(b));
+            *tc = a;
+            return 0;
+        case MF_OP_CONCAT: {
+            if (!TC_IS_WORD(b))
+                return tc_err(t, e->kids[1], "operand of '::' must be a word, "
+                              "found %s", tc_name(b));
+            int w = MF_WTY_WIDTH(TC_WTY(a)) + MF_WTY_WIDTH(TC_WTY(b));
+            if (w > MF_WORD_MAX_WIDTH)
+                return mf_err_set(MF_EUNSUPPORTED,
+                                  "%s:%d:%d: unsupported: words wider than "
+                                  "%d bits", t->file, e->line, e->col,
+                                  MF_WORD_MAX_WIDTH);
+            *tc = TC_OF_WTY(MF_WTY(w, 0));
+            return 0;
+        }
+        default:
+            break;
+        }
+        if (b != a)
+            return tc_err(t, e, "'%s' between %s and %s values",
+                          mf_binop_str(e->op), tc_name(a), tc_name(b));
+        switch (e->op) {
+        case MF_OP_LT:
+        case MF_OP_LE:
+        case MF_OP_GT:
+        case MF_OP_GE:
+            *tc = TC_BOOL;
+            return 0;
+        case MF_OP_AND:
+        case MF_OP_OR:
+        case MF_OP_XOR:
+        case MF_OP_XNOR:
+        case MF_OP_IMPLIES:
+        case MF_OP_IFF:
+        case MF_OP_ADD:
+        case MF_OP_SUB:
+        case MF_OP_MUL:
+        case MF_OP_DIV:
+        case MF_OP_MOD:
+            *tc = a;
+            return 0;
+        default:
+            return tc_err(t, e, "'%s' on words", mf_binop_str(e->op));
+        }
+    }
+    /* functions */
+    int want_args = e->op == MF_FN_SELECT                                ? 3
+                    : e->op == MF_FN_EXTEND || e->op == MF_FN_RESIZE ||
+                            e->op == MF_FN_SWCONST || e->op == MF_FN_UWCONST
+                        ? 2
+                        : 1;
+    if (e->nkids != want_args)
+        return tc_err(t, e, "%s takes %d argument%s", mf_fn_str(e->op),
+                      want_args, want_args == 1 ? "" : "s");
+    int wa = TC_IS_WORD(a) ? TC_WTY(a) : 0, w = MF_WTY_WIDTH(wa);
+    switch (e->op) {
+    case MF_FN_WORD1:
+        if (a != TC_BOOL)
+            return tc_err(t, e, "word1 of a %s value", tc_name(a));
+        *tc = TC_OF_WTY(MF_WTY(1, 0));
+        return 0;
+    case MF_FN_SWCONST:
+    case MF_FN_UWCONST: {
+        if ((rc = tc_lit(t, &n, e->kids[0], "a word constant's value")) ||
+            (rc = tc_lit(t, &m, e->kids[1], "a word constant's width")))
+            return rc;
+        if (m < 1 || m > MF_WORD_MAX_WIDTH)
+            return tc_err(t, e, "a word's width must be 1..%d",
+                          MF_WORD_MAX_WIDTH);
+        int wr = MF_WTY((int)m, e->op == MF_FN_SWCONST);
+        if (!mf_word_fits(wr, n))
+            return tc_err(t, e, "%lld does not fit %s",
+                          (long long)n, tc_name(TC_OF_WTY(wr)));
+        *tc = TC_OF_WTY(wr);
+        return 0;
+    }
+    default:
+        break;
+    }
+    if (!wa)
+        return tc_err(t, e, "%s of a %s value", mf_fn_str(e->op),
+                      tc_name(a));
+    switch (e->op) {
+    case MF_FN_SIGNED:
+    case MF_FN_UNSIGNED:
+        if (MF_WTY_SIGNED(wa) == (e->op == MF_FN_SIGNED))
+            return tc_err(t, e, "%s of a %s value", mf_fn_str(e->op),
+                          tc_name(a));
+        *tc = TC_OF_WTY(MF_WTY(w, e->op == MF_FN_SIGNED));
+        return 0;
+    case MF_FN_SIZEOF:
+        *tc = TC_INT;
+        return 0;
+    case MF_FN_EXTEND:
+    case MF_FN_RESIZE:
+        if ((rc = tc_lit(t, &n, e->kids[1], "a width")))
+            return rc;
+        m = e->op == MF_FN_EXTEND ? w + n : n;
+        if (n < 0 || m < 1)
+            return tc_err(t, e, "%s to a width below 1", mf_fn_str(e->op));
+        if (m > MF_WORD_MAX_WIDTH)
+            return mf_err_set(MF_EUNSUPPORTED,
+                              "%s:%d:%d: unsupported: words wider than %d "
+                              "bits", t->file, e->line, e->col,
+                              MF_WORD_MAX_WIDTH);
+        *tc = TC_OF_WTY(MF_WTY((int)m, MF_WTY_SIGNED(wa)));
+        return 0;
+    case MF_FN_SELECT:
+        if ((rc = tc_lit(t, &n, e->kids[1], "a selection's high bit")) ||
+            (rc = tc_lit(t, &m, e->kids[2], "a selection's low bit")))
+            return rc;
+        if (m < 0 || n < m || n >= w)
+            return tc_err(t, e, "bits [%lld:%lld] of a %s value",
+                          (long long)n, (long long)m, tc_name(a));
+        *tc = TC_OF_WTY(MF_WTY((int)(n - m + 1), 0));
+        return 0;
+    default:
+        return tc_err(t, e, "%s of a %s value", mf_fn_str(e->op),
+                      tc_name(a));
+    }
 }
 
 /* Constant leaves of an assigned value must be in the target's domain:
@@ -1700,6 +1958,14 @@ int mf_model_replace_item(mf_model **out, const mf_model *m, int index,
     if (!it && m->items[index].kind == MF_IT_DEFINE)
         return mf_err_set(MF_ERROR, "a DEFINE cannot be removed");
     mf_model *r = model_copy(m, index, it);
+    if (it) {
+        /* mark the new item's word nodes (expr.h wty) even when the caller
+         * built it without mf_model_check_item */
+        tctx t;
+        tc_init(&t, r);
+        (void)tc_item(&t, &r->items[index]);
+        tc_fini(&t);
+    }
     model_rehash(r);
     *out = r;
     return 0;

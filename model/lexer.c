@@ -59,6 +59,12 @@ static const struct {
     {"toint", MF_TK_toint},
     {"bool", MF_TK_bool},
     {"count", MF_TK_count},
+    {"word1", MF_TK_word1},
+    {"extend", MF_TK_extend},
+    {"resize", MF_TK_resize},
+    {"sizeof", MF_TK_sizeof},
+    {"uwconst", MF_TK_uwconst},
+    {"swconst", MF_TK_swconst},
 };
 
 /* Punctuation, longest spellings first so `<->` wins over `<`. */
@@ -68,7 +74,8 @@ static const struct {
 } puncts[] = {
     {"<->", MF_TK_IFF},    {"->", MF_TK_IMPLIES}, {"!=", MF_TK_NE},
     {"<=", MF_TK_LE},      {">=", MF_TK_GE},      {"..", MF_TK_DOTDOT},
-    {":=", MF_TK_BECOMES}, {"!", MF_TK_NOT},      {"&", MF_TK_AND},
+    {":=", MF_TK_BECOMES}, {"::", MF_TK_CONCAT},   {"<<", MF_TK_SHL},
+    {">>", MF_TK_SHR},     {"!", MF_TK_NOT},      {"&", MF_TK_AND},
     {"|", MF_TK_OR},       {"=", MF_TK_EQ},       {"<", MF_TK_LT},
     {">", MF_TK_GT},       {"+", MF_TK_PLUS},     {"-", MF_TK_MINUS},
     {"*", MF_TK_STAR},     {"/", MF_TK_SLASH},    {":", MF_TK_COLON},
@@ -132,6 +139,16 @@ static int word_const_at(const char *p, size_t n)
     return i < n && p[i] == '_';
 }
 
+/* The length of `"name"` at p[0] == '"' (name: identifier characters), or
+ * 0 when p does not start one. */
+static size_t quoted_name_len(const char *p, size_t n)
+{
+    size_t j = 1;
+    while (j < n && is_idchar((unsigned char)p[j]))
+        j++;
+    return j > 1 && j < n && p[j] == '"' ? j + 1 : 0;
+}
+
 static int lex_error(const char *file, int line, int col, const char *what)
 {
     return mf_err_set(MF_EPARSE, "%s:%d:%d: error: %s", file, line, col, what);
@@ -188,6 +205,12 @@ int mf_lex(mf_token **out, int *ntok, const char *file, const char *text,
                     t.kind = keywords[k].k;
                     break;
                 }
+        } else if (c == '"' && quoted_name_len(text + i, len - i)) {
+            /* a quoted identifier ("max"), as VerifAPS writes names that
+             * are keywords: the quotes stay part of the name; any other
+             * `"` is a one-character token, as before */
+            t.kind = MF_TK_ID;
+            t.len = quoted_name_len(text + i, len - i);
         } else if (is_digit(c)) {
             size_t j = i;
             if (c == '0' && word_const_at(text + i, len - i)) {

@@ -2,10 +2,11 @@
  *
  * Identifiers follow NuSMV: [A-Za-z_][A-Za-z0-9_$#-]*, so `i-1` and
  * `and-gate` are single identifiers (one exception: a `-` directly followed
- * by `>` ends the identifier, so `a->b` is `a -> b`). Integers are decimal
+ * by `>` ends the identifier, so `a->b` is `a -> b`); a name in double
+ * quotes (`"max"`) is one identifier, quotes included. Integers are decimal
  * and unsigned (a leading `-` is the unary minus token). Word constants
- * (`0ud8_5`, `0sd16_1000`, `0b101`) get their own kind so the parser can
- * refuse them with a position. `--` comments are dropped; non-ASCII bytes are
+ * (`0ud8_5`, `0sd16_1000`, `0b_101`) get their own kind; the parser reads
+ * their text (word.c). `--` comments are dropped; non-ASCII bytes are
  * allowed only inside comments. Any other printable ASCII character becomes
  * a one-character MF_TK_OTHER token (`@`, `~`, ... in temporal specs). */
 #ifndef MF_LEXER_H
@@ -67,6 +68,12 @@ typedef enum {
     MF_TK_toint,
     MF_TK_bool,
     MF_TK_count,
+    MF_TK_word1,
+    MF_TK_extend,
+    MF_TK_resize,
+    MF_TK_sizeof,
+    MF_TK_uwconst,
+    MF_TK_swconst,
     /* operators and punctuation */
     MF_TK_NOT,     /* ! */
     MF_TK_AND,     /* & */
@@ -96,6 +103,9 @@ typedef enum {
     MF_TK_RBRACE,  /* } */
     MF_TK_QUEST,   /* ? */
     MF_TK_DOT,     /* . */
+    MF_TK_CONCAT,  /* :: */
+    MF_TK_SHL,     /* << */
+    MF_TK_SHR,     /* >> */
 } mf_tkind;
 
 typedef struct {

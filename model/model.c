@@ -96,7 +96,7 @@ int mf_type_equal(const mf_type *a, const mf_type *b)
     case MF_TY_BOOL:
         return 1;
     case MF_TY_RANGE:
-        return a->lo == b->lo && a->hi == b->hi;
+        return a->lo == b->lo && a->hi == b->hi && a->wty == b->wty;
     case MF_TY_ENUM:
         if (a->nvals != b->nvals)
             return 0;

@@ -31,13 +31,14 @@ typedef int64_t mf_val;
 typedef enum {
     MF_TY_BOOL,
     MF_TY_ENUM,  /* vals: ints and/or symbols in declaration order */
-    MF_TY_RANGE, /* lo..hi */
+    MF_TY_RANGE, /* lo..hi; a word when wty is not 0 (its values' range) */
     MF_TY_ARRAY, /* array lo..hi of elem */
 } mf_tykind;
 
 typedef struct mf_type {
     mf_tykind kind;
     int64_t lo, hi;       /* MF_TY_RANGE bounds; MF_TY_ARRAY index bounds */
+    int wty;              /* MF_TY_RANGE: a word type (expr.h MF_WTY), or 0 */
     int nvals;            /* MF_TY_ENUM */
     mf_val *vals;         /* MF_TY_ENUM */
     struct mf_type *elem; /* MF_TY_ARRAY */

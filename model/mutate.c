@@ -16,6 +16,7 @@
  * "l"/"r" (binary operands), "0", "1", ... (other kids by index). The root
  * is the empty path ("next(x)/"); an item removal has the bare ITEM as site. */
 #include "mutate.h"
+#include "word.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -28,7 +29,8 @@ static const char *const mop_names[MF_MOP__COUNT] = {
     "logic-op",       "arith-op",          "rel-op",
     "stuck-at",       "guard-true",        "term-remove",
     "assoc-shift",    "var-replace",       "enum-replace",
-    "number-replace", "digit-replace",
+    "number-replace", "digit-replace",     "word-bitwise-op",
+    "word-shift-op",  "word-bit-flip",     "word-select-shift",
 };
 
 const char *mf_mop_name(mf_mop op)
@@ -207,9 +209,13 @@ static tkind infer(const mf_model *m, const mf_expr *e, int depth)
     const mf_type *vt = var_type_of(m, e, depth);
     if (vt)
         return type_kind(vt);
+    if (e->wty)
+        return T_INT; /* a word: a number for the operators' choices */
     switch (e->kind) {
     case MF_E_BOOL:
         return T_BOOL;
+    case MF_E_WORD:
+        return T_INT;
     case MF_E_INT:
     case MF_E_NEG:
     case MF_E_RANGE:
@@ -644,9 +650,13 @@ static void leaf_replace(enumst *st, mf_mop op, const mf_expr *e, mf_expr *r,
     emit_replace(st, op, a, e, r);
 }
 
+static void word_flip_ops(enumst *st, const mf_expr *e);
+
 static void value_ops(enumst *st, const mf_expr *e, ctx c)
 {
     const mf_model *m = st->m;
+    if (e->kind == MF_E_WORD)
+        word_flip_ops(st, e);
     if (e->kind == MF_E_ID && e->ref_kind == MF_REF_VAR &&
         want(st, MF_MOP_VAR_REPLACE)) {
         const mf_type *t = m->vars[e->ref].type;
@@ -753,6 +763,44 @@ static void value_ops(enumst *st, const mf_expr *e, ctx c)
 
 static void visit(enumst *st, const mf_expr *e, ctx c);
 
+/* w[h:l] moved by one bit either way, its width kept, where it stays within
+ * the word (the bit positions are its kids 1 and 2). */
+static void select_ops(enumst *st, const mf_expr *e)
+{
+    int w = MF_WTY_WIDTH(e->kids[0]->wty);
+    for (int d = 1; d >= -1 && want(st, MF_MOP_WORD_SELECT); d -= 2) {
+        int64_t hi = e->kids[1]->ival + d, lo = e->kids[2]->ival + d;
+        if (lo < 0 || hi >= w)
+            continue;
+        mf_arena *a = mf_arena_new();
+        mf_expr *r = shallow(a, e);
+        r->kids[1] = mf_expr_int(a, hi, e->kids[1]->line, e->kids[1]->col);
+        r->kids[2] = mf_expr_int(a, lo, e->kids[2]->line, e->kids[2]->col);
+        mf_buf_reset(&st->repl);
+        mf_buf_printf(&st->repl, "[%lld:%lld]", (long long)hi, (long long)lo);
+        emit_replace(st, MF_MOP_WORD_SELECT, a, e, r);
+        mf_arena_free(a);
+    }
+}
+
+/* A word constant with bit 0, bit 1 or its highest bit flipped: the low
+ * bits catch off-by-one and parity slips, the highest the sign or range. */
+static void word_flip_ops(enumst *st, const mf_expr *e)
+{
+    int w = MF_WTY_WIDTH(e->wty);
+    int bits[3] = {0, 1, w - 1};
+    for (int i = 0; i < 3 && want(st, MF_MOP_WORD_BIT_FLIP); i++) {
+        if (bits[i] >= w || (i == 2 && w - 1 <= 1))
+            continue;
+        mf_arena *a = mf_arena_new();
+        mf_expr *r = shallow(a, e);
+        r->ival = mf_word_norm(e->wty, mf_word_bits(e->wty, e->ival) ^
+                                           ((uint64_t)1 << bits[i]));
+        leaf_replace(st, MF_MOP_WORD_BIT_FLIP, e, r, a);
+        mf_arena_free(a);
+    }
+}
+
 static void node_ops(enumst *st, const mf_expr *e, ctx c)
 {
     const mf_model *m = st->m;
@@ -789,7 +837,20 @@ static void node_ops(enumst *st, const mf_expr *e, ctx c)
         emit_replace(st, MF_MOP_NEGATE, a, e, r);
         mf_arena_free(a);
     }
-    if (e->kind == MF_E_BIN && is_logic(e->op) && want(st, MF_MOP_LOGIC_OP)) {
+    if (e->kind == MF_E_BIN && is_logic(e->op) && e->wty &&
+        want(st, MF_MOP_WORD_BITWISE)) {
+        static const int ops[] = {MF_OP_AND, MF_OP_OR, MF_OP_XOR, MF_OP_XNOR};
+        op_replace(st, MF_MOP_WORD_BITWISE, e, ops, 4);
+    }
+    if (e->kind == MF_E_BIN && (e->op == MF_OP_SHL || e->op == MF_OP_SHR) &&
+        want(st, MF_MOP_WORD_SHIFT)) {
+        static const int ops[] = {MF_OP_SHL, MF_OP_SHR};
+        op_replace(st, MF_MOP_WORD_SHIFT, e, ops, 2);
+    }
+    if (e->kind == MF_E_CALL && e->op == MF_FN_SELECT && e->nkids == 3)
+        select_ops(st, e);
+    if (e->kind == MF_E_BIN && is_logic(e->op) && !e->wty &&
+        want(st, MF_MOP_LOGIC_OP)) {
         static const int ops[] = {MF_OP_AND,  MF_OP_OR,      MF_OP_XOR,
                                   MF_OP_XNOR, MF_OP_IMPLIES, MF_OP_IFF};
         op_replace(st, MF_MOP_LOGIC_OP, e, ops, 6);
@@ -952,6 +1013,13 @@ static void visit(enumst *st, const mf_expr *e, ctx c)
             }
             visit_kid(st, e, k, kc);
         }
+        break;
+    case MF_E_CALL:
+        /* a word function's other kids are its widths and bit positions:
+         * word-select-shift moves a selection; a changed width would only
+         * make a stillborn mutant */
+        for (int k = 0; k < (e->op >= MF_FN_WORD1 ? 1 : e->nkids); k++)
+            visit_kid(st, e, k, none);
         break;
     default:
         for (int k = 0; k < e->nkids; k++)

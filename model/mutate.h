@@ -33,6 +33,10 @@ typedef enum {
     MF_MOP_ENUM_REPLACE,    /* an enumeration literal by another */
     MF_MOP_NUMBER_REPLACE,  /* c -> 0, 1, c+1, c-1 (clamped to the range) */
     MF_MOP_DIGIT_REPLACE,   /* one digit of a number literal */
+    MF_MOP_WORD_BITWISE,    /* replace & | xor xnor on words */
+    MF_MOP_WORD_SHIFT,      /* << <-> >> */
+    MF_MOP_WORD_BIT_FLIP,   /* flip bit 0, 1 or N-1 of a word constant */
+    MF_MOP_WORD_SELECT,     /* w[h:l] -> w[h+1:l+1], w[h-1:l-1] */
     MF_MOP__COUNT
 } mf_mop;
 

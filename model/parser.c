@@ -2,12 +2,13 @@
  *
  * It builds what was written: nothing is resolved or type checked, and
  * specifications are kept as text. Constructs mutfarm does not support yet
- * (processes, words, unbounded integers, reals, CONSTANTS) are refused
+ * (processes, unbounded integers, reals, CONSTANTS) are refused
  * with MF_EUNSUPPORTED and a position, never skipped. Recursion and tree
  * depth are bounded so hostile input cannot exhaust the stack here or in the
  * passes that walk the tree afterwards. */
 #include "ast.h"
 #include "lexer.h"
+#include "word.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ enum {
     P_IN,
     P_UNION,
     P_RANGE,
+    P_SHIFT,
     P_ADD,
     P_MUL,
 };
@@ -209,6 +211,8 @@ static mf_expr *parse_inner(parser *p, int *h)
  * element with constant indices is folded into the name ("a[2].b"). The name
  * is built in one buffer and indices after the last `.` wait in a list, so a
  * long chain costs linear time and memory. */
+static int at_select(parser *p);
+
 static mf_expr *parse_ident(parser *p, int *h)
 {
     mf_token *t = next(p);
@@ -240,7 +244,7 @@ static mf_expr *parse_ident(parser *p, int *h)
             idx.n = hs.n = 0;
             mf_buf_puts(&name, ".");
             mf_buf_put(&name, f->s, f->len);
-        } else if (d->kind == MF_TK_LBRACK) {
+        } else if (d->kind == MF_TK_LBRACK && !at_select(p)) {
             int hi;
             next(p);
             mf_expr *x = parse_inner(p, &hi);
@@ -350,6 +354,10 @@ static mf_expr *parse_call(parser *p, int *h)
         {MF_TK_min, MF_FN_MIN, 2},   {MF_TK_max, MF_FN_MAX, 2},
         {MF_TK_abs, MF_FN_ABS, 1},   {MF_TK_toint, MF_FN_TOINT, 1},
         {MF_TK_bool, MF_FN_BOOL, 1}, {MF_TK_count, MF_FN_COUNT, 0},
+        {MF_TK_word1, MF_FN_WORD1, 1}, {MF_TK_signed, MF_FN_SIGNED, 1},
+        {MF_TK_unsigned, MF_FN_UNSIGNED, 1}, {MF_TK_extend, MF_FN_EXTEND, 2},
+        {MF_TK_resize, MF_FN_RESIZE, 2}, {MF_TK_sizeof, MF_FN_SIZEOF, 1},
+        {MF_TK_swconst, MF_FN_SWCONST, 2}, {MF_TK_uwconst, MF_FN_UWCONST, 2},
     };
     mf_token *t = next(p);
     size_t f = 0;
@@ -372,6 +380,23 @@ static mf_expr *parse_call(parser *p, int *h)
     e->nkids = args.n;
     MF_VEC_FREE(args);
     (*h)++;
+    return e;
+}
+
+/* A word constant token as an MF_E_WORD node (its text read by word.c). */
+static mf_expr *word_const(parser *p)
+{
+    mf_token *t = next(p);
+    char err[96];
+    int64_t v;
+    int wty, rc = mf_word_parse(&v, &wty, t->s, t->len, err, sizeof err);
+    if (rc == -2)
+        return unsupported(p, t, "%s", err);
+    if (rc < 0)
+        return syntax(p, t, "%s: %.*s", err, (int)t->len, t->s);
+    mf_expr *e = mf_expr_new(p->a, MF_E_WORD, t->line, t->col);
+    e->ival = v;
+    e->wty = wty;
     return e;
 }
 
@@ -437,12 +462,22 @@ static mf_expr *parse_primary(parser *p, int *h)
     case MF_TK_toint:
     case MF_TK_bool:
     case MF_TK_count:
+    case MF_TK_word1:
+    case MF_TK_extend:
+    case MF_TK_resize:
+    case MF_TK_sizeof:
+    case MF_TK_swconst:
+    case MF_TK_uwconst:
         return parse_call(p, h);
-    case MF_TK_WORDC:
-        return unsupported(p, t, "word constants");
-    case MF_TK_word:
     case MF_TK_signed:
     case MF_TK_unsigned:
+        if (peek2(p)->kind == MF_TK_LPAREN)
+            return parse_call(p, h);
+        return unsupported(p, t, "word expressions ('%s')",
+                           mf_tk_name(t->kind));
+    case MF_TK_WORDC:
+        return word_const(p);
+    case MF_TK_word:
         return unsupported(p, t, "word expressions ('%s')",
                            mf_tk_name(t->kind));
     case MF_TK_init:
@@ -453,29 +488,116 @@ static mf_expr *parse_primary(parser *p, int *h)
     }
 }
 
+/* `e[hi:lo]`, the bounds integer literals, after the `[` at `at`; e is the
+ * selected word. */
+static mf_expr *parse_select(parser *p, mf_expr *e, const mf_token *at,
+                             int *h)
+{
+    mf_token *hi = peek(p);
+    if (!expect(p, MF_TK_INT, "as the high bit of a bit selection") ||
+        !expect(p, MF_TK_COLON, "in a bit selection"))
+        return NULL;
+    mf_token *lo = peek(p);
+    if (!expect(p, MF_TK_INT, "as the low bit of a bit selection") ||
+        !expect(p, MF_TK_RBRACK, "to close a bit selection"))
+        return NULL;
+    mf_expr *x = mf_expr_new(p->a, MF_E_CALL, at->line, at->col);
+    x->op = MF_FN_SELECT;
+    mf_expr_add(p->a, x, e);
+    mf_expr_add(p->a, x, mf_expr_int(p->a, hi->ival, hi->line, hi->col));
+    mf_expr_add(p->a, x, mf_expr_int(p->a, lo->ival, lo->line, lo->col));
+    (*h)++;
+    return height_ok(p, x, *h) ? x : NULL;
+}
+
+/* Is the `[` at the current token a bit selection `[INT:`? */
+static int at_select(parser *p)
+{
+    return p->i + 2 < p->nt && p->t[p->i].kind == MF_TK_LBRACK &&
+           p->t[p->i + 1].kind == MF_TK_INT &&
+           p->t[p->i + 2].kind == MF_TK_COLON;
+}
+
+/* A primary followed by bit selections `[hi:lo]` (NuSMV's highest
+ * precedence; identifiers take their array indices in parse_ident). */
+static mf_expr *parse_postfix(parser *p, int *h)
+{
+    mf_expr *e = parse_primary(p, h);
+    while (e && at_select(p))
+        e = parse_select(p, e, next(p), h);
+    return e;
+}
+
+static mf_expr *parse_unary(parser *p, int *h);
+
+/* `!e`: binds tighter than `::`, which binds tighter than unary minus
+ * (NuSMV 2.6's table); `!-x` still reads as `!(-x)`. */
+static mf_expr *parse_not(parser *p, int *h)
+{
+    mf_token *t = peek(p);
+    if (t->kind != MF_TK_NOT)
+        return parse_postfix(p, h);
+    if (!enter(p, t))
+        return NULL;
+    next(p);
+    mf_expr *k = peek(p)->kind == MF_TK_MINUS ? parse_unary(p, h)
+                                               : parse_not(p, h);
+    mf_expr *e = NULL;
+    if (k) {
+        e = mf_expr_un(p->a, MF_E_NOT, k);
+        e->line = t->line;
+        e->col = t->col;
+        (*h)++;
+        if (!height_ok(p, e, *h))
+            e = NULL;
+    }
+    p->nest--;
+    return e;
+}
+
+/* w1 :: w2 :: ..., left associative. */
+static mf_expr *parse_concat(parser *p, int *h)
+{
+    mf_expr *l = parse_not(p, h);
+    while (l && peek(p)->kind == MF_TK_CONCAT) {
+        int hr;
+        next(p);
+        mf_expr *r = parse_not(p, &hr);
+        if (!r)
+            return NULL;
+        l = mf_expr_bin(p->a, MF_OP_CONCAT, l, r);
+        if (hr > *h)
+            *h = hr;
+        (*h)++;
+        if (!height_ok(p, l, *h))
+            return NULL;
+    }
+    return l;
+}
+
 static mf_expr *parse_unary(parser *p, int *h)
 {
     mf_token *t = peek(p);
     mf_expr *e = NULL, *k;
-    if (t->kind != MF_TK_NOT && t->kind != MF_TK_MINUS)
-        return parse_primary(p, h);
+    if (t->kind != MF_TK_MINUS)
+        return parse_concat(p, h);
     if (!enter(p, t))
         return NULL;
     next(p);
-    int lit = t->kind == MF_TK_MINUS && peek(p)->kind == MF_TK_INT;
+    int lit = peek(p)->kind == MF_TK_INT || peek(p)->kind == MF_TK_WORDC;
     k = parse_unary(p, h);
     if (!k)
         goto done;
-    if (lit && k->kind == MF_E_INT) {
+    if (lit && (k->kind == MF_E_INT || k->kind == MF_E_WORD)) {
         /* `-3` is the literal -3, so enumerations, ranges and number
-         * mutations see one number. */
-        k->ival = -k->ival;
+         * mutations see one number; `-0sd8_5` likewise the word -5. */
+        k->ival = k->kind == MF_E_INT ? -k->ival : mf_word_neg(k->wty, k->ival);
         k->line = t->line;
         k->col = t->col;
         e = k;
         goto done;
     }
-    e = mf_expr_un(p->a, t->kind == MF_TK_NOT ? MF_E_NOT : MF_E_NEG, k);
+    e = mf_expr_un(p->a, MF_E_NEG, k);
     e->line = t->line;
     e->col = t->col;
     (*h)++;
@@ -536,6 +658,12 @@ static int binop_of(mf_tkind k, int *prec, int *right)
     case MF_TK_DOTDOT:
         *prec = P_RANGE;
         return -2;
+    case MF_TK_SHL:
+        *prec = P_SHIFT;
+        return MF_OP_SHL;
+    case MF_TK_SHR:
+        *prec = P_SHIFT;
+        return MF_OP_SHR;
     case MF_TK_PLUS:
         *prec = P_ADD;
         return MF_OP_ADD;
@@ -690,7 +818,7 @@ static mf_ast_type *parse_type(parser *p)
                 e = mf_expr_bool(p->a, x->kind == MF_TK_TRUE, x->line, x->col);
             } else if (x->kind == MF_TK_WORDC) {
                 MF_VEC_FREE(v);
-                return unsupported(p, x, "word constants");
+                return unsupported(p, x, "word constants in enumerations");
             } else {
                 MF_VEC_FREE(v);
                 return syntax(p, x, "expected enumeration value, found %s",
@@ -710,9 +838,6 @@ static mf_ast_type *parse_type(parser *p)
     case MF_TK_array:
         next(p);
         ty->kind = MF_AT_ARRAY;
-        if (peek(p)->kind == MF_TK_word || peek(p)->kind == MF_TK_signed ||
-            peek(p)->kind == MF_TK_unsigned)
-            return unsupported(p, peek(p), "word types");
         if (!enter(p, t))
             return NULL;
         if (parse_bounds(p, ty) && expect(p, MF_TK_of, "after array bounds"))
@@ -721,10 +846,21 @@ static mf_ast_type *parse_type(parser *p)
         return ty->elem ? ty : NULL;
     case MF_TK_process:
         return unsupported(p, t, "process instances (asynchronous processes)");
-    case MF_TK_word:
     case MF_TK_signed:
     case MF_TK_unsigned:
-        return unsupported(p, t, "word types");
+    case MF_TK_word: {
+        int h;
+        next(p);
+        ty->kind = MF_AT_WORD;
+        ty->is_signed = t->kind == MF_TK_signed;
+        if ((t->kind != MF_TK_word && !expect(p, MF_TK_word, "in word type")) ||
+            !expect(p, MF_TK_LBRACK, "after 'word'"))
+            return NULL;
+        ty->lo = parse_inner(p, &h);
+        if (!ty->lo || !expect(p, MF_TK_RBRACK, "after a word's width"))
+            return NULL;
+        return ty;
+    }
     case MF_TK_integer:
         return unsupported(p, t, "unbounded integer type");
     case MF_TK_real:

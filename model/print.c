@@ -7,6 +7,7 @@
  * operators always have spaces around them (so `a - b` never lexes as the
  * identifier `a-b`). Comments and layout of the source are not kept. */
 #include "model.h"
+#include "word.h"
 
 #include <string.h>
 
@@ -22,10 +23,13 @@ enum {
     P_IN = 7,
     P_UNION = 8,
     P_RANGE = 9,
-    P_ADD = 10,
-    P_MUL = 11,
-    P_UNARY = 12,
-    P_PRIMARY = 13,
+    P_SHIFT = 10,  /* << >> */
+    P_ADD = 11,
+    P_MUL = 12,
+    P_UNARY = 13,  /* unary minus */
+    P_CONCAT = 14, /* :: */
+    P_NOT = 15,
+    P_PRIMARY = 16,
 };
 
 static int binop_prec(int op)
@@ -47,6 +51,9 @@ static int binop_prec(int op)
     case MF_OP_UNION: return P_UNION;
     case MF_OP_ADD:
     case MF_OP_SUB: return P_ADD;
+    case MF_OP_SHL:
+    case MF_OP_SHR: return P_SHIFT;
+    case MF_OP_CONCAT: return P_CONCAT;
     default: return P_MUL;
     }
 }
@@ -61,9 +68,11 @@ static int expr_prec(const mf_expr *e)
     case MF_E_RANGE:
         return P_RANGE;
     case MF_E_NOT:
+        return P_NOT;
     case MF_E_NEG:
         return P_UNARY;
     case MF_E_INT:
+    case MF_E_WORD:
         return e->ival < 0 ? P_UNARY : P_PRIMARY;
     default:
         return P_PRIMARY;
@@ -120,6 +129,9 @@ static void pexpr(mf_buf *out, const mf_model *m, const mf_expr *e, int need,
     case MF_E_INT:
         mf_buf_printf(out, "%lld", (long long)e->ival);
         break;
+    case MF_E_WORD:
+        mf_word_print(out, e->wty, e->ival);
+        break;
     case MF_E_SYM:
     case MF_E_ID:
         mf_buf_puts(out, e->name);
@@ -131,14 +143,16 @@ static void pexpr(mf_buf *out, const mf_model *m, const mf_expr *e, int need,
         break;
     case MF_E_NOT:
         mf_buf_puts(out, "!");
-        pexpr(out, m, e->kids[0], P_UNARY, ind);
+        pexpr(out, m, e->kids[0], P_NOT, ind);
         break;
     case MF_E_NEG:
         mf_buf_puts(out, "-");
         /* "- -1" and "-(-x)": never two minus signs in a row */
         pexpr(out, m, e->kids[0],
               e->kids[0]->kind == MF_E_NEG ||
-                      (e->kids[0]->kind == MF_E_INT && e->kids[0]->ival < 0)
+                      ((e->kids[0]->kind == MF_E_INT ||
+                        e->kids[0]->kind == MF_E_WORD) &&
+                       e->kids[0]->ival < 0)
                   ? P_PRIMARY + 1
                   : P_UNARY,
               ind);
@@ -170,6 +184,12 @@ static void pexpr(mf_buf *out, const mf_model *m, const mf_expr *e, int need,
         pexpr(out, m, e->kids[1], P_RANGE + 1, ind);
         break;
     case MF_E_CALL:
+        if (e->op == MF_FN_SELECT && e->nkids == 3) {
+            pexpr(out, m, e->kids[0], P_PRIMARY, ind);
+            mf_buf_printf(out, "[%lld:%lld]", (long long)e->kids[1]->ival,
+                          (long long)e->kids[2]->ival);
+            break;
+        }
         mf_buf_puts(out, mf_fn_str(e->op));
         pkids(out, m, e, "(", ")", ind);
         break;
@@ -208,7 +228,13 @@ void mf_print_type(mf_buf *out, const mf_model *m, const mf_type *t)
         mf_buf_puts(out, "boolean");
         break;
     case MF_TY_RANGE:
-        mf_buf_printf(out, "%lld..%lld", (long long)t->lo, (long long)t->hi);
+        if (t->wty)
+            mf_buf_printf(out, "%s word[%d]",
+                          MF_WTY_SIGNED(t->wty) ? "signed" : "unsigned",
+                          MF_WTY_WIDTH(t->wty));
+        else
+            mf_buf_printf(out, "%lld..%lld", (long long)t->lo,
+                          (long long)t->hi);
         break;
     case MF_TY_ENUM:
         mf_buf_puts(out, "{");

@@ -1,5 +1,6 @@
 /* test_agree.c - ground truth for the Z3 engine (issue 3): for the mutants
- * of the models in MF_SHARED_MODELS/corpus and /seeds that the front-end
+ * of the models in MF_SHARED_MODELS/corpus and /seeds, and of the word
+ * models tests/models/word_*.smv, that the front-end
  * accepts, the engine's verdict (worker/engine/engine.h, batch mode, bound
  * B) is compared with the explicit-state explorer's (model/explore.h, exact
  * up to a state limit; run without a depth bound, so that it can exhaust
@@ -104,6 +105,10 @@ static const struct {
     {"6_mutation__mutation_testing", 8, 40}, /* 401, 6 s */
     {"Assignment1__door_lock", 2, 40},       /* 152, 4 s/mutant */
     {"9_buffer__scheduled_buffer", 2, 40},   /* 325, 6 s/mutant */
+    {"counter_bitvector", 0, 40},            /*  46, words */
+    {"counter_bitvector", 0, 1},             /*  46 */
+    {"word_machine", 40, 40},                /* 194, words */
+    {"word_alu", 40, 40},                    /* 243, words */
 };
 #define DEFAULT_STATES 100000L
 #define DEFAULT_BATCH 40
@@ -721,6 +726,18 @@ test_agree__engine_matches_the_explorer_on_every_mutant(void **state)
     mf_buf_printf(&dir, "%s/seeds", shared);
     list_dir(dir.data, &files);
     mf_buf_free(&dir);
+    /* the word models written for this comparison (the other models of
+     * tests/models are copies of seeds or test fixtures) */
+    strvec own = {0};
+    list_dir("tests/models", &own);
+    for (int i = 0; i < own.n; i++) {
+        const char *b = strrchr(own.v[i], '/');
+        if (b && !strncmp(b + 1, "word_", 5))
+            MF_VEC_PUSH(files, own.v[i]);
+        else
+            free(own.v[i]);
+    }
+    MF_VEC_FREE(own);
 
     say("# agreement of the Z3 engine with the explorer: bound %d, "
         "explorer limit %ld states, %s\n",

@@ -19,6 +19,7 @@
 
 #include "ast.h"
 #include "lexer.h"
+#include "model.h"
 
 static const char *models_dir = NULL;
 
@@ -40,6 +41,10 @@ static void render(mf_buf *b, const mf_expr *e)
         return;
     case MF_E_SYM:
         mf_buf_printf(b, "'%s", e->name);
+        return;
+    case MF_E_WORD:
+        mf_buf_printf(b, "%c%d_%lld", MF_WTY_SIGNED(e->wty) ? 's' : 'u',
+                      MF_WTY_WIDTH(e->wty), (long long)e->ival);
         return;
     case MF_E_ID:
         mf_buf_puts(b, e->name);
@@ -411,23 +416,52 @@ static void test_parser__refuses_process_as_unsupported(void **s)
                 "(asynchronous processes)");
 }
 
-static void test_parser__refuses_word_types_and_constants(void **s)
+static void test_parser__reads_word_types_and_constants(void **s)
 {
     (void)s;
-    parse_fails("MODULE main\nVAR w : word[8];\n", MF_EUNSUPPORTED,
-                "t.smv:2:9: unsupported: word types");
-    parse_fails("MODULE main\nVAR w : signed word[8];\n", MF_EUNSUPPORTED,
-                "t.smv:2:9: unsupported: word types");
-    parse_fails("MODULE main\nVAR w : unsigned word[8];\n", MF_EUNSUPPORTED,
-                "t.smv:2:9: unsupported: word types");
-    parse_fails("MODULE main\nVAR w : array word[2] of boolean;\n",
-                MF_EUNSUPPORTED, "t.smv:2:15: unsupported: word types");
-    parse_fails("MODULE main\nASSIGN init(w) := 0sd16_1000;\n", MF_EUNSUPPORTED,
-                "t.smv:2:19: unsupported: word constants");
-    parse_fails("MODULE main\nDEFINE d := x = 0ub2_01;\n", MF_EUNSUPPORTED,
-                "t.smv:2:17: unsupported: word constants");
+    mf_ast *ast = parse_ok("MODULE main\nVAR w : word[8]; x : signed word[4];"
+                           " y : unsigned word[2 * 3];\n");
+    const mf_ast_module *m = ast->modules.v[0];
+    assert_int_equal(m->decls.n, 3);
+    assert_int_equal(m->decls.v[0].type->kind, MF_AT_WORD);
+    assert_int_equal(m->decls.v[0].type->is_signed, 0);
+    assert_int_equal(m->decls.v[1].type->is_signed, 1);
+    assert_string_equal(sx(m->decls.v[2].type->lo), "(* 2 3)");
+    mf_ast_free(ast);
+    assert_string_equal(expr_sx("0sd16_1000"), "s16_1000");
+    assert_string_equal(expr_sx("0ub2_01"), "u2_1");
+    assert_string_equal(expr_sx("-0sd8_5"), "s8_-5");
+    assert_string_equal(expr_sx("0b_1111_0000"), "u8_240");
     parse_fails("MODULE main\nVAR e : {0ud8_5};\n", MF_EUNSUPPORTED,
-                "t.smv:2:10: unsupported: word constants");
+                "t.smv:2:10: unsupported: word constants in enumerations");
+    parse_fails("MODULE main\nDEFINE d := 0d_5;\n", MF_EPARSE,
+                "t.smv:2:13: error: a decimal word constant needs its width "
+                "(0ud8_5): 0d_5");
+    parse_fails("MODULE main\nDEFINE d := 0ud64_5;\n", MF_EUNSUPPORTED,
+                "t.smv:2:13: unsupported: words wider than 32 bits");
+    parse_fails("MODULE main\nVAR w : word 8;\n", MF_EPARSE,
+                "t.smv:2:14: error: expected '[' after 'word', found '8'");
+}
+
+static void test_parser__word_operators_bind_as_in_nusmv(void **s)
+{
+    (void)s;
+    /* [h:l] > ! > :: > unary - > * > + > << >> > comparisons */
+    assert_string_equal(expr_sx("a :: b[3:0]"), "(:: a ([:] b 3 0))");
+    assert_string_equal(expr_sx("!a :: b"), "(:: (! a) b)");
+    assert_string_equal(expr_sx("-a :: b"), "(neg (:: a b))");
+    assert_string_equal(expr_sx("a + b << 1"), "(<< (+ a b) 1)");
+    assert_string_equal(expr_sx("a << 1 = b >> 2"), "(= (<< a 1) (>> b 2))");
+    assert_string_equal(expr_sx("(a + b)[7:4]"), "([:] (+ a b) 7 4)");
+    assert_string_equal(expr_sx("a[2][3:1]"), "([:] ([ a 2) 3 1)");
+    assert_string_equal(expr_sx("extend(a, 2)"), "(extend a 2)");
+    assert_string_equal(expr_sx("resize(signed(a), 3)"),
+                        "(resize (signed a) 3)");
+    assert_string_equal(expr_sx("word1(TRUE)"), "(word1 TRUE)");
+    assert_string_equal(expr_sx("\"max\" < a"), "(< \"max\" a)");
+    /* any other `"` stays a one-character token (spec text) */
+    mf_ast *ast = parse_ok("MODULE main\nLTLSPEC \"a b\" x\n");
+    mf_ast_free(ast);
 }
 
 static void test_parser__refuses_integer_real_constants(void **s)
@@ -442,8 +476,8 @@ static void test_parser__refuses_integer_real_constants(void **s)
                 "input");
     parse_fails("MODULE main\nCONSTANTS a, b;\n", MF_EUNSUPPORTED,
                 "t.smv:2:1: unsupported: CONSTANTS");
-    parse_fails("MODULE main\nDEFINE d := extend(x, 2);\n", MF_EUNSUPPORTED,
-                "t.smv:2:13: unsupported: function 'extend'");
+    parse_fails("MODULE main\nDEFINE d := rotate(x, 2);\n", MF_EUNSUPPORTED,
+                "t.smv:2:13: unsupported: function 'rotate'");
     parse_fails("MODULE main\nDEFINE d := [1, 2];\n", MF_EUNSUPPORTED,
                 "t.smv:2:13: unsupported: array DEFINE");
 }
@@ -642,8 +676,7 @@ static int uses_unsupported(const char *text, size_t len)
     if (mf_lex(&t, &n, "x", text, len) != MF_OK)
         return -1;
     for (int i = 0; i < n; i++)
-        if (t[i].kind == MF_TK_process || t[i].kind == MF_TK_word ||
-            t[i].kind == MF_TK_integer || t[i].kind == MF_TK_real ||
+        if (t[i].kind == MF_TK_process || t[i].kind == MF_TK_integer || t[i].kind == MF_TK_real ||
             t[i].kind == MF_TK_CONSTANTS)
             found = 1;
     free(t);
@@ -735,7 +768,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_parser__expression_nodes_carry_positions),
         cmocka_unit_test(test_parser__specs_are_kept_as_text),
         cmocka_unit_test(test_parser__refuses_process_as_unsupported),
-        cmocka_unit_test(test_parser__refuses_word_types_and_constants),
+        cmocka_unit_test(test_parser__reads_word_types_and_constants),
+        cmocka_unit_test(test_parser__word_operators_bind_as_in_nusmv),
         cmocka_unit_test(test_parser__refuses_integer_real_constants),
         cmocka_unit_test(test_parser__syntax_errors_name_the_position),
         cmocka_unit_test(test_parser__non_ascii_only_inside_comments),

@@ -236,9 +236,21 @@ static ival rng(wctx *w, const mf_expr *e, int depth)
             r.lo = 0, r.hi = 1;
         else if (e->op == MF_FN_COUNT)
             r.lo = 0, r.hi = e->nkids;
+        else if (e->op == MF_FN_SIZEOF)
+            r.lo = r.hi = MF_WTY_WIDTH(e->kids[0]->wty);
         break; /* min, max: the hull */
     default:
         break;
+    }
+    if (e->wty) {
+        /* a word stays in its type's range: its operators compute at N
+         * bits and wrap (encode_word.c) */
+        int n = MF_WTY_WIDTH(e->wty);
+        if (MF_WTY_SIGNED(e->wty))
+            r.lo = -((int64_t)1 << (n - 1)), r.hi = ((int64_t)1 << (n - 1)) - 1;
+        else
+            r.lo = 0, r.hi = ((int64_t)1 << n) - 1;
+        r.lo = clampi(r.lo), r.hi = clampi(r.hi);
     }
     if (mag(r) > w->mx)
         w->mx = mag(r);

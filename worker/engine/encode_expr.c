@@ -337,6 +337,18 @@ static mf_enc_tv ex_bin(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
     mf_enc_tv a = ex(E, x, e->kids[0], in_next, depth);
     mf_enc_tv b = ex(E, x, e->kids[1], in_next, depth);
     Z3_ast at = i2b(E, a.v);
+    if (e->kids[0]->wty &&
+        (e->wty || e->op == MF_OP_SHL || e->op == MF_OP_SHR)) {
+        /* a word operator (encode_word.c); word comparisons are those of
+         * the values, below */
+        Z3_ast def = E->tru;
+        r.v = mf_enc_word_bin(E, e->op, e->kids[0]->wty, a.v, e->kids[1]->wty,
+                              b.v, &def);
+        r.d = and2(E, and2(E, a.d, b.d), def);
+        if (e->op == MF_OP_DIV || e->op == MF_OP_MOD)
+            r.d = and2(E, r.d, not1(E, eq(E, b.v, num(E, 0))));
+        return r;
+    }
     switch (e->op) {
     case MF_OP_AND:
         r.v = ite(E, at, b2i(E, i2b(E, b.v)), num(E, 0));
@@ -366,6 +378,14 @@ static mf_enc_tv ex_call(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
     if (e->nkids < 1)
         return r;
     mf_enc_tv a = ex(E, x, e->kids[0], in_next, depth);
+    if (e->op >= MF_FN_WORD1) {
+        /* its other kids are integer literals (flatten.c) */
+        int hi = e->nkids > 1 ? (int)e->kids[1]->ival : 0;
+        int lo = e->nkids > 2 ? (int)e->kids[2]->ival : 0;
+        r.v = mf_enc_word_cast(E, e->op, e->wty, e->kids[0]->wty, a.v, hi, lo);
+        r.d = a.d;
+        return r;
+    }
     Z3_ast acc = a.v, d = a.d;
     Z3_ast zero = num(E, 0);
     switch (e->op) {
@@ -409,6 +429,7 @@ static mf_enc_tv ex(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
     switch (e->kind) {
     case MF_E_BOOL:
     case MF_E_INT:
+    case MF_E_WORD:
         r.v = num(E, e->ival);
         return r;
     case MF_E_SYM: {
@@ -430,13 +451,14 @@ static mf_enc_tv ex(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
         return ex(E, x, e->kids[0], 1, depth);
     case MF_E_NOT: {
         mf_enc_tv a = ex(E, x, e->kids[0], in_next, depth);
-        r.v = b2i(E, eq(E, a.v, num(E, 0)));
+        r.v = e->wty ? mf_enc_word_un(E, 1, e->wty, a.v)
+                     : b2i(E, eq(E, a.v, num(E, 0)));
         r.d = a.d;
         return r;
     }
     case MF_E_NEG: {
         mf_enc_tv a = ex(E, x, e->kids[0], in_next, depth);
-        r.v = neg(E, a.v);
+        r.v = e->wty ? mf_enc_word_un(E, 0, e->wty, a.v) : neg(E, a.v);
         r.d = a.d;
         return r;
     }

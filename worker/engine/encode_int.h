@@ -9,6 +9,7 @@
  *                      structural determinism;
  *   encode.c           the encoder: sorts, values, selector, fresh constants,
  *                      the terms encode.h offers the engines;
+ *   encode_word.c      the word operators on encoded operands;
  *   encode_expr.c      expressions as (value, definedness) terms;
  *   encode_unroll.c    input tables and the state-by-state unrolling. */
 #ifndef MF_ENCODE_INT_H
@@ -100,6 +101,22 @@ mf_enc_tv mf_enc_define(mf_enc *E, const mf_enc_ectx *x, int item);
  * bounds. 0, or -1 when the encoding does not support e (noted). */
 int mf_enc_lhs_cells(mf_enc *E, const mf_enc_ectx *x, const mf_expr *e,
                      mf_enc_cellvec *out, Z3_ast *def);
+
+/* ---- encode_word.c: word operators ----------------------------------- */
+/* Each takes encoded operand values and gives the result's value term. */
+
+/* a op b (mf_binop) on words of type wa; wb is b's word type for `::` and
+ * shifts (0: b is an integer). For shifts *def gets the condition that the
+ * amount is in 0..N; it is left alone otherwise. */
+Z3_ast mf_enc_word_bin(mf_enc *E, int op, int wa, Z3_ast a, int wb, Z3_ast b,
+                       Z3_ast *def);
+/* !a (is_not) or -a on a word of type wty. */
+Z3_ast mf_enc_word_un(mf_enc *E, int is_not, int wty, Z3_ast a);
+/* A word function fn (mf_fn: signed, unsigned, resize, extend, word1,
+ * uwconst, swconst, sizeof, select bits hi..lo) of a, of type wa, giving
+ * type wres. */
+Z3_ast mf_enc_word_cast(mf_enc *E, int fn, int wres, int wa, Z3_ast a, int hi,
+                        int lo);
 
 /* ---- Term builders -------------------------------------------------- */
 /* Each keeps what it makes alive for E's lifetime. The Boolean ones fold
