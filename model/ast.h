@@ -26,6 +26,7 @@ typedef struct mf_ast_type {
     const char *module;        /* MF_AT_INST */
     int nargs;                 /* MF_AT_INST */
     mf_expr **args;            /* MF_AT_INST: actual parameters */
+    int process;               /* MF_AT_INST: declared `process M(...)` */
 } mf_ast_type;
 
 typedef enum { MF_DECL_VAR, MF_DECL_IVAR, MF_DECL_FROZENVAR } mf_declkind;

@@ -8,6 +8,7 @@
  * interpret specifications (they are kept as text) and does not evaluate
  * anything but constants. */
 #include "model.h"
+#include "process.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -26,6 +27,8 @@ typedef struct inst {
     const mf_ast_type *decl; /* the MF_AT_INST that made it (args) */
     mf_expr **bound;       /* resolved actual parameters (nparams) */
     int resolving;         /* cycle guard while binding */
+    const char *proc;      /* the process it moves with: "main" or a
+                            * process instance's name (model/process.c) */
 } inst;
 
 /* A name in the flat namespace. */
@@ -48,6 +51,9 @@ typedef struct {
     MF_VEC(inst *) define_inst;
     MF_VEC(const mf_ast_define *) define_ast;
     MF_VEC(mf_item) assigns;
+    MF_VEC(const char *) assign_proc;      /* parallel to assigns */
+    MF_VEC(const char *) procs;            /* process instances */
+    int selvar;                            /* the scheduler input, or -1 */
     MF_VEC(mf_item) constraints;
     MF_VEC(mf_spec) specs;
     MF_VEC(const char *) syms;
@@ -217,6 +223,12 @@ static int collect_body(fctx *c, inst *in, const mf_ast_module *body,
             if (d->kind != MF_DECL_VAR)
                 return err_at(c, MF_ETYPE, d->line, d->col,
                               "a module instance must be declared in VAR");
+            if (d->type->process && strchr(flat, '.'))
+                return err_at(c, MF_EUNSUPPORTED, d->type->line,
+                              d->type->col, "process instance '%s' inside "
+                              "a module instance", flat);
+            if (d->type->process)
+                MF_VEC_PUSH(c->procs, flat);
             tab_put(c, flat, NM_INST, c->insts.n);
             int rc = collect(c, sub, flat, in, d->type, depth + 1);
             if (rc)
@@ -281,6 +293,9 @@ static int collect(fctx *c, const mf_ast_module *mod, const char *prefix,
     in->prefix = prefix;
     in->parent = parent;
     in->decl = decl;
+    in->proc = decl && decl->process ? prefix
+               : parent                ? parent->proc
+                                       : MF_PROC_MAIN;
     MF_VEC_PUSH(c->insts, in);
     return collect_body(c, in, mod, depth, 0);
 }
@@ -334,6 +349,61 @@ static mf_expr *ref_node(fctx *c, const mf_expr *at, const nment *ne)
     return r;
 }
 
+static int resolve_id(fctx *c, mf_expr **out, const mf_expr *e, inst *in);
+
+/* Names NuSMV knows that have no entry of their own in the flat namespace:
+ * `running` of main or of a process instance (model/process.c), and a
+ * module parameter read through its instance (`s1.i` for `s1 :
+ * server(1)` and `MODULE server(i)`). 1 and *out for such a name, 0 for
+ * another, or a negative code. */
+static int resolve_known(fctx *c, mf_expr **out, const mf_expr *e,
+                         const char *flat)
+{
+    size_t n = strlen(flat);
+    if (n >= 7 && !strcmp(flat + n - 7, "running") &&
+        (n == 7 || flat[n - 8] == '.')) {
+        const char *sym = NULL;
+        if (n == 7) {
+            sym = MF_PROC_MAIN;
+        } else {
+            char *pre = mf_arena_strdup(c->m->arena, flat);
+            pre[n - 8] = 0;
+            nment *ne = tab_find(c, pre);
+            if (ne && ne->kind == NM_INST &&
+                c->insts.v[ne->index]->decl->process)
+                sym = c->insts.v[ne->index]->prefix;
+        }
+        if (sym && c->selvar >= 0) {
+            *out = mf_proc_running(c->m->arena, c->selvar, MF_PROC_SELECTOR,
+                                   sym, e->line, e->col);
+            return 1;
+        }
+        if (sym) { /* no processes: main is the only one, always moving */
+            *out = mf_expr_bool(c->m->arena, 1, e->line, e->col);
+            return 1;
+        }
+    }
+    for (const char *d = strchr(flat, '.'); d; d = strchr(d + 1, '.')) {
+        char *pre = mf_arena_strdup(c->m->arena, flat);
+        pre[d - flat] = 0;
+        nment *ne = tab_find(c, pre);
+        if (!ne || ne->kind != NM_INST)
+            continue;
+        inst *sub = c->insts.v[ne->index];
+        size_t clen = strcspn(d + 1, ".");
+        for (int i = 0; i < sub->mod->nparams; i++) {
+            const char *p = sub->mod->params[i];
+            if (strlen(p) != clen || strncmp(p, d + 1, clen))
+                continue;
+            mf_expr rel = *e;
+            rel.name = d + 1;
+            int rc = resolve_id(c, out, &rel, sub);
+            return rc ? rc : 1;
+        }
+    }
+    return 0;
+}
+
 static int resolve_id(fctx *c, mf_expr **out, const mf_expr *e, inst *in)
 {
     const char *name = e->name;
@@ -367,6 +437,8 @@ static int resolve_id(fctx *c, mf_expr **out, const mf_expr *e, inst *in)
                           "'%s' names nothing", head, name);
         const char *flat = join(c, b->name, rest);
         nment *ne = tab_find(c, flat);
+        if (!ne && (rc = resolve_known(c, out, e, flat)))
+            return rc < 0 ? rc : 0;
         if (!ne)
             return err_at(c, MF_ETYPE, e->line, e->col,
                           "undefined identifier '%s' (no '%s')", name, flat);
@@ -390,6 +462,9 @@ static int resolve_id(fctx *c, mf_expr **out, const mf_expr *e, inst *in)
         *out = ref_node(c, e, ne);
         return 0;
     }
+    int known = resolve_known(c, out, e, flat);
+    if (known)
+        return known < 0 ? known : 0;
     if (!rest) {
         int s = sym_index(c, name, 0);
         if (s >= 0) {
@@ -1219,6 +1294,7 @@ static int add_body(fctx *c, inst *in, const mf_ast_module *body,
                           "the left side of an assignment must be a "
                           "variable");
         MF_VEC_PUSH(c->assigns, it);
+        MF_VEC_PUSH(c->assign_proc, it.kind == MF_IT_NEXT ? in->proc : NULL);
     }
     for (int i = 0; i < body->constraints.n; i++) {
         const mf_ast_constraint *a = &body->constraints.v[i];
@@ -1268,6 +1344,33 @@ static int add_items(fctx *c)
     for (int k = 0; k < c->insts.n; k++)
         if ((rc = add_body(c, c->insts.v[k], c->insts.v[k]->mod, k == 0)))
             return rc;
+    if (c->selvar >= 0)
+        mf_proc_guard(c->m->arena, c->assigns.v, &c->assigns.n,
+                      c->assign_proc.v, c->selvar, MF_PROC_SELECTOR);
+    return 0;
+}
+
+/* The scheduler of a model with processes: an IVAR after the declared
+ * variables (model/process.c). */
+static int add_selector(fctx *c)
+{
+    c->selvar = -1;
+    if (!c->procs.n)
+        return 0;
+    if (tab_find(c, MF_PROC_SELECTOR))
+        return err_at(c, MF_EUNSUPPORTED, 1, 1,
+                      "a model with processes declaring '%s'",
+                      MF_PROC_SELECTOR);
+    mf_var v = {0};
+    v.name = MF_PROC_SELECTOR;
+    v.decl = MF_DECL_IVAR;
+    v.line = v.col = 1;
+    c->selvar = c->vars.n;
+    tab_put(c, v.name, NM_VAR, c->vars.n);
+    MF_VEC_PUSH(c->vars, v);
+    MF_VEC_PUSH(c->var_decls, mf_proc_selector_decl(c->m->arena,
+                                                    c->procs.v, c->procs.n));
+    MF_VEC_PUSH(c->var_inst, c->insts.v[0]);
     return 0;
 }
 
@@ -1476,6 +1579,8 @@ static void fctx_free(fctx *c)
     MF_VEC_FREE(c->define_inst);
     MF_VEC_FREE(c->define_ast);
     MF_VEC_FREE(c->assigns);
+    MF_VEC_FREE(c->assign_proc);
+    MF_VEC_FREE(c->procs);
     MF_VEC_FREE(c->constraints);
     MF_VEC_FREE(c->specs);
     MF_VEC_FREE(c->syms);
@@ -1531,7 +1636,8 @@ static int flatten(mf_model **out, const mf_ast *ast,
                     sym_index(&c, t->vals[k]->name, 1);
         }
     }
-    if ((rc = collect(&c, main_mod, "", NULL, NULL, 0)))
+    if ((rc = collect(&c, main_mod, "", NULL, NULL, 0)) ||
+        (rc = add_selector(&c)))
         goto cleanup;
     if ((rc = add_items(&c)))
         goto cleanup;

@@ -719,8 +719,22 @@ static mf_ast_type *parse_type(parser *p)
             ty->elem = parse_type(p);
         p->nest--;
         return ty->elem ? ty : NULL;
-    case MF_TK_process:
-        return unsupported(p, t, "process instances (asynchronous processes)");
+    case MF_TK_process: {
+        /* `process M(args)`: an instance that moves by interleaving
+         * (model/process.c) */
+        next(p);
+        if (peek(p)->kind != MF_TK_ID)
+            return syntax(p, peek(p), "expected a module after 'process'");
+        mf_ast_type *in = parse_type(p);
+        if (in && in->kind != MF_AT_INST)
+            return syntax(p, t, "expected a module instance after 'process'");
+        if (in) {
+            in->process = 1;
+            in->line = t->line;
+            in->col = t->col;
+        }
+        return in;
+    }
     case MF_TK_word:
     case MF_TK_signed:
     case MF_TK_unsigned:
