@@ -14,6 +14,7 @@ typedef enum {
     MF_AT_RANGE, /* lo..hi, constant expressions */
     MF_AT_ARRAY, /* array lo..hi of elem */
     MF_AT_INST,  /* module instance: module(args) */
+    MF_AT_INTEGER, /* integer (unbounded) */
 } mf_atkind;
 
 typedef struct mf_ast_type {

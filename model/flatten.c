@@ -642,6 +642,12 @@ static int resolve_type(fctx *c, mf_type **out, const mf_ast_type *t,
         if ((rc = resolve_type(c, &ty->elem, t->elem, in)))
             return rc;
         break;
+    case MF_AT_INTEGER:
+        ty->kind = MF_TY_RANGE;
+        ty->unbounded = 1;
+        ty->lo = -MF_INT_UNBOUNDED;
+        ty->hi = MF_INT_UNBOUNDED;
+        break;
     case MF_AT_INST:
         return err_at(c, MF_ETYPE, t->line, t->col,
                       "module instance where a type is expected");
@@ -1516,7 +1522,11 @@ static int settle_roles(fctx *c, const mf_model_opts *opts)
                 v->is_input = 1;
             else if (v->decl == MF_DECL_VAR)
                 v->is_input = (!assigned[i] && !constrained[i]) ||
-                              choice[i] == 1;
+                              choice[i] == 1 ||
+                              /* no finite choice to enumerate: the
+                               * environment's (docs/semantics.md) */
+                              (!assigned[i] &&
+                               mf_type_scalar(v->type)->unbounded);
         }
         /* a VAR whose next is a free choice but that also has a next() of
          * some element elsewhere is not a plain choice: keep it simple */

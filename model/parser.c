@@ -740,7 +740,9 @@ static mf_ast_type *parse_type(parser *p)
     case MF_TK_unsigned:
         return unsupported(p, t, "word types");
     case MF_TK_integer:
-        return unsupported(p, t, "unbounded integer type");
+        next(p);
+        ty->kind = MF_AT_INTEGER;
+        return ty;
     case MF_TK_real:
         return unsupported(p, t, "real type");
     case MF_TK_ID: {

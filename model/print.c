@@ -208,7 +208,11 @@ void mf_print_type(mf_buf *out, const mf_model *m, const mf_type *t)
         mf_buf_puts(out, "boolean");
         break;
     case MF_TY_RANGE:
-        mf_buf_printf(out, "%lld..%lld", (long long)t->lo, (long long)t->hi);
+        if (t->unbounded)
+            mf_buf_puts(out, "integer");
+        else
+            mf_buf_printf(out, "%lld..%lld", (long long)t->lo,
+                          (long long)t->hi);
         break;
     case MF_TY_ENUM:
         mf_buf_puts(out, "{");

@@ -514,9 +514,10 @@ static void plan_build(plan *p, const mf_val *cur, const mf_val *inp)
         const mf_var *v = &m->vars[i];
         const mf_type *sc = mf_type_scalar(v->type);
         mf_val first = 0;
-        if (is_ivar(v) && !inp && p->init) {
+        if (is_ivar(v) && !inp && p->init && !sc->unbounded) {
             /* No input before the first step: IVARs are not readable in
-             * state 0; give them a placeholder, their first value. */
+             * state 0; give them a placeholder, their first value (0 for
+             * an unbounded integer). */
             mf_val *dv = NULL;
             int dn = 0;
             if ((rc = mf_type_domain(sc, &dv, &dn)) < 0)
@@ -792,7 +793,15 @@ static int dfs(run *r, int k)
         mf_val v = cv[i];
         if (fixed && v != r->fixval[s])
             continue;
-        /* A value outside the variable's type is no successor. */
+        /* A value outside the variable's type is no successor; outside
+         * the simulator's integers, an error (docs/smv.md, Integers). */
+        if (!mf_type_contains(p->sty[s], v) && p->sty[s]->unbounded) {
+            rc = mf_err_set(MF_ERROR, "integer overflow: %lld for '%s' is "
+                            "beyond +-%lld", (long long)v,
+                            r->m->vars[p->svar[s]].name,
+                            (long long)MF_INT_UNBOUNDED);
+            goto cleanup;
+        }
         if (!mf_type_contains(p->sty[s], v))
             continue;
         if (++r->tried > r->limit) {
