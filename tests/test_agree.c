@@ -104,6 +104,8 @@ static const struct {
     {"6_mutation__mutation_testing", 8, 40}, /* 401, 6 s */
     {"Assignment1__door_lock", 2, 40},       /* 152, 4 s/mutant */
     {"9_buffer__scheduled_buffer", 2, 40},   /* 325, 6 s/mutant */
+    {"smv-dist__semaphore", 24, 40},         /* 208, processes */
+    {"prod-cons__prod-cons", 6, 40},         /* 1393, processes */
 };
 #define DEFAULT_STATES 100000L
 #define DEFAULT_BATCH 40

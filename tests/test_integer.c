@@ -77,7 +77,7 @@ static void test_integer__overflow_is_an_error_not_a_refusal(void **state)
     inp[var(m, "i")->slot] = 2;
     assert_int_equal(mf_sim_step(s2, m, s1, inp, 0), MF_ERROR);
     assert_non_null(strstr(mf_err_msg(), "integer overflow"));
-    /* past 64 bits in an expression: an error as well */
+    /* past MF_SYM_BASE (2^40) inside an expression: an error as well */
     const char *mul = "MODULE main\nIVAR i : integer;\nVAR a : integer;\n"
                       "ASSIGN init(a) := 3; next(a) := (i * i) mod 7;\n";
     mf_model *mm = NULL;
