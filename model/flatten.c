@@ -1520,6 +1520,11 @@ static int settle_roles(fctx *c, const mf_model_opts *opts)
             mf_var *v = &m->vars[i];
             if (v->decl == MF_DECL_IVAR)
                 v->is_input = 1;
+            else if (v->decl == MF_DECL_FROZENVAR)
+                /* its initial value, the tester's where there is no
+                 * finite choice (docs/smv.md, Integers) */
+                v->is_input = !assigned[i] &&
+                              mf_type_scalar(v->type)->unbounded;
             else if (v->decl == MF_DECL_VAR)
                 v->is_input = (!assigned[i] && !constrained[i]) ||
                               choice[i] == 1 ||

@@ -326,9 +326,11 @@ static int takes(const mf_var *v, int which)
     case CELLS_OBSERVED:
         return v->is_observable;
     case CELLS_INITIAL_INPUTS: /* state 0 takes the input VARs' values */
-        return v->is_input && v->decl == MF_DECL_VAR;
-    default: /* a step takes every input, and the IVARs always are */
-        return v->is_input || v->decl == MF_DECL_IVAR;
+        return v->is_input && v->decl != MF_DECL_IVAR;
+    default: /* a step takes every input, and the IVARs always are; a
+              * FROZENVAR input only has an initial value */
+        return (v->is_input && v->decl != MF_DECL_FROZENVAR) ||
+               v->decl == MF_DECL_IVAR;
     }
 }
 

@@ -133,9 +133,11 @@ static int is_ivar(const mf_var *v)
     return v->decl == MF_DECL_IVAR;
 }
 
+/* An input VAR, or a FROZENVAR whose initial value is an input (an
+ * unbounded integer's, docs/smv.md): the steps keep the latter. */
 static int is_input_var(const mf_var *v)
 {
-    return v->is_input && v->decl == MF_DECL_VAR;
+    return v->is_input && v->decl != MF_DECL_IVAR;
 }
 
 /* 1 if e reads no variable (through DEFINEs) and no next(). */
@@ -540,10 +542,10 @@ static void plan_build(plan *p, const mf_val *cur, const mf_val *inp)
                     p->st0[s] = first;
                     p->pos[s] = -1;
                 }
-            } else if (is_input_var(v) && inp)
-                p->from[s] = SL_PIN_INP;
-            else if (!p->init && v->decl == MF_DECL_FROZENVAR)
+            } else if (!p->init && v->decl == MF_DECL_FROZENVAR)
                 p->from[s] = SL_PIN_CUR;
+            else if (is_input_var(v) && inp)
+                p->from[s] = SL_PIN_INP;
             b.st[s] = p->from[s] == SL_GIVEN ? inp[s] : p->st0[s];
         }
     }
@@ -1171,7 +1173,9 @@ static int read_assign(rd *r, const char **pp, const char *end, mf_val *vals,
     if (vi < 0)
         return rd_err(r, name, "unknown variable '%s'", buf);
     const mf_var *v = &m->vars[vi];
-    if (is_init ? !is_input_var(v) : !(is_ivar(v) || is_input_var(v)))
+    if (is_init ? !is_input_var(v)
+                : !(is_ivar(v) ||
+                    (is_input_var(v) && v->decl == MF_DECL_VAR)))
         return rd_err(r, name,
                       is_init && is_ivar(v)
                           ? "'%s' is an IVAR: steps give it, not init:"

@@ -103,6 +103,40 @@ static void test_integer__overflow_is_an_error_not_a_refusal(void **state)
     mf_model_free(m);
 }
 
+/* A FROZENVAR integer without init(): its initial value is an input,
+ * kept by every step (pono's combined-true). */
+static void test_integer__frozen_initial_value_is_an_input(void **state)
+{
+    (void)state;
+    const char *text = "MODULE main\nVAR x : integer; b : boolean;\n"
+                       "FROZENVAR v : integer;\nINIT !b;\n"
+                       "TRANS next(b) = (x + v >= 5);\nTRANS v = 0;\n";
+    mf_model *m = NULL;
+    assert_int_equal(mf_model_load(&m, "t.smv", text, strlen(text), NULL), 0);
+    assert_true(var(m, "v")->is_input);
+    assert_true(var(m, "x")->is_input);
+    size_t n = (size_t)m->nslots;
+    mf_val *s0 = calloc(n, sizeof *s0), *s1 = calloc(n, sizeof *s1);
+    mf_val *inp = calloc(n, sizeof *inp);
+    int vs = var(m, "v")->slot, xs = var(m, "x")->slot;
+    inp[vs] = 3;
+    assert_int_equal(mf_sim_initial(s0, m, inp, 0), 0);
+    assert_int_equal(s0[vs], 3);
+    /* TRANS v = 0: no successor from v = 3 */
+    inp[xs] = 9;
+    assert_int_equal(mf_sim_step(s1, m, s0, inp, 0), MF_EREFUSED);
+    inp[vs] = 0;
+    assert_int_equal(mf_sim_initial(s0, m, inp, 0), 0);
+    inp[vs] = 7; /* a step does not set a FROZENVAR */
+    assert_int_equal(mf_sim_step(s1, m, s0, inp, 0), 0);
+    assert_int_equal(s1[vs], 0);
+    assert_int_equal(s1[var(m, "b")->slot], 1);
+    free(s0);
+    free(s1);
+    free(inp);
+    mf_model_free(m);
+}
+
 typedef struct {
     const mf_model *m;
     int n;
@@ -172,6 +206,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_integer__read_printed_back_and_inputs),
         cmocka_unit_test(test_integer__overflow_is_an_error_not_a_refusal),
+        cmocka_unit_test(test_integer__frozen_initial_value_is_an_input),
         cmocka_unit_test(test_integer__engine_decides_and_kills_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,7 +76,8 @@ void mf_reach_dom_open(mf_reach_dom *D, const mf_model *m, int step)
     memset(D, 0, sizeof *D);
     for (int i = 0; i < m->nvars; i++) {
         const mf_var *v = &m->vars[i];
-        int isin = v->is_input && v->decl == MF_DECL_VAR;
+        int isin = v->is_input && (v->decl == MF_DECL_VAR ||
+                                   (!step && v->decl == MF_DECL_FROZENVAR));
         if (!(isin || (step && v->decl == MF_DECL_IVAR)))
             continue;
         for (int q = 0; q < v->nslots; q++) {
