@@ -1135,7 +1135,8 @@ static void tc_fini(tctx *t)
  * or in the next state (reads under next(), or all reads of an invariant
  * assignment, which holds within the next state). */
 static void loop_reads(const mf_model *m, const mf_expr *e, int under_next,
-                       int want_next, char *out, char *def_seen, int depth)
+                       int want_next, char *out, char *def_seen, int depth,
+                       int index, const mf_item *repl)
 {
     if (depth > MAX_EXPR_DEPTH)
         return;
@@ -1149,13 +1150,16 @@ static void loop_reads(const mf_model *m, const mf_expr *e, int under_next,
         int key = 2 * e->ref + under_next;
         if (!def_seen[key]) {
             def_seen[key] = 1;
-            loop_reads(m, m->items[e->ref].e, under_next, want_next, out,
-                       def_seen, depth + 1);
+            /* a replaced DEFINE reads as its replacement */
+            const mf_expr *body = e->ref == index && repl ? repl->e
+                                                           : m->items[e->ref].e;
+            loop_reads(m, body, under_next, want_next, out, def_seen,
+                       depth + 1, index, repl);
         }
     }
     for (int i = 0; i < e->nkids; i++)
         loop_reads(m, e->kids[i], under_next, want_next, out, def_seen,
-                   depth + 1);
+                   depth + 1, index, repl);
 }
 
 /* Does variable v reach itself in graph g (nv x nv adjacency)? */
@@ -1208,7 +1212,8 @@ static int check_loops(const mf_model *m, int index, const mf_item *repl)
             memset(reads, 0, (size_t)nv);
             memset(def_seen, 0, 2 * (size_t)m->nitems + 2);
             int want_next = ctx && it->kind == MF_IT_NEXT;
-            loop_reads(m, it->e, 0, want_next, reads, def_seen, 0);
+            loop_reads(m, it->e, 0, want_next, reads, def_seen, 0, index,
+                       repl);
             for (int w = 0; w < nv; w++) {
                 int self_array = w == it->var &&
                                  m->vars[w].type->kind == MF_TY_ARRAY;
@@ -1250,14 +1255,19 @@ int mf_model_check_item(const mf_model *m, const mf_item *it)
     tc_init(&t, m);
     int rc = tc_item(&t, it);
     tc_fini(&t);
-    if (rc == 0 && it->kind != MF_IT_DEFINE) {
+    if (rc == 0) {
         /* which item `it` replaces: the assignment of the same kind to the
-         * same variable (element), or none for a constraint */
+         * same variable (element), the DEFINE of the same name, or none
+         * for a constraint */
         int index = -1;
         for (int i = 0; i < m->nitems && index < 0; i++)
-            if (m->items[i].kind == it->kind && it->lhs &&
-                m->items[i].var == it->var &&
-                mf_expr_equal(m->items[i].lhs, it->lhs))
+            if (it->kind == MF_IT_DEFINE
+                    ? m->items[i].kind == MF_IT_DEFINE && it->name &&
+                          m->items[i].name &&
+                          !strcmp(m->items[i].name, it->name)
+                    : m->items[i].kind == it->kind && it->lhs &&
+                          m->items[i].var == it->var &&
+                          mf_expr_equal(m->items[i].lhs, it->lhs))
                 index = i;
         if (index >= 0)
             rc = check_loops(m, index, it);

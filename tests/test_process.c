@@ -177,6 +177,39 @@ static void test_process__parameters_through_instances_and_refusals(
            MF_ETYPE, "undefined identifier 'p.running'");
 }
 
+/* A DEFINE mutant that closes a loop through next() (brp: a DEFINE read
+ * by a process's guarded next(), mutated to read that next()) is
+ * stillborn, as its print would not load. */
+static void test_process__define_mutant_closing_a_loop_is_stillborn(
+    void **state)
+{
+    (void)state;
+    const char *orig = "MODULE w(a, b)\nASSIGN next(a) := d;\n"
+                       "DEFINE d := b;\n"
+                       "MODULE main\nVAR a : boolean; b : boolean;\n"
+                       "  p : process w(a, b);\n";
+    const char *loop = "MODULE w(a, b)\nASSIGN next(a) := d;\n"
+                       "DEFINE d := next(a);\n"
+                       "MODULE main\nVAR a : boolean; b : boolean;\n"
+                       "  p : process w(a, b);\n";
+    mf_model *m = NULL, *m2 = NULL;
+    assert_int_equal(mf_model_load(&m, "t.smv", orig, strlen(orig), NULL), 0);
+    assert_int_equal(mf_model_load(&m2, "t.smv", loop, strlen(loop), NULL),
+                     MF_ETYPE);
+    assert_non_null(strstr(mf_err_msg(), "combinational loop"));
+    /* the same DEFINE as a replacement of m's */
+    const char *swap = "MODULE main\nVAR a : boolean; b : boolean;\n"
+                       "DEFINE p.d := next(a);\n";
+    assert_int_equal(mf_model_load(&m2, "t.smv", swap, strlen(swap), NULL),
+                     0);
+    int d = mf_model_find_define(m, "p.d");
+    assert_true(d >= 0);
+    assert_int_equal(mf_model_check_item(m, &m2->items[0]), MF_ETYPE);
+    assert_non_null(strstr(mf_err_msg(), "combinational loop"));
+    mf_model_free(m2);
+    mf_model_free(m);
+}
+
 typedef struct {
     const mf_model *m;
     int nmut, bad;
@@ -332,6 +365,8 @@ int main(void)
         cmocka_unit_test(
             test_process__parameters_through_instances_and_refusals),
         cmocka_unit_test(test_process__made_guards_are_not_mutated),
+        cmocka_unit_test(
+            test_process__define_mutant_closing_a_loop_is_stillborn),
         cmocka_unit_test(
             test_process__kills_replay_and_name_the_moving_process),
     };
