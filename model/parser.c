@@ -2,7 +2,7 @@
  *
  * It builds what was written: nothing is resolved or type checked, and
  * specifications are kept as text. Constructs mutfarm does not support yet
- * (processes, words, unbounded integers, reals, CONSTANTS) are refused
+ * (words, reals, CONSTANTS) are refused
  * with MF_EUNSUPPORTED and a position, never skipped. Recursion and tree
  * depth are bounded so hostile input cannot exhaust the stack here or in the
  * passes that walk the tree afterwards. */
