@@ -15,6 +15,7 @@ typedef enum {
     MF_AT_ARRAY, /* array lo..hi of elem */
     MF_AT_INST,  /* module instance: module(args) */
     MF_AT_WORD,  /* [signed|unsigned] word[lo]: lo is the width */
+    MF_AT_INTEGER, /* integer (unbounded) */
 } mf_atkind;
 
 typedef struct mf_ast_type {
@@ -28,6 +29,7 @@ typedef struct mf_ast_type {
     const char *module;        /* MF_AT_INST */
     int nargs;                 /* MF_AT_INST */
     mf_expr **args;            /* MF_AT_INST: actual parameters */
+    int process;               /* MF_AT_INST: declared `process M(...)` */
 } mf_ast_type;
 
 typedef enum { MF_DECL_VAR, MF_DECL_IVAR, MF_DECL_FROZENVAR } mf_declkind;

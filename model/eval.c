@@ -224,16 +224,20 @@ static int apply(ectx *c, const mf_expr *e, int op, mf_val a, mf_val b,
     case MF_OP_GE:
         *r = a >= b;
         return 0;
+    /* past MF_SYM_BASE an integer would read as a symbol: an overflow */
     case MF_OP_ADD:
-        if (__builtin_add_overflow(a, b, r))
+        if (__builtin_add_overflow(a, b, r) || *r >= MF_SYM_BASE ||
+            *r <= -MF_SYM_BASE)
             break;
         return 0;
     case MF_OP_SUB:
-        if (__builtin_sub_overflow(a, b, r))
+        if (__builtin_sub_overflow(a, b, r) || *r >= MF_SYM_BASE ||
+            *r <= -MF_SYM_BASE)
             break;
         return 0;
     case MF_OP_MUL:
-        if (__builtin_mul_overflow(a, b, r))
+        if (__builtin_mul_overflow(a, b, r) || *r >= MF_SYM_BASE ||
+            *r <= -MF_SYM_BASE)
             break;
         return 0;
     case MF_OP_DIV:

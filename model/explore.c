@@ -587,8 +587,7 @@ static int input_product(explorer *x, const mf_model *m, int steps,
         int nv;
         if ((rc = mf_type_domain(mf_type_scalar(v->type), &vals, &nv)) < 0) {
             /* Not an input: the placeholder stays 0. */
-            int is_inp = v->decl == MF_DECL_IVAR ||
-                         (v->is_input && v->decl == MF_DECL_VAR);
+            int is_inp = v->decl == MF_DECL_IVAR || v->is_input;
             if (!is_inp) {
                 rc = 0;
                 continue;

@@ -9,6 +9,7 @@
  * anything but constants. */
 #include "model.h"
 #include "word.h"
+#include "process.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -27,6 +28,8 @@ typedef struct inst {
     const mf_ast_type *decl; /* the MF_AT_INST that made it (args) */
     mf_expr **bound;       /* resolved actual parameters (nparams) */
     int resolving;         /* cycle guard while binding */
+    const char *proc;      /* the process it moves with: "main" or a
+                            * process instance's name (model/process.c) */
 } inst;
 
 /* A name in the flat namespace. */
@@ -49,6 +52,9 @@ typedef struct {
     MF_VEC(inst *) define_inst;
     MF_VEC(const mf_ast_define *) define_ast;
     MF_VEC(mf_item) assigns;
+    MF_VEC(const char *) assign_proc;      /* parallel to assigns */
+    MF_VEC(const char *) procs;            /* process instances */
+    int selvar;                            /* the scheduler input, or -1 */
     MF_VEC(mf_item) constraints;
     MF_VEC(mf_spec) specs;
     MF_VEC(const char *) syms;
@@ -218,6 +224,12 @@ static int collect_body(fctx *c, inst *in, const mf_ast_module *body,
             if (d->kind != MF_DECL_VAR)
                 return err_at(c, MF_ETYPE, d->line, d->col,
                               "a module instance must be declared in VAR");
+            if (d->type->process && strchr(flat, '.'))
+                return err_at(c, MF_EUNSUPPORTED, d->type->line,
+                              d->type->col, "process instance '%s' inside "
+                              "a module instance", flat);
+            if (d->type->process)
+                MF_VEC_PUSH(c->procs, flat);
             tab_put(c, flat, NM_INST, c->insts.n);
             int rc = collect(c, sub, flat, in, d->type, depth + 1);
             if (rc)
@@ -282,6 +294,9 @@ static int collect(fctx *c, const mf_ast_module *mod, const char *prefix,
     in->prefix = prefix;
     in->parent = parent;
     in->decl = decl;
+    in->proc = decl && decl->process ? prefix
+               : parent                ? parent->proc
+                                       : MF_PROC_MAIN;
     MF_VEC_PUSH(c->insts, in);
     return collect_body(c, in, mod, depth, 0);
 }
@@ -335,6 +350,61 @@ static mf_expr *ref_node(fctx *c, const mf_expr *at, const nment *ne)
     return r;
 }
 
+static int resolve_id(fctx *c, mf_expr **out, const mf_expr *e, inst *in);
+
+/* Names NuSMV knows that have no entry of their own in the flat namespace:
+ * `running` of main or of a process instance (model/process.c), and a
+ * module parameter read through its instance (`s1.i` for `s1 :
+ * server(1)` and `MODULE server(i)`). 1 and *out for such a name, 0 for
+ * another, or a negative code. */
+static int resolve_known(fctx *c, mf_expr **out, const mf_expr *e,
+                         const char *flat)
+{
+    size_t n = strlen(flat);
+    if (n >= 7 && !strcmp(flat + n - 7, "running") &&
+        (n == 7 || flat[n - 8] == '.')) {
+        const char *sym = NULL;
+        if (n == 7) {
+            sym = MF_PROC_MAIN;
+        } else {
+            char *pre = mf_arena_strdup(c->m->arena, flat);
+            pre[n - 8] = 0;
+            nment *ne = tab_find(c, pre);
+            if (ne && ne->kind == NM_INST &&
+                c->insts.v[ne->index]->decl->process)
+                sym = c->insts.v[ne->index]->prefix;
+        }
+        if (sym && c->selvar >= 0) {
+            *out = mf_proc_running(c->m->arena, c->selvar, MF_PROC_SELECTOR,
+                                   sym, e->line, e->col);
+            return 1;
+        }
+        if (sym) { /* no processes: main is the only one, always moving */
+            *out = mf_expr_bool(c->m->arena, 1, e->line, e->col);
+            return 1;
+        }
+    }
+    for (const char *d = strchr(flat, '.'); d; d = strchr(d + 1, '.')) {
+        char *pre = mf_arena_strdup(c->m->arena, flat);
+        pre[d - flat] = 0;
+        nment *ne = tab_find(c, pre);
+        if (!ne || ne->kind != NM_INST)
+            continue;
+        inst *sub = c->insts.v[ne->index];
+        size_t clen = strcspn(d + 1, ".");
+        for (int i = 0; i < sub->mod->nparams; i++) {
+            const char *p = sub->mod->params[i];
+            if (strlen(p) != clen || strncmp(p, d + 1, clen))
+                continue;
+            mf_expr rel = *e;
+            rel.name = d + 1;
+            int rc = resolve_id(c, out, &rel, sub);
+            return rc ? rc : 1;
+        }
+    }
+    return 0;
+}
+
 static int resolve_id(fctx *c, mf_expr **out, const mf_expr *e, inst *in)
 {
     const char *name = e->name;
@@ -368,6 +438,8 @@ static int resolve_id(fctx *c, mf_expr **out, const mf_expr *e, inst *in)
                           "'%s' names nothing", head, name);
         const char *flat = join(c, b->name, rest);
         nment *ne = tab_find(c, flat);
+        if (!ne && (rc = resolve_known(c, out, e, flat)))
+            return rc < 0 ? rc : 0;
         if (!ne)
             return err_at(c, MF_ETYPE, e->line, e->col,
                           "undefined identifier '%s' (no '%s')", name, flat);
@@ -391,6 +463,9 @@ static int resolve_id(fctx *c, mf_expr **out, const mf_expr *e, inst *in)
         *out = ref_node(c, e, ne);
         return 0;
     }
+    int known = resolve_known(c, out, e, flat);
+    if (known)
+        return known < 0 ? known : 0;
     if (!rest) {
         int s = sym_index(c, name, 0);
         if (s >= 0) {
@@ -582,6 +657,12 @@ static int resolve_type(fctx *c, mf_type **out, const mf_ast_type *t,
                           "arrays of module instances");
         if ((rc = resolve_type(c, &ty->elem, t->elem, in)))
             return rc;
+        break;
+    case MF_AT_INTEGER:
+        ty->kind = MF_TY_RANGE;
+        ty->unbounded = 1;
+        ty->lo = -MF_INT_UNBOUNDED;
+        ty->hi = MF_INT_UNBOUNDED;
         break;
     case MF_AT_INST:
         return err_at(c, MF_ETYPE, t->line, t->col,
@@ -1312,7 +1393,8 @@ static void tc_fini(tctx *t)
  * or in the next state (reads under next(), or all reads of an invariant
  * assignment, which holds within the next state). */
 static void loop_reads(const mf_model *m, const mf_expr *e, int under_next,
-                       int want_next, char *out, char *def_seen, int depth)
+                       int want_next, char *out, char *def_seen, int depth,
+                       int index, const mf_item *repl)
 {
     if (depth > MAX_EXPR_DEPTH)
         return;
@@ -1326,13 +1408,16 @@ static void loop_reads(const mf_model *m, const mf_expr *e, int under_next,
         int key = 2 * e->ref + under_next;
         if (!def_seen[key]) {
             def_seen[key] = 1;
-            loop_reads(m, m->items[e->ref].e, under_next, want_next, out,
-                       def_seen, depth + 1);
+            /* a replaced DEFINE reads as its replacement */
+            const mf_expr *body = e->ref == index && repl ? repl->e
+                                                           : m->items[e->ref].e;
+            loop_reads(m, body, under_next, want_next, out, def_seen,
+                       depth + 1, index, repl);
         }
     }
     for (int i = 0; i < e->nkids; i++)
         loop_reads(m, e->kids[i], under_next, want_next, out, def_seen,
-                   depth + 1);
+                   depth + 1, index, repl);
 }
 
 /* Does variable v reach itself in graph g (nv x nv adjacency)? */
@@ -1385,7 +1470,8 @@ static int check_loops(const mf_model *m, int index, const mf_item *repl)
             memset(reads, 0, (size_t)nv);
             memset(def_seen, 0, 2 * (size_t)m->nitems + 2);
             int want_next = ctx && it->kind == MF_IT_NEXT;
-            loop_reads(m, it->e, 0, want_next, reads, def_seen, 0);
+            loop_reads(m, it->e, 0, want_next, reads, def_seen, 0, index,
+                       repl);
             for (int w = 0; w < nv; w++) {
                 int self_array = w == it->var &&
                                  m->vars[w].type->kind == MF_TY_ARRAY;
@@ -1427,14 +1513,19 @@ int mf_model_check_item(const mf_model *m, const mf_item *it)
     tc_init(&t, m);
     int rc = tc_item(&t, it);
     tc_fini(&t);
-    if (rc == 0 && it->kind != MF_IT_DEFINE) {
+    if (rc == 0) {
         /* which item `it` replaces: the assignment of the same kind to the
-         * same variable (element), or none for a constraint */
+         * same variable (element), the DEFINE of the same name, or none
+         * for a constraint */
         int index = -1;
         for (int i = 0; i < m->nitems && index < 0; i++)
-            if (m->items[i].kind == it->kind && it->lhs &&
-                m->items[i].var == it->var &&
-                mf_expr_equal(m->items[i].lhs, it->lhs))
+            if (it->kind == MF_IT_DEFINE
+                    ? m->items[i].kind == MF_IT_DEFINE && it->name &&
+                          m->items[i].name &&
+                          !strcmp(m->items[i].name, it->name)
+                    : m->items[i].kind == it->kind && it->lhs &&
+                          m->items[i].var == it->var &&
+                          mf_expr_equal(m->items[i].lhs, it->lhs))
                 index = i;
         if (index >= 0)
             rc = check_loops(m, index, it);
@@ -1477,6 +1568,7 @@ static int add_body(fctx *c, inst *in, const mf_ast_module *body,
                           "the left side of an assignment must be a "
                           "variable");
         MF_VEC_PUSH(c->assigns, it);
+        MF_VEC_PUSH(c->assign_proc, it.kind == MF_IT_NEXT ? in->proc : NULL);
     }
     for (int i = 0; i < body->constraints.n; i++) {
         const mf_ast_constraint *a = &body->constraints.v[i];
@@ -1526,6 +1618,33 @@ static int add_items(fctx *c)
     for (int k = 0; k < c->insts.n; k++)
         if ((rc = add_body(c, c->insts.v[k], c->insts.v[k]->mod, k == 0)))
             return rc;
+    if (c->selvar >= 0)
+        mf_proc_guard(c->m->arena, c->assigns.v, &c->assigns.n,
+                      c->assign_proc.v, c->selvar, MF_PROC_SELECTOR);
+    return 0;
+}
+
+/* The scheduler of a model with processes: an IVAR after the declared
+ * variables (model/process.c). */
+static int add_selector(fctx *c)
+{
+    c->selvar = -1;
+    if (!c->procs.n)
+        return 0;
+    if (tab_find(c, MF_PROC_SELECTOR))
+        return err_at(c, MF_EUNSUPPORTED, 1, 1,
+                      "a model with processes declaring '%s'",
+                      MF_PROC_SELECTOR);
+    mf_var v = {0};
+    v.name = MF_PROC_SELECTOR;
+    v.decl = MF_DECL_IVAR;
+    v.line = v.col = 1;
+    c->selvar = c->vars.n;
+    tab_put(c, v.name, NM_VAR, c->vars.n);
+    MF_VEC_PUSH(c->vars, v);
+    MF_VEC_PUSH(c->var_decls, mf_proc_selector_decl(c->m->arena,
+                                                    c->procs.v, c->procs.n));
+    MF_VEC_PUSH(c->var_inst, c->insts.v[0]);
     return 0;
 }
 
@@ -1669,9 +1788,18 @@ static int settle_roles(fctx *c, const mf_model_opts *opts)
             mf_var *v = &m->vars[i];
             if (v->decl == MF_DECL_IVAR)
                 v->is_input = 1;
+            else if (v->decl == MF_DECL_FROZENVAR)
+                /* its initial value, the tester's where there is no
+                 * finite choice (docs/smv.md, Integers) */
+                v->is_input = !assigned[i] &&
+                              mf_type_scalar(v->type)->unbounded;
             else if (v->decl == MF_DECL_VAR)
                 v->is_input = (!assigned[i] && !constrained[i]) ||
-                              choice[i] == 1;
+                              choice[i] == 1 ||
+                              /* no finite choice to enumerate: the
+                               * environment's (docs/semantics.md) */
+                              (!assigned[i] &&
+                               mf_type_scalar(v->type)->unbounded);
         }
         /* a VAR whose next is a free choice but that also has a next() of
          * some element elsewhere is not a plain choice: keep it simple */
@@ -1734,6 +1862,8 @@ static void fctx_free(fctx *c)
     MF_VEC_FREE(c->define_inst);
     MF_VEC_FREE(c->define_ast);
     MF_VEC_FREE(c->assigns);
+    MF_VEC_FREE(c->assign_proc);
+    MF_VEC_FREE(c->procs);
     MF_VEC_FREE(c->constraints);
     MF_VEC_FREE(c->specs);
     MF_VEC_FREE(c->syms);
@@ -1789,7 +1919,8 @@ static int flatten(mf_model **out, const mf_ast *ast,
                     sym_index(&c, t->vals[k]->name, 1);
         }
     }
-    if ((rc = collect(&c, main_mod, "", NULL, NULL, 0)))
+    if ((rc = collect(&c, main_mod, "", NULL, NULL, 0)) ||
+        (rc = add_selector(&c)))
         goto cleanup;
     if ((rc = add_items(&c)))
         goto cleanup;

@@ -96,7 +96,8 @@ int mf_type_equal(const mf_type *a, const mf_type *b)
     case MF_TY_BOOL:
         return 1;
     case MF_TY_RANGE:
-        return a->lo == b->lo && a->hi == b->hi && a->wty == b->wty;
+        return a->lo == b->lo && a->hi == b->hi && a->wty == b->wty &&
+               a->unbounded == b->unbounded;
     case MF_TY_ENUM:
         if (a->nvals != b->nvals)
             return 0;
@@ -130,6 +131,9 @@ int mf_type_domain(const mf_type *t, mf_val **vals, int *nvals)
         n = 2;
         break;
     case MF_TY_RANGE:
+        if (t->unbounded) /* the explicit-state methods bow out here */
+            return mf_err_set(MF_ELIMIT, "unbounded integer: no finite "
+                              "domain to enumerate");
         if (t->hi - t->lo >= DOMAIN_MAX)
             return mf_err_set(MF_ELIMIT, "domain %lld..%lld too large",
                               (long long)t->lo, (long long)t->hi);

@@ -25,6 +25,11 @@
 #define MF_IS_SYM(v) ((v) >= MF_SYM_BASE)
 /* Integer ranges wider than this are refused as unsupported. */
 #define MF_INT_LIMIT ((int64_t)1 << 31)
+/* The values an unbounded `integer` variable holds in the simulator and
+ * the encoding: +-MF_INT_UNBOUNDED; beyond it the simulator stops with an
+ * error, never a refusal (docs/smv.md, Integers). Below the Z3 encoding's
+ * symbol offset, so an integer is never mistaken for a symbol. */
+#define MF_INT_UNBOUNDED (((int64_t)1 << 32) - 1)
 
 typedef int64_t mf_val;
 
@@ -39,6 +44,8 @@ typedef struct mf_type {
     mf_tykind kind;
     int64_t lo, hi;       /* MF_TY_RANGE bounds; MF_TY_ARRAY index bounds */
     int wty;              /* MF_TY_RANGE: a word type (expr.h MF_WTY), or 0 */
+    int unbounded;        /* MF_TY_RANGE: declared `integer`; lo..hi is
+                             +-MF_INT_UNBOUNDED, not a bound of NuSMV's */
     int nvals;            /* MF_TY_ENUM */
     mf_val *vals;         /* MF_TY_ENUM */
     struct mf_type *elem; /* MF_TY_ARRAY */

@@ -806,8 +806,11 @@ static void node_ops(enumst *st, const mf_expr *e, ctx c)
     const mf_model *m = st->m;
     int root = st->frames.n == 0;
     const mf_item *it = st->item;
+    /* a node at line 0 was made by the front-end, not written (a process's
+     * guard, model/process.c): only its item may be removed */
+    int made = e->line == 0;
 
-    if (e->kind == MF_E_CASE)
+    if (e->kind == MF_E_CASE && !made)
         case_ops(st, e);
     if (root && it->kind != MF_IT_INIT && it->kind != MF_IT_DEFINE &&
         it->kind != MF_IT_INIT_C && it->kind != MF_IT_TRANS_C &&
@@ -824,6 +827,8 @@ static void node_ops(enumst *st, const mf_expr *e, ctx c)
         else
             item_remove(st, MF_MOP_CONSTR_REMOVE);
     }
+    if (made)
+        return;
     if ((c.cond || c.boolval) && e->kind != MF_E_BOOL &&
         want(st, MF_MOP_NEGATE) && infer(m, e, 0) == T_BOOL) {
         mf_arena *a = mf_arena_new();

@@ -2,7 +2,7 @@
  *
  * It builds what was written: nothing is resolved or type checked, and
  * specifications are kept as text. Constructs mutfarm does not support yet
- * (processes, unbounded integers, reals, CONSTANTS) are refused
+ * (reals, CONSTANTS) are refused
  * with MF_EUNSUPPORTED and a position, never skipped. Recursion and tree
  * depth are bounded so hostile input cannot exhaust the stack here or in the
  * passes that walk the tree afterwards. */
@@ -844,8 +844,22 @@ static mf_ast_type *parse_type(parser *p)
             ty->elem = parse_type(p);
         p->nest--;
         return ty->elem ? ty : NULL;
-    case MF_TK_process:
-        return unsupported(p, t, "process instances (asynchronous processes)");
+    case MF_TK_process: {
+        /* `process M(args)`: an instance that moves by interleaving
+         * (model/process.c) */
+        next(p);
+        if (peek(p)->kind != MF_TK_ID)
+            return syntax(p, peek(p), "expected a module after 'process'");
+        mf_ast_type *in = parse_type(p);
+        if (in && in->kind != MF_AT_INST)
+            return syntax(p, t, "expected a module instance after 'process'");
+        if (in) {
+            in->process = 1;
+            in->line = t->line;
+            in->col = t->col;
+        }
+        return in;
+    }
     case MF_TK_signed:
     case MF_TK_unsigned:
     case MF_TK_word: {
@@ -862,7 +876,9 @@ static mf_ast_type *parse_type(parser *p)
         return ty;
     }
     case MF_TK_integer:
-        return unsupported(p, t, "unbounded integer type");
+        next(p);
+        ty->kind = MF_AT_INTEGER;
+        return ty;
     case MF_TK_real:
         return unsupported(p, t, "real type");
     case MF_TK_ID: {

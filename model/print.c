@@ -232,6 +232,8 @@ void mf_print_type(mf_buf *out, const mf_model *m, const mf_type *t)
             mf_buf_printf(out, "%s word[%d]",
                           MF_WTY_SIGNED(t->wty) ? "signed" : "unsigned",
                           MF_WTY_WIDTH(t->wty));
+        else if (t->unbounded)
+            mf_buf_puts(out, "integer");
         else
             mf_buf_printf(out, "%lld..%lld", (long long)t->lo,
                           (long long)t->hi);
@@ -348,9 +350,11 @@ static int takes(const mf_var *v, int which)
     case CELLS_OBSERVED:
         return v->is_observable;
     case CELLS_INITIAL_INPUTS: /* state 0 takes the input VARs' values */
-        return v->is_input && v->decl == MF_DECL_VAR;
-    default: /* a step takes every input, and the IVARs always are */
-        return v->is_input || v->decl == MF_DECL_IVAR;
+        return v->is_input && v->decl != MF_DECL_IVAR;
+    default: /* a step takes every input, and the IVARs always are; a
+              * FROZENVAR input only has an initial value */
+        return (v->is_input && v->decl != MF_DECL_FROZENVAR) ||
+               v->decl == MF_DECL_IVAR;
     }
 }
 

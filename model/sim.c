@@ -133,9 +133,11 @@ static int is_ivar(const mf_var *v)
     return v->decl == MF_DECL_IVAR;
 }
 
+/* An input VAR, or a FROZENVAR whose initial value is an input (an
+ * unbounded integer's, docs/smv.md): the steps keep the latter. */
 static int is_input_var(const mf_var *v)
 {
-    return v->is_input && v->decl == MF_DECL_VAR;
+    return v->is_input && v->decl != MF_DECL_IVAR;
 }
 
 /* 1 if e reads no variable (through DEFINEs) and no next(). */
@@ -514,9 +516,10 @@ static void plan_build(plan *p, const mf_val *cur, const mf_val *inp)
         const mf_var *v = &m->vars[i];
         const mf_type *sc = mf_type_scalar(v->type);
         mf_val first = 0;
-        if (is_ivar(v) && !inp && p->init) {
+        if (is_ivar(v) && !inp && p->init && !sc->unbounded) {
             /* No input before the first step: IVARs are not readable in
-             * state 0; give them a placeholder, their first value. */
+             * state 0; give them a placeholder, their first value (0 for
+             * an unbounded integer). */
             mf_val *dv = NULL;
             int dn = 0;
             if ((rc = mf_type_domain(sc, &dv, &dn)) < 0)
@@ -539,10 +542,10 @@ static void plan_build(plan *p, const mf_val *cur, const mf_val *inp)
                     p->st0[s] = first;
                     p->pos[s] = -1;
                 }
-            } else if (is_input_var(v) && inp)
-                p->from[s] = SL_PIN_INP;
-            else if (!p->init && v->decl == MF_DECL_FROZENVAR)
+            } else if (!p->init && v->decl == MF_DECL_FROZENVAR)
                 p->from[s] = SL_PIN_CUR;
+            else if (is_input_var(v) && inp)
+                p->from[s] = SL_PIN_INP;
             b.st[s] = p->from[s] == SL_GIVEN ? inp[s] : p->st0[s];
         }
     }
@@ -792,7 +795,15 @@ static int dfs(run *r, int k)
         mf_val v = cv[i];
         if (fixed && v != r->fixval[s])
             continue;
-        /* A value outside the variable's type is no successor. */
+        /* A value outside the variable's type is no successor; outside
+         * the simulator's integers, an error (docs/smv.md, Integers). */
+        if (!mf_type_contains(p->sty[s], v) && p->sty[s]->unbounded) {
+            rc = mf_err_set(MF_ERROR, "integer overflow: %lld for '%s' is "
+                            "beyond +-%lld", (long long)v,
+                            r->m->vars[p->svar[s]].name,
+                            (long long)MF_INT_UNBOUNDED);
+            goto cleanup;
+        }
         if (!mf_type_contains(p->sty[s], v))
             continue;
         if (++r->tried > r->limit) {
@@ -1162,7 +1173,9 @@ static int read_assign(rd *r, const char **pp, const char *end, mf_val *vals,
     if (vi < 0)
         return rd_err(r, name, "unknown variable '%s'", buf);
     const mf_var *v = &m->vars[vi];
-    if (is_init ? !is_input_var(v) : !(is_ivar(v) || is_input_var(v)))
+    if (is_init ? !is_input_var(v)
+                : !(is_ivar(v) ||
+                    (is_input_var(v) && v->decl == MF_DECL_VAR)))
         return rd_err(r, name,
                       is_init && is_ivar(v)
                           ? "'%s' is an IVAR: steps give it, not init:"

@@ -408,12 +408,25 @@ static void test_parser__specs_are_kept_as_text(void **s)
 
 /* ---- unsupported constructs --------------------------------------------- */
 
-static void test_parser__refuses_process_as_unsupported(void **s)
+static void test_parser__process_instances_and_integer_parse(void **s)
 {
     (void)s;
-    parse_fails("MODULE main\nVAR p : process m(x);\n", MF_EUNSUPPORTED,
-                "t.smv:2:9: unsupported: process instances "
-                "(asynchronous processes)");
+    mf_ast *ast = parse_ok("MODULE main\nVAR p : process m(x); q : m(x);\n"
+                           "  r : process m; i : integer;\n");
+    const mf_ast_module *mm = ast->modules.v[0];
+    assert_int_equal(mm->decls.n, 4);
+    assert_int_equal(mm->decls.v[0].type->kind, MF_AT_INST);
+    assert_int_equal(mm->decls.v[0].type->process, 1);
+    assert_int_equal(mm->decls.v[0].type->nargs, 1);
+    assert_int_equal(mm->decls.v[1].type->process, 0);
+    assert_int_equal(mm->decls.v[2].type->process, 1);
+    assert_int_equal(mm->decls.v[3].type->kind, MF_AT_INTEGER);
+    mf_ast_free(ast);
+    parse_fails("MODULE main\nVAR p : process 0..3;\n", MF_EPARSE,
+                "t.smv:2:17: error: expected a module after 'process'");
+    parse_fails("MODULE main\nVAR p : process m..n;\n", MF_EPARSE,
+                "t.smv:2:9: error: expected a module instance after "
+                "'process'");
 }
 
 static void test_parser__reads_word_types_and_constants(void **s)
@@ -467,8 +480,6 @@ static void test_parser__word_operators_bind_as_in_nusmv(void **s)
 static void test_parser__refuses_integer_real_constants(void **s)
 {
     (void)s;
-    parse_fails("MODULE main\nVAR i : integer;\n", MF_EUNSUPPORTED,
-                "t.smv:2:9: unsupported: unbounded integer type");
     parse_fails("MODULE main\nVAR r : real;\n", MF_EUNSUPPORTED,
                 "t.smv:2:9: unsupported: real type");
     parse_fails("MODULE main\nISA\n", MF_EPARSE,
@@ -676,7 +687,7 @@ static int uses_unsupported(const char *text, size_t len)
     if (mf_lex(&t, &n, "x", text, len) != MF_OK)
         return -1;
     for (int i = 0; i < n; i++)
-        if (t[i].kind == MF_TK_process || t[i].kind == MF_TK_integer || t[i].kind == MF_TK_real ||
+        if (t[i].kind == MF_TK_real ||
             t[i].kind == MF_TK_CONSTANTS)
             found = 1;
     free(t);
@@ -767,9 +778,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_parser__assignments_defines_and_constraints),
         cmocka_unit_test(test_parser__expression_nodes_carry_positions),
         cmocka_unit_test(test_parser__specs_are_kept_as_text),
-        cmocka_unit_test(test_parser__refuses_process_as_unsupported),
         cmocka_unit_test(test_parser__reads_word_types_and_constants),
         cmocka_unit_test(test_parser__word_operators_bind_as_in_nusmv),
+        cmocka_unit_test(test_parser__process_instances_and_integer_parse),
         cmocka_unit_test(test_parser__refuses_integer_real_constants),
         cmocka_unit_test(test_parser__syntax_errors_name_the_position),
         cmocka_unit_test(test_parser__non_ascii_only_inside_comments),

@@ -446,7 +446,11 @@ static void locate(build_ctx *bc, mf_report_site *site, const mf_item *it,
         /* The whole item: removed, or changed outside its expression. */
         size_t ea, eb;
         a = off_of(s, it->line, it->col);
-        node_span(s, it->e, &ea, &eb);
+        if (it->e->line == 0) /* made by the front-end (a process's guard,
+                               * model/process.c): its first statement */
+            ea = eb = statement_end(s->text, s->len, a, 0);
+        else
+            node_span(s, it->e, &ea, &eb);
         b = past_semicolon(s->text, s->len, eb > a ? eb : a);
         if (nit) {
             mf_print_item(&repl, m, nit);

@@ -274,7 +274,7 @@ static void add_item(mf_enc *E, const mf_item *it, Z3_ast vc, int k,
                 v = &m->vars[q];
         Z3_ast cond = and2(E, vc, cells.v[i].cond);
         int pinned = v && (v->decl == MF_DECL_IVAR ||
-                           (v->is_input && v->decl == MF_DECL_VAR) ||
+                           (v->is_input && v->decl != MF_DECL_IVAR) ||
                            (k > 0 && v->decl == MF_DECL_FROZENVAR));
         if (pinned) {
             Z3_ast c = and2(E, t.d, eq(E, st[sl], t.v));
@@ -302,11 +302,11 @@ static void slot_terms(mf_unroll *u, int k, Z3_ast *st, Z3_ast *cur,
             int sl = v->slot + q;
             if (arbitrary)
                 st[sl] = u->state0[sl];
-            else if (v->decl == MF_DECL_IVAR ||
-                     (v->is_input && v->decl == MF_DECL_VAR))
-                st[sl] = inp ? inp[sl] : NULL;
             else if (k > 0 && v->decl == MF_DECL_FROZENVAR)
                 st[sl] = cur[sl];
+            else if (v->decl == MF_DECL_IVAR || v->is_input)
+                /* an input FROZENVAR (docs/smv.md): state 0's value */
+                st[sl] = inp ? inp[sl] : NULL;
             if (!st[sl]) {
                 char name[64];
                 snprintf(name, sizeof name, "%s_%d_%d", u->tag, k, sl);

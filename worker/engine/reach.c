@@ -72,10 +72,12 @@ int mf_reach_set_add(const mf_val *st, void *set)
 
 void mf_reach_dom_open(mf_reach_dom *D, const mf_model *m, int step)
 {
+    int unbounded = 0;
     memset(D, 0, sizeof *D);
     for (int i = 0; i < m->nvars; i++) {
         const mf_var *v = &m->vars[i];
-        int isin = v->is_input && v->decl == MF_DECL_VAR;
+        int isin = v->is_input && (v->decl == MF_DECL_VAR ||
+                                   (!step && v->decl == MF_DECL_FROZENVAR));
         if (!(isin || (step && v->decl == MF_DECL_IVAR)))
             continue;
         for (int q = 0; q < v->nslots; q++) {
@@ -84,13 +86,20 @@ void mf_reach_dom_open(mf_reach_dom *D, const mf_model *m, int step)
             D->dom = mf_xrealloc(D->dom, sizeof *D->dom * k);
             D->ndom = mf_xrealloc(D->ndom, sizeof *D->ndom * k);
             D->slots[D->n] = v->slot + q;
-            mf_type_domain(v->type, &D->dom[D->n], &D->ndom[D->n]);
+            if (mf_type_domain(v->type, &D->dom[D->n], &D->ndom[D->n]) < 0) {
+                /* no finite domain (an unbounded integer): too many */
+                D->dom[D->n] = NULL;
+                D->ndom[D->n] = 0;
+                unbounded = 1;
+            }
             D->n++;
         }
     }
     D->combos = 1;
     for (int i = 0; i < D->n && D->combos <= MF_REACH_INPUT_COMBOS; i++)
         D->combos *= D->ndom[i];
+    if (unbounded)
+        D->combos = MF_REACH_INPUT_COMBOS + 1;
 }
 
 void mf_reach_dom_set(const mf_reach_dom *D, long cb, mf_val *inp)
