@@ -21,12 +21,17 @@ static void usage(FILE *f)
           "                     [--bound K] [--notion auto|potential|definite]\n"
           "                     [--engine cegis|quantified] [--mode batch|fresh]\n"
           "                     [--encoding auto|int|bv]\n"
+          "                     [--method auto|smt|bdd|explicit]\n"
           "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
           "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
           "                     [--no-proof] [--explicit-max N] [--sample N]\n"
           "                     [--control] [--threads N]\n"
           "  --explicit-max N: product states of the explicit-state proof\n"
           "    (default 20000; 0: off)\n"
+          "  --method M: which method decides first (default auto: BDDs for\n"
+          "    deterministic mutants within a budget, then the solver); bdd\n"
+          "    or explicit alone (what it cannot decide is unknown); smt\n"
+          "    without BDDs\n"
           "  --sample N: with --all, N evenly spaced mutants only\n"
           "  --threads N: decide the mutants in N threads (default 1), each\n"
           "    taking batches of consecutive mutants in turn\n"
@@ -147,6 +152,7 @@ static const char *const notions[] = {"auto", "potential", "definite"};
 static const char *const engines[] = {"cegis", "quantified"};
 static const char *const modes[] = {"batch", "fresh"};
 static const char *const encodings[] = {"auto", "int", "bv"};
+static const char *const methods[] = {"auto", "smt", "bdd", "explicit"};
 
 /* The index of `arg` in names[0..n), or -1 after saying on stderr which
  * names `flag` takes. */
@@ -186,6 +192,7 @@ int mf_cmd_check(int argc, char **argv)
         {"engine", required_argument, 0, 'e'},
         {"mode", required_argument, 0, 'M'},
         {"encoding", required_argument, 0, 'E'},
+        {"method", required_argument, 0, 'Y'},
         {"operators", required_argument, 0, 'O'},
         {"inputs", required_argument, 0, 'i'},
         {"observe", required_argument, 0, 'o'},
@@ -240,6 +247,11 @@ int mf_cmd_check(int argc, char **argv)
             if ((e = pick("--encoding", optarg, encodings, 3)) < 0)
                 return MF_EXIT_USAGE;
             eo.encoding = (mf_encoding)e;
+            break;
+        case 'Y':
+            if ((e = pick("--method", optarg, methods, 4)) < 0)
+                return MF_EXIT_USAGE;
+            eo.method = (mf_method)e;
             break;
         case 'O': ops = optarg; break;
         case 'i': inputs = optarg; break;
