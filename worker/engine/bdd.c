@@ -52,6 +52,7 @@ typedef struct {
     BDD acc, acc0;    /* the original accepts: (xc, c, n) and (c) */
     mf_vmap *obs;     /* observed DEFINEs (x) */
     BDD obs_eq;       /* the observed own cells equal (x, y) */
+    int det;          /* the original's relations are functional */
 } sess;
 
 static BDD and2(BDD a, BDD b)
@@ -120,6 +121,8 @@ static void sess_free(sess *S)
     mf_bdd_space_free(&S->sp);
 }
 
+static int functional(sess *S, BDD r, int init);
+
 /* The original's relations. 0, or a negative code with the message. */
 static int sess_open(sess *S, const mf_model *m)
 {
@@ -139,6 +142,7 @@ static int sess_open(sess *S, const mf_model *m)
     prefixes(S->tt, S->ni + 1, &S->tpre, &S->tsuf);
     S->Io = bdd_addref(S->ipre[S->ni + 1]);
     S->To = bdd_addref(S->tpre[S->ni + 1]);
+    S->det = functional(S, S->Io, 1) && functional(S, S->To, 0);
     S->acc = bdd_addref(bdd_exist(S->To, S->sp.xn_own));
     S->acc0 = bdd_addref(bdd_exist(S->Io, S->sp.xc_own));
     S->obs = mf_xcalloc((size_t)(m->nobs_defines ? m->nobs_defines : 1),
@@ -181,8 +185,24 @@ static int reads_define(const mf_model *m, const mf_expr *e, int d,
     return 0;
 }
 
+/* 1 if the relation r over x has at most one own state for each value
+ * of the rest: the step (init 0) or the initial states. */
+static int functional(sess *S, BDD r, int init)
+{
+    BDD r2 = bdd_addref(bdd_replace(r, init ? S->sp.xc2yc : S->sp.xn2yn));
+    BDD both = and2(r, r2);
+    BDD two = bdd_addref(
+        bdd_apply(both, init ? S->sp.eq_c : S->sp.eq_n, bddop_diff));
+    int f = two == bddfalse;
+    bdd_delref(r2);
+    bdd_delref(both);
+    bdd_delref(two);
+    return f;
+}
+
 /* One mutant's relations over y. */
 typedef struct {
+    int det;       /* its step and initial states are functional */
     BDD Tm, Im;    /* step, initial states */
     BDD acc, acc0; /* it accepts */
     BDD E;         /* the observables equal */
@@ -258,6 +278,7 @@ static int mrel_open(sess *S, mrel *R, const mf_batch_mut *mu)
         goto cleanup;
     BDD ix = replaced(S->ti, S->ipre, S->isuf, n + 1, aff, ri);
     BDD tx = replaced(S->tt, S->tpre, S->tsuf, n + 1, aff, rt);
+    R->det = mu->v->mut_det || (functional(S, ix, 1) && functional(S, tx, 0));
     R->Im = bdd_addref(bdd_replace(ix, S->sp.x2y));
     R->Tm = bdd_addref(bdd_replace(tx, S->sp.x2y));
     bdd_delref(ix);
@@ -478,24 +499,35 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
         st->left++;
         return bdd_err != 0;
     }
+    /* Deterministic in fact though not in form (an input VAR's set of
+     * next values): a shortest kill is a definite one, no potential kill
+     * can be shorter, and the fixpoint proves the potential notion too. */
+    mf_verdict *v = B->mu[j].v;
+    mf_notion nn = v->orig_det && v->mut_det ? MF_N_DETERMINISTIC
+                                             : MF_N_DEFINITE;
+    if (!R.det || !S->det ||
+        (nn != MF_N_DETERMINISTIC && B->o->notion == MF_REQ_POTENTIAL)) {
+        mrel_free(&R);
+        st->left++;
+        return bdd_err != 0;
+    }
     int len = 0;
     mf_test *t = NULL;
     int res = search(S, &R, B, mf_z3_now() + secs, &len, &t);
     mrel_free(&R);
-    mf_verdict *v = B->mu[j].v;
     switch (res) {
     case S_KILL:
         /* The simulator is the referee: a test it does not confirm is
          * left to the other methods. */
         if (mf_replay_fill_expect(B->m, t) != 0 ||
-            mf_engine_replay(B->m, B->mu[j].model, t, MF_N_DETERMINISTIC) !=
-                0) {
+            mf_engine_replay(B->m, B->mu[j].model, t, nn) != 0) {
             mf_test_free(t);
             st->left++;
             break;
         }
-        mf_batch_settle(B, j, MF_V_KILLED, MF_N_DETERMINISTIC, t, NULL);
+        mf_batch_settle(B, j, MF_V_KILLED, nn, t, NULL);
         B->mu[j].killed_at = len;
+        B->mu[j].searched = MF_SEARCHED_DEFINITE;
         which[j] = 0;
         st->killed++;
         break;

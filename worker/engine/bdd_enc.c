@@ -288,6 +288,10 @@ int mf_bdd_space_init(mf_bdd_space *sp, const mf_model *m)
         return mf_err_set(MF_ELIMIT, "BDDs: %d variables", nv);
     MF_VEC(int) cur = {0}, nxt = {0}, xn = {0}, yn = {0}, xc = {0}, yc = {0};
     sp->x2y = bdd_newpair();
+    sp->xc2yc = bdd_newpair();
+    sp->xn2yn = bdd_newpair();
+    sp->eq_c = bdd_addref(bddtrue);
+    sp->eq_n = bdd_addref(bddtrue);
     sp->n2c = bdd_newpair();
     sp->c2n = bdd_newpair();
     for (int s = 0; s < n; s++) {
@@ -310,6 +314,16 @@ int mf_bdd_space_init(mf_bdd_space *sp, const mf_model *m)
                 MF_VEC_PUSH(yc, vyc);
                 bdd_setpair(sp->x2y, vxc, vyc);
                 bdd_setpair(sp->x2y, vxn, vyn);
+                bdd_setpair(sp->xc2yc, vxc, vyc);
+                bdd_setpair(sp->xn2yn, vxn, vyn);
+                BDD o = sp->eq_c;
+                sp->eq_c = bdd_addref(bdd_and(
+                    o, bdd_biimp(bdd_ithvar(vxc), bdd_ithvar(vyc))));
+                bdd_delref(o);
+                o = sp->eq_n;
+                sp->eq_n = bdd_addref(bdd_and(
+                    o, bdd_biimp(bdd_ithvar(vxn), bdd_ithvar(vyn))));
+                bdd_delref(o);
                 bdd_setpair(sp->n2c, vyn, vyc);
                 bdd_setpair(sp->c2n, vyc, vyn);
             }
@@ -348,6 +362,10 @@ void mf_bdd_space_free(mf_bdd_space *sp)
         bdd_delref(sp->xc_own);
         bdd_delref(sp->yc_own);
         bdd_freepair(sp->x2y);
+        bdd_freepair(sp->xc2yc);
+        bdd_freepair(sp->xn2yn);
+        bdd_delref(sp->eq_c);
+        bdd_delref(sp->eq_n);
         bdd_freepair(sp->n2c);
         bdd_freepair(sp->c2n);
     }

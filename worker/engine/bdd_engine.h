@@ -23,8 +23,10 @@ typedef struct {
     char why[160];  /* why the relations were not built, if not */
 } mf_bdd_stats;
 
-/* Runs the BDD engine on the undecided mutants marked in which[] (each a
- * deterministic pair). Each is killed (a shortest test, replayed by the
+/* Runs the BDD engine on the undecided mutants marked in which[]: those
+ * whose pair is deterministic (in form, or in fact: the relations give
+ * at most one state per state and input; the kill is then a definite
+ * one, and none is sought under --notion potential). Each is killed (a shortest test, replayed by the
  * simulator), proved equivalent ("bdd-fixpoint"), left undecided with its
  * bound searched by the BDDs (then which[j] is cleared: the solver's
  * deterministic search has nothing to add to the bound), or left to the

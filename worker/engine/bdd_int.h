@@ -47,6 +47,9 @@ typedef struct {
     BDD xn_own, yn_own;    /* sets: the own next variables of x, of y */
     BDD xc_own, yc_own;    /* sets: the own current variables */
     bddPair *x2y;          /* x's own blocks to y's (current and next) */
+    bddPair *xc2yc, *xn2yn; /* the same, current or next only */
+    BDD eq_c, eq_n;        /* every own cell of x equals y's (current,
+                              next) */
     bddPair *n2c, *c2n;    /* next to current and back, both copies */
     mf_vmap *cells;        /* per slot x MF_BR__N: the cell's values,
                               built on first use (n < 0: not yet) */

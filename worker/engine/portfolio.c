@@ -35,7 +35,7 @@ static int run_bdd(mf_batch *B, const int *det, int *search, int forced)
     int n = B->nmut;
     int *which = mf_xcalloc((size_t)(n ? n : 1), sizeof *which);
     for (int j = 0; j < n; j++)
-        which[j] = det[j] && B->mu[j].todo;
+        which[j] = B->mu[j].todo; /* bdd.c sees which are deterministic */
     /* Auto: a quarter of the solver's timeout a mutant, the race's stake;
      * forced: the mutant's whole budget. */
     double secs = forced ? (B->o->mutant_ms ? B->o->mutant_ms
