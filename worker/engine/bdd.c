@@ -567,6 +567,8 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, mf_bdd_stats *st)
     pthread_mutex_lock(&bdd_lock);
     bdd_err = 0;
     bdd_init(1 << 18, 1 << 16);
+    /* bdd_done frees a table twice when no variable was ever declared. */
+    bdd_setvarnum(1);
     bdd_error_hook(on_error);
     bdd_gbc_hook(NULL);
     bdd_resize_hook(NULL);
