@@ -489,6 +489,31 @@ static int search(sess *S, mrel *R, const mf_batch *B, double deadline,
     return res;
 }
 
+/* The original's reachable states, counted (0 when the search runs past
+ * the deadline): a lower bound of the explorer's potential product
+ * nodes for a deterministic original. */
+static double reach_count(sess *S, double deadline)
+{
+    BDD r = bdd_addref(S->Io), f = bdd_addref(S->Io);
+    double n = 0;
+    while (f != bddfalse && !bdd_err && mf_z3_now() < deadline) {
+        BDD a = bdd_addref(bdd_appex(f, S->To, bddop_and, S->sp.cur));
+        BDD b = bdd_addref(bdd_replace(a, S->sp.n2c));
+        set(&f, bdd_addref(bdd_apply(b, r, bddop_diff)));
+        set(&r, bdd_addref(bdd_or(r, f)));
+        bdd_delref(a);
+        bdd_delref(b);
+    }
+    if (f == bddfalse && !bdd_err) {
+        BDD vars = bdd_addref(bdd_exist(S->sp.cur, S->sp.yc_own));
+        n = bdd_satcountset(r, vars);
+        bdd_delref(vars);
+    }
+    bdd_delref(r);
+    bdd_delref(f);
+    return n;
+}
+
 /* One mutant: decided, searched to the bound, or left (0, or 1 when the
  * session is void: a BuDDy error). */
 static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
@@ -579,6 +604,8 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, mf_bdd_stats *st)
     if (rc == 0) {
         st->tnodes = bdd_nodecount(S.To);
         st->bits = S.sp.bits;
+        if (S.det)
+            st->reach = reach_count(&S, mf_z3_now() + secs);
         if (st->tnodes > TREL_MAX)
             rc = mf_err_set(MF_ELIMIT, "BDDs: transition relation of %ld "
                                        "nodes",

@@ -16,6 +16,8 @@ typedef struct {
     int built;      /* the original's relations were built */
     long tnodes;    /* BDD nodes of the original's transition relation */
     int bits;       /* BDD variables of one copy of the state */
+    double reach;   /* the original's reachable states (0: not counted:
+                       past the budget) */
     int killed;     /* mutants killed, proved, searched to the bound */
     int proved;
     int bounded;
