@@ -618,6 +618,10 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, mf_bdd_stats *st)
     for (int j = 0; j < B->nmut && rc == 0; j++) {
         if (!which[j] || !B->mu[j].todo)
             continue;
+        if (!S.det && !(B->mu[j].v->orig_det && B->mu[j].v->mut_det)) {
+            st->left++; /* no pair of this original is deterministic */
+            continue;
+        }
         if (decide(&S, B, j, which, secs, st)) {
             snprintf(st->why, sizeof st->why, "BDDs: %s",
                      bdd_errstring(bdd_err));
