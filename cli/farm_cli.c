@@ -36,6 +36,7 @@ static const mf_cli_flag flags[] = {
     {'o', "--observe", "campaign", "observe"},
     {'i', "--inputs", "campaign", "inputs"},
     {'P', "--progress-interval", "farm", "progress_s"},
+    {'Y', "--method", "engine", "method"},
 };
 #define NFLAGS ((int)(sizeof flags / sizeof flags[0]))
 
@@ -57,6 +58,7 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
         {"fresh", no_argument, 0, 'F'},
         {"sample", required_argument, 0, 'S'},
         {"progress-interval", required_argument, 0, 'P'},
+        {"method", required_argument, 0, 'Y'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
