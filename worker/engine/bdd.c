@@ -19,6 +19,7 @@
 
 #include "bdd_int.h"
 #include "replay.h"
+#include "sim.h"
 #include "z3util.h"
 
 /* BuDDy keeps one node table per process: one batch at a time uses it. */
@@ -53,6 +54,9 @@ typedef struct {
     mf_vmap *obs;     /* observed DEFINEs (x) */
     BDD obs_eq;       /* the observed own cells equal (x, y) */
     int det;          /* the original's relations are functional */
+    int enabled;      /* every reachable state of the original steps under
+                         every input (then the potential search is exact) */
+    int obsfix;       /* every cell but the inputs is observable */
 } sess;
 
 static BDD and2(BDD a, BDD b)
@@ -143,6 +147,11 @@ static int sess_open(sess *S, const mf_model *m)
     S->Io = bdd_addref(S->ipre[S->ni + 1]);
     S->To = bdd_addref(S->tpre[S->ni + 1]);
     S->det = functional(S, S->Io, 1) && functional(S, S->To, 0);
+    S->obsfix = 1;
+    for (int i = 0; i < m->nvars; i++)
+        if (m->vars[i].decl != MF_DECL_IVAR && !m->vars[i].is_input &&
+            !m->vars[i].is_observable)
+            S->obsfix = 0;
     S->acc = bdd_addref(bdd_exist(S->To, S->sp.xn_own));
     S->acc0 = bdd_addref(bdd_exist(S->Io, S->sp.xc_own));
     S->obs = mf_xcalloc((size_t)(m->nobs_defines ? m->nobs_defines : 1),
@@ -206,6 +215,9 @@ typedef struct {
     BDD Tm, Im;    /* step, initial states */
     BDD acc, acc0; /* it accepts */
     BDD E;         /* the observables equal */
+    BDD Tx, Ix;    /* step and initial states over x (potential search) */
+    BDD accx;      /* the mutant accepts, over x */
+    BDD E1;        /* the observed DEFINEs agree in one state (x) */
 } mrel;
 
 static void mrel_free(mrel *R)
@@ -215,6 +227,10 @@ static void mrel_free(mrel *R)
     bdd_delref(R->acc);
     bdd_delref(R->acc0);
     bdd_delref(R->E);
+    bdd_delref(R->Tx);
+    bdd_delref(R->Ix);
+    bdd_delref(R->accx);
+    bdd_delref(R->E1);
     memset(R, 0, sizeof *R);
 }
 
@@ -281,8 +297,9 @@ static int mrel_open(sess *S, mrel *R, const mf_batch_mut *mu)
     R->det = mu->v->mut_det || (functional(S, ix, 1) && functional(S, tx, 0));
     R->Im = bdd_addref(bdd_replace(ix, S->sp.x2y));
     R->Tm = bdd_addref(bdd_replace(tx, S->sp.x2y));
-    bdd_delref(ix);
-    bdd_delref(tx);
+    R->Ix = ix;
+    R->Tx = tx;
+    R->accx = bdd_addref(bdd_exist(tx, S->sp.xn_own));
     R->acc = bdd_addref(bdd_exist(R->Tm, S->sp.yn_own));
     R->acc0 = bdd_addref(bdd_exist(R->Im, S->sp.yc_own));
     R->E = bdd_addref(S->obs_eq);
@@ -306,6 +323,8 @@ static int mrel_open(sess *S, mrel *R, const mf_batch_mut *mu)
             bdd_delref(eq);
         }
     }
+    /* E with y = x: the observed DEFINEs of one state. */
+    R->E1 = bdd_addref(bdd_appex(R->E, S->sp.eq_c, bddop_and, S->sp.yc_own));
 cleanup:
     if (mobs) {
         for (int i = 0; i < m->nobs_defines; i++)
@@ -394,6 +413,72 @@ static mf_test *read_test(sess *S, mrel *R, BDD *G, BDD p, int d, int len,
     }
     bdd_delref(cur);
     free(bits);
+    return t;
+}
+
+/* The full state of role r (XC or XN) in an assignment. */
+static void state_of(const sess *S, const signed char *bits, int r,
+                     mf_val *out)
+{
+    for (int s = 0; s < S->sp.nslots; s++)
+        out[s] = mf_bdd_blk_value(mf_bdd_blk_of(&S->sp, s, r), bits);
+}
+
+/* The potential search's test: the mutant's path p_0..p_d (read back
+ * through the common frontiers G from witness w, a cube over current and
+ * next variables: p_d, the input, the mutant's deviating state), its
+ * observables along it (mobs). d < 0: a kill of length 0 by the initial
+ * state w (or, refusal, its input). */
+static mf_test *read_pot_test(sess *S, mrel *R, BDD *G, BDD w, int d,
+                              int refusal, const mf_model *mm)
+{
+    int nv = S->sp.nvars, n = S->m->nslots, nobs = mf_model_nobs(S->m);
+    int len = d < 0 ? 0 : d + 1;
+    signed char *bits = mf_xmalloc((size_t)(nv ? nv : 1));
+    mf_val *st = mf_xcalloc((size_t)(n ? n : 1), sizeof *st);
+    mf_test *t = mf_test_new(n, nobs, len);
+    t->mobs = mf_xcalloc((size_t)(len + 1) * (size_t)(nobs ? nobs : 1),
+                         sizeof *t->mobs);
+    cube_bits(w, bits, nv);
+    if (refusal)
+        t->mrefuses = len;
+    else {
+        state_of(S, bits, d < 0 ? MF_BR_XC : MF_BR_XN, st);
+        mf_sim_observe(t->mobs + (size_t)len * nobs, nobs, mm, st);
+    }
+    if (d < 0) {
+        put_inputs(S, t, 0, bits, MF_BR_XC);
+        free(bits);
+        free(st);
+        return t;
+    }
+    put_inputs(S, t, len, bits, MF_BR_XN);
+    BDD cur = bdd_addref(bdd_exist(w, S->sp.next));
+    BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
+    for (int k = d;; k--) {
+        cube_bits(cur, bits, nv);
+        put_inputs(S, t, k, bits, MF_BR_XC);
+        state_of(S, bits, MF_BR_XC, st);
+        mf_sim_observe(t->mobs + (size_t)k * nobs, nobs, mm, st);
+        if (k == 0)
+            break;
+        BDD nx = bdd_addref(bdd_replace(cur, S->sp.c2n));
+        BDD a = and2(nx, e1n);
+        BDD b = bdd_addref(bdd_appex(a, S->To, bddop_and, bddtrue));
+        BDD c = bdd_addref(bdd_appex(b, R->Tx, bddop_and, S->sp.next));
+        BDD g = and2(c, G[k - 1]);
+        BDD q = bdd_addref(bdd_satoneset(g, S->sp.cur, bddfalse));
+        bdd_delref(nx);
+        bdd_delref(a);
+        bdd_delref(b);
+        bdd_delref(c);
+        bdd_delref(g);
+        set(&cur, q);
+    }
+    bdd_delref(cur);
+    bdd_delref(e1n);
+    free(bits);
+    free(st);
     return t;
 }
 
@@ -508,10 +593,126 @@ static double reach_count(sess *S, double deadline)
         BDD vars = bdd_addref(bdd_exist(S->sp.cur, S->sp.yc_own));
         n = bdd_satcountset(r, vars);
         bdd_delref(vars);
+        /* Inputs: the shared next cells within their domains. */
+        BDD own = bdd_addref(bdd_apply(S->sp.xn_own, S->sp.cur, bddop_and));
+        BDD dom = bdd_addref(bdd_exist(S->tt[S->ni], own));
+        BDD a = and2(r, dom);
+        BDD stuck = bdd_addref(bdd_apply(a, S->acc, bddop_diff));
+        S->enabled = stuck == bddfalse;
+        bdd_delref(own);
+        bdd_delref(dom);
+        bdd_delref(a);
+        bdd_delref(stuck);
     }
     bdd_delref(r);
     bdd_delref(f);
     return n;
+}
+
+/* The potential search of a non-deterministic pair, where every cell but
+ * the inputs is observable and the original steps from every reachable
+ * state under every input (docs/killing.md "BDDs"): an observation then
+ * names one original state, so a mutant run is an original one as long
+ * as each of its steps is an original step (to a state whose observed
+ * DEFINEs agree); the first step that is not, or a refusal, is a shortest
+ * potential kill; no such step from the states the two share reachable
+ * is the proof. Over x alone. Results as search()'s. */
+static int search_pot(sess *S, mrel *R, const mf_batch *B,
+                      const mf_model *mm, double deadline, int *len,
+                      mf_test **test)
+{
+    int bound = B->o->bound, res = S_BUDGET, d = 0, refusal = 0, wd = -1;
+    MF_VEC(BDD) G = {0};
+    BDD w = bddfalse;
+    BDD all = bdd_addref(bdd_apply(S->sp.cur, S->sp.next, bddop_and));
+    BDD acc0m = bdd_addref(bdd_exist(R->Ix, S->sp.xc_own));
+    BDD r0 = bdd_addref(bdd_apply(S->acc0, acc0m, bddop_diff));
+    BDD io = and2(S->Io, R->E1);
+    if (r0 != bddfalse) {
+        w = bdd_addref(bdd_satoneset(r0, S->sp.cur, bddfalse));
+        refusal = 1;
+    } else {
+        BDD a = and2(R->Ix, S->acc0);
+        BDD stray = bdd_addref(bdd_apply(a, io, bddop_diff));
+        if (stray != bddfalse)
+            w = bdd_addref(bdd_satoneset(stray, S->sp.cur, bddfalse));
+        bdd_delref(a);
+        bdd_delref(stray);
+    }
+    BDD F = and2(io, R->Ix);
+    BDD reach = bdd_addref(F);
+    BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
+    BDD good = and2(S->To, e1n);
+    while (w == bddfalse && !bdd_err) {
+        MF_VEC_PUSH(G, bdd_addref(F));
+        BDD ra = and2(F, S->acc);
+        BDD rr = bdd_addref(bdd_apply(ra, R->accx, bddop_diff));
+        if (rr != bddfalse) {
+            w = bdd_addref(bdd_satoneset(rr, all, bddfalse));
+            refusal = 1;
+        } else {
+            BDD a = and2(ra, R->Tx);
+            BDD dev = bdd_addref(bdd_apply(a, good, bddop_diff));
+            if (dev != bddfalse)
+                w = bdd_addref(bdd_satoneset(dev, all, bddfalse));
+            bdd_delref(a);
+            bdd_delref(dev);
+        }
+        bdd_delref(ra);
+        bdd_delref(rr);
+        if (w != bddfalse) {
+            wd = d;
+            break;
+        }
+        BDD a = bdd_addref(bdd_appex(F, good, bddop_and, bddtrue));
+        BDD b = bdd_addref(bdd_appex(a, R->Tx, bddop_and, S->sp.cur));
+        BDD img = bdd_addref(bdd_replace(b, S->sp.n2c));
+        bdd_delref(a);
+        bdd_delref(b);
+        set(&F, bdd_addref(bdd_apply(img, reach, bddop_diff)));
+        bdd_delref(img);
+        if (F == bddfalse) {
+            res = S_PROVED;
+            *len = d;
+            break;
+        }
+        set(&reach, bdd_addref(bdd_or(reach, F)));
+        d++;
+        if (d > bound && (mf_z3_now() > deadline || d > bound + PAST_MAX)) {
+            res = S_BOUNDED;
+            break;
+        }
+        if (d <= bound && mf_z3_now() > deadline)
+            break;
+    }
+    if (w != bddfalse && !bdd_err) {
+        int L = wd < 0 ? 0 : wd + 1;
+        *len = L;
+        if (L > bound)
+            res = S_BEYOND;
+        else {
+            res = S_KILL;
+            *test = read_pot_test(S, R, G.v, w, wd, refusal, mm);
+        }
+    }
+    bdd_delref(w);
+    bdd_delref(all);
+    bdd_delref(acc0m);
+    bdd_delref(r0);
+    bdd_delref(io);
+    bdd_delref(F);
+    bdd_delref(reach);
+    bdd_delref(e1n);
+    bdd_delref(good);
+    for (int i = 0; i < G.n; i++)
+        bdd_delref(G.v[i]);
+    MF_VEC_FREE(G);
+    if (bdd_err) {
+        mf_test_free(*test);
+        *test = NULL;
+        return S_BUDGET;
+    }
+    return res;
 }
 
 /* One mutant: decided, searched to the bound, or left (0, or 1 when the
@@ -530,15 +731,24 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
     mf_verdict *v = B->mu[j].v;
     mf_notion nn = v->orig_det && v->mut_det ? MF_N_DETERMINISTIC
                                              : MF_N_DEFINITE;
+    int pot = 0;
     if (!R.det || !S->det ||
         (nn != MF_N_DETERMINISTIC && B->o->notion == MF_REQ_POTENTIAL)) {
-        mrel_free(&R);
-        st->left++;
-        return bdd_err != 0;
+        /* The potential search where it is exact; the definite upgrade
+         * of its kills is the other methods'. */
+        if (!S->obsfix || !S->enabled || B->o->notion == MF_REQ_DEFINITE) {
+            mrel_free(&R);
+            st->left++;
+            return bdd_err != 0;
+        }
+        pot = 1;
+        nn = MF_N_POTENTIAL;
     }
     int len = 0;
     mf_test *t = NULL;
-    int res = search(S, &R, B, mf_z3_now() + secs, &len, &t);
+    int res = pot ? search_pot(S, &R, B, B->mu[j].model, mf_z3_now() + secs,
+                               &len, &t)
+                  : search(S, &R, B, mf_z3_now() + secs, &len, &t);
     mrel_free(&R);
     switch (res) {
     case S_KILL:
@@ -552,7 +762,11 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
         }
         mf_batch_settle(B, j, MF_V_KILLED, nn, t, NULL);
         B->mu[j].killed_at = len;
-        B->mu[j].searched = MF_SEARCHED_DEFINITE;
+        B->mu[j].searched = pot ? MF_SEARCHED_POTENTIAL : MF_SEARCHED_DEFINITE;
+        /* Exact, as the explorer's: its definite exploration may follow
+         * (explicit.c mf_explicit_no_definite). */
+        B->mu[j].xlen = len;
+        B->mu[j].xref = t->mrefuses >= 0;
         which[j] = 0;
         st->killed++;
         break;
@@ -604,8 +818,9 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, mf_bdd_stats *st)
     if (rc == 0) {
         st->tnodes = bdd_nodecount(S.To);
         st->bits = S.sp.bits;
+        double r = reach_count(&S, mf_z3_now() + secs);
         if (S.det)
-            st->reach = reach_count(&S, mf_z3_now() + secs);
+            st->reach = r;
         if (st->tnodes > TREL_MAX)
             rc = mf_err_set(MF_ELIMIT, "BDDs: transition relation of %ld "
                                        "nodes",
@@ -618,8 +833,9 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, mf_bdd_stats *st)
     for (int j = 0; j < B->nmut && rc == 0; j++) {
         if (!which[j] || !B->mu[j].todo)
             continue;
-        if (!S.det && !(B->mu[j].v->orig_det && B->mu[j].v->mut_det)) {
-            st->left++; /* no pair of this original is deterministic */
+        if (!S.det && !(S.obsfix && S.enabled) &&
+            !(B->mu[j].v->orig_det && B->mu[j].v->mut_det)) {
+            st->left++; /* no search of this original would be exact */
             continue;
         }
         if (decide(&S, B, j, which, secs, st)) {
