@@ -30,9 +30,15 @@ static int bdd_err;
 
 /* Nodes of the table at most (about 20 bytes each, with the caches). */
 #define NODES_MAX (6 << 20)
+/* Nodes the original's relations may take to build, under auto. */
+#define NODES_AUTO (1 << 20)
 /* The original's transition relation past this many nodes: the model is
  * left to the other methods (portfolio.c measures this). */
 #define TREL_MAX (1 << 20)
+/* The relations' functionality is checked (for a model not
+ * deterministic in form) up to this many nodes: the check doubles the
+ * next state. */
+#define FUNC_MAX 50000
 /* Depths searched past the bound for a proof, at most. */
 #define PAST_MAX 4096
 
@@ -127,8 +133,9 @@ static void sess_free(sess *S)
 
 static int functional(sess *S, BDD r, int init);
 
-/* The original's relations. 0, or a negative code with the message. */
-static int sess_open(sess *S, const mf_model *m)
+/* The original's relations, their compilation within `secs`. 0, or a
+ * negative code with the message. */
+static int sess_open(sess *S, const mf_model *m, double secs)
 {
     memset(S, 0, sizeof *S);
     S->m = m;
@@ -136,17 +143,22 @@ static int sess_open(sess *S, const mf_model *m)
     int rc = mf_bdd_space_init(&S->sp, m);
     if (rc < 0)
         return rc;
+    S->sp.deadline = mf_bdd_cpu_now() + secs;
     S->memo = mf_bdd_memo_new(m);
     S->ti = conj_new(S->ni + 1);
     S->tt = conj_new(S->ni + 1);
     if ((rc = mf_bdd_items(&S->sp, m, 1, NULL, S->memo, S->ti)) < 0 ||
         (rc = mf_bdd_items(&S->sp, m, 0, NULL, S->memo, S->tt)) < 0)
         return rc;
+    if (bdd_err)
+        return mf_err_set(MF_ELIMIT, "BDDs: %s", bdd_errstring(bdd_err));
     prefixes(S->ti, S->ni + 1, &S->ipre, &S->isuf);
     prefixes(S->tt, S->ni + 1, &S->tpre, &S->tsuf);
     S->Io = bdd_addref(S->ipre[S->ni + 1]);
     S->To = bdd_addref(S->tpre[S->ni + 1]);
-    S->det = functional(S, S->Io, 1) && functional(S, S->To, 0);
+    S->det = mf_model_structurally_det(m) ||
+             (bdd_nodecount(S->To) <= FUNC_MAX && functional(S, S->Io, 1) &&
+              functional(S, S->To, 0));
     S->obsfix = 1;
     for (int i = 0; i < m->nvars; i++)
         if (m->vars[i].decl != MF_DECL_IVAR && !m->vars[i].is_input &&
@@ -268,6 +280,7 @@ static int mrel_open(sess *S, mrel *R, const mf_batch_mut *mu)
     memset(R, 0, sizeof *R);
     if (k < 0) /* another model (--against): not one item changed */
         return mf_err_set(MF_EUNSUPPORTED, "BDDs: mutants of one item only");
+    S->sp.ops = 0; /* the work budget is per compilation */
     unsigned char *aff = mf_xcalloc((size_t)n + 1, 1);
     unsigned char *oaff =
         mf_xcalloc((size_t)(m->nobs_defines ? m->nobs_defines : 1), 1);
@@ -294,7 +307,9 @@ static int mrel_open(sess *S, mrel *R, const mf_batch_mut *mu)
         goto cleanup;
     BDD ix = replaced(S->ti, S->ipre, S->isuf, n + 1, aff, ri);
     BDD tx = replaced(S->tt, S->tpre, S->tsuf, n + 1, aff, rt);
-    R->det = mu->v->mut_det || (functional(S, ix, 1) && functional(S, tx, 0));
+    R->det = mu->v->mut_det ||
+             (bdd_nodecount(tx) <= FUNC_MAX && functional(S, ix, 1) &&
+              functional(S, tx, 0));
     R->Im = bdd_addref(bdd_replace(ix, S->sp.x2y));
     R->Tm = bdd_addref(bdd_replace(tx, S->sp.x2y));
     R->Ix = ix;
@@ -795,8 +810,11 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
     return bdd_err != 0;
 }
 
-void mf_bdd_run(mf_batch *B, int *which, double secs, mf_bdd_stats *st)
+void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
+                mf_bdd_stats *st)
 {
+    if (tmax <= 0 || tmax > TREL_MAX)
+        tmax = TREL_MAX;
     memset(st, 0, sizeof *st);
     int any = 0;
     for (int j = 0; j < B->nmut; j++)
@@ -813,15 +831,22 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, mf_bdd_stats *st)
     bdd_resize_hook(NULL);
     bdd_setmaxnodenum(NODES_MAX);
     bdd_setmaxincrease(1 << 20);
+    /* The original's relations within a node and time budget (auto: 1M
+     * nodes and a fifth of a mutant's BDD budget: bubblesort's TRANS fill
+     * millions of nodes, dme1's relation takes seconds), the searches
+     * within the whole table. */
+    bdd_setmaxnodenum(tmax < TREL_MAX ? NODES_AUTO : NODES_MAX);
     sess S;
-    int rc = sess_open(&S, B->m);
+    int rc = sess_open(&S, B->m, tmax < TREL_MAX ? secs / 5 : secs);
+    bdd_setmaxnodenum(NODES_MAX);
+    S.sp.deadline = 0; /* a mutant's items: its search's budget */
     if (rc == 0) {
         st->tnodes = bdd_nodecount(S.To);
         st->bits = S.sp.bits;
         double r = reach_count(&S, mf_z3_now() + secs);
         if (S.det)
             st->reach = r;
-        if (st->tnodes > TREL_MAX)
+        if (st->tnodes > tmax)
             rc = mf_err_set(MF_ELIMIT, "BDDs: transition relation of %ld "
                                        "nodes",
                             st->tnodes);

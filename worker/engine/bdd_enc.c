@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim.h"
 
@@ -389,12 +390,24 @@ static int unsup(cc *C, const mf_expr *e, const char *what)
                       what);
 }
 
+double mf_bdd_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static int spend(cc *C, long k)
 {
     C->sp->ops += k;
     if (C->sp->ops > C->sp->ops_max)
         return mf_err_set(MF_ELIMIT, "BDDs: more than %ld value pairs",
                           C->sp->ops_max);
+    if (C->sp->deadline > 0) {
+        if (mf_bdd_cpu_now() > C->sp->deadline)
+            return mf_err_set(MF_ELIMIT, "BDDs: the relations past their "
+                                         "time budget");
+    }
     return 0;
 }
 
@@ -764,7 +777,9 @@ static int cx_define(cc *C, const mf_expr *e, int in_next, mf_vmap *out)
 
 static int cx(cc *C, const mf_expr *e, int in_next, mf_vmap *out)
 {
-    int rc = 0;
+    int rc = spend(C, 0); /* the time budget, at every node */
+    if (rc < 0)
+        return rc;
     switch (e->kind) {
     case MF_E_BOOL:
     case MF_E_INT:
@@ -1003,6 +1018,9 @@ int mf_bdd_items(mf_bdd_space *sp, const mf_model *mm, int init,
     for (int i = 0; i < mm->nitems && rc == 0; i++) {
         if (only && !only[i])
             continue;
+        if (sp->deadline > 0 && mf_bdd_cpu_now() > sp->deadline)
+            return mf_err_set(MF_ELIMIT, "BDDs: the relations past their "
+                                         "time budget");
         bdd_delref(conj[i]);
         conj[i] = bddtrue;
         rc = item_conj(sp, mm, memo, &mm->items[i], init, &conj[i]);

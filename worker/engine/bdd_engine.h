@@ -33,8 +33,11 @@ typedef struct {
  * bound searched by the BDDs (then which[j] is cleared: the solver's
  * deterministic search has nothing to add to the bound), or left to the
  * other methods untouched (a budget ran out before the bound). secs: the
- * wall budget of one mutant. BuDDy is one global state: runs of several
+ * wall budget of one mutant; tmax: the most nodes the original's
+ * transition relation may have (0: the engine's cap), else the batch is
+ * left to the other methods. BuDDy is one global state: runs of several
  * threads take turns (a process-wide lock). */
-void mf_bdd_run(mf_batch *B, int *which, double secs, mf_bdd_stats *st);
+void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
+                mf_bdd_stats *st);
 
 #endif

@@ -54,6 +54,8 @@ typedef struct {
     mf_vmap *cells;        /* per slot x MF_BR__N: the cell's values,
                               built on first use (n < 0: not yet) */
     long ops, ops_max;     /* value pairs combined, and the budget */
+    double deadline;       /* of the compilation, in this thread's CPU
+                              seconds (mf_bdd_cpu_now), 0: none */
 } mf_bdd_space;
 
 /* Builds the space of m and declares its variables to BuDDy (running).
@@ -63,6 +65,9 @@ int mf_bdd_space_init(mf_bdd_space *sp, const mf_model *m);
 void mf_bdd_space_free(mf_bdd_space *sp);
 
 void mf_vmap_free(mf_vmap *vm);
+/* This thread's CPU time in seconds: budgets that a loaded machine does
+ * not eat. */
+double mf_bdd_cpu_now(void);
 /* The relations of model mm (the original or a mutant, same variables)
  * over the x blocks, one conjunct per item, plus conjunct nitems: the
  * domains and frozen cells (init: the initial states, else the step).
