@@ -521,6 +521,11 @@ static int search(sess *S, mrel *R, const mf_batch *B, double deadline,
         wd = -1;
     }
     bdd_delref(r0);
+    /* A mutant that accepts wherever the original does never refuses:
+     * no refusal check per depth. */
+    BDD never = bdd_addref(bdd_apply(S->acc, R->acc, bddop_diff));
+    int mayref = never != bddfalse;
+    bdd_delref(never);
     for (; w == bddfalse;) {
         BDD bad = bdd_addref(bdd_apply(F, R->E, bddop_diff));
         if (bad != bddfalse) {
@@ -533,7 +538,7 @@ static int search(sess *S, mrel *R, const mf_batch *B, double deadline,
         MF_VEC_PUSH(G, and2(F, R->E));
         BDD g = G.v[G.n - 1];
         /* Length d + 1 by a refusal: the original steps, the mutant not. */
-        BDD ra = and2(g, S->acc);
+        BDD ra = and2(g, mayref ? S->acc : bddfalse);
         BDD rr = bdd_addref(bdd_apply(ra, R->acc, bddop_diff));
         bdd_delref(ra);
         if (rr != bddfalse) {
@@ -823,7 +828,7 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
         return;
     pthread_mutex_lock(&bdd_lock);
     bdd_err = 0;
-    bdd_init(1 << 18, 1 << 16);
+    bdd_init(1 << 18, 1 << 18);
     /* bdd_done frees a table twice when no variable was ever declared. */
     bdd_setvarnum(1);
     bdd_error_hook(on_error);
