@@ -176,8 +176,15 @@ static void test_bdd__scr_threshold_kill_is_thirty_steps(void **state)
     mf_engine_opts o;
     mf_engine_opts_default(&o);
     o.bound = 40;
-    o.method = MF_METHOD_BDD;
     mf_verdict v;
+    /* Auto takes the BDDs for it. */
+    long decided = mf_engine_bdd_decided();
+    assert_int_equal(mf_engine_check(m, &mu, 1, &o, &v), 0);
+    assert_int_equal(mf_engine_bdd_decided(), decided + 1);
+    assert_int_equal(v.kind, MF_V_KILLED);
+    assert_int_equal(v.test->length, 30);
+    mf_verdict_clear(&v);
+    o.method = MF_METHOD_BDD;
     assert_int_equal(mf_engine_check(m, &mu, 1, &o, &v), 0);
     assert_int_equal(v.kind, MF_V_KILLED);
     assert_int_equal(v.notion, MF_N_DETERMINISTIC);
@@ -217,7 +224,9 @@ static void test_bdd__wide_cell_goes_to_the_solver(void **state)
     assert_non_null(strstr(v.reason, "100001 values"));
     mf_verdict_clear(&v);
     o.method = MF_METHOD_AUTO;
+    long left = mf_engine_bdd_left();
     assert_int_equal(mf_engine_check(m, &mu, 1, &o, &v), 0);
+    assert_int_equal(mf_engine_bdd_left(), left + 1);
     assert_int_equal(v.kind, MF_V_KILLED);
     assert_int_equal(v.test->length, 0);
     mf_verdict_clear(&v);

@@ -521,8 +521,9 @@ static int search(sess *S, mrel *R, const mf_batch *B, double deadline,
         wd = -1;
     }
     bdd_delref(r0);
-    /* A mutant that accepts wherever the original does never refuses:
-     * no refusal check per depth. */
+    /* No input the original accepts somewhere that the mutant refuses
+     * somewhere (x and y apart): then no pair can show a refusal, and
+     * the check per depth is skipped. */
     BDD never = bdd_addref(bdd_apply(S->acc, R->acc, bddop_diff));
     int mayref = never != bddfalse;
     bdd_delref(never);

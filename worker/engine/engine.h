@@ -72,4 +72,10 @@ int mf_engine_replay(const mf_model *m, const mf_model *mutant, mf_test *t,
  * deterministic). For tests and measurements. */
 long mf_engine_explorer_tests(mf_notion notion);
 
+/* How many mutants of this process the BDD engine decided (killed,
+ * proved, or searched to the bound) and left to the other methods
+ * (portfolio.c). For tests and measurements. */
+long mf_engine_bdd_decided(void);
+long mf_engine_bdd_left(void);
+
 #endif

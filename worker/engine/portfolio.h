@@ -15,10 +15,5 @@
  * methods go on with what is left. */
 int mf_portfolio_first(mf_batch *B, const int *det, int *search);
 
-/* How many mutants of this process the BDD engine decided (killed,
- * proved or searched to the bound) and left to the other methods. For
- * tests and measurements. */
-long mf_engine_bdd_decided(void);
-long mf_engine_bdd_left(void);
 
 #endif
