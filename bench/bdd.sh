@@ -53,7 +53,7 @@ models+=("$ROOT/tests/models/scr_sis.smv" "$ROOT/tests/models/car_alarm.smv"
 
 echo "== check --all --bound $BOUND$([ "$SAMPLE" != 0 ] && echo " --sample $SAMPLE"), cap ${CAP}s a run, CPU seconds"
 echo "   on: --method auto (BDDs first); off: --method smt; ratio = off / on (time per mutant)"
-printf '%-40s %5s | %-28s | %-28s | %6s\n' model mut "on: dec surv unk s/mut" \
+printf '%-52s %5s | %-28s | %-28s | %6s\n' model mut "on: dec surv unk s/mut" \
     "off: dec surv unk s/mut" ratio
 samp=()
 [ "$SAMPLE" != 0 ] && samp=(--sample "$SAMPLE")
@@ -72,7 +72,7 @@ for f in "${models[@]}"; do
             "$(awk -v c="$5" -v n="$1" 'BEGIN { print c / (n ? n : 1) }')"
     }
     ratio=$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.1f", (a > 0 ? b / a : 0) }')
-    printf '%-40.40s %5s | %s | %s | %6s\n' "$b" "${n1:-${n2:-?}}" \
+    printf '%-52.52s %5s | %s | %s | %6s\n' "${b: -52}" "${n1:-${n2:-?}}" \
         "$(fmt "${n1:-}" "${d1:-}" "${s1:-}" "${u1:-}" "$on")" \
         "$(fmt "${n2:-}" "${d2:-}" "${s2:-}" "${u2:-}" "$off")" "$ratio"
     cp "$TMP/on" "$TMP/on.$b"
@@ -90,7 +90,7 @@ echo "   inputs are all IVARs); CPU seconds per mutant"
 echo "   k/true: mutfarm kills that NuSMV finds the INVARSPEC true for (a"
 echo "   refusal kill, which the product cannot express, or a disagreement:"
 echo "   look at the test)"
-printf '%-40s %5s %10s %10s %7s %6s %6s\n' model mut mutfarm NuSMV ratio agree k/true
+printf '%-52s %5s %10s %10s %7s %6s %6s\n' model mut mutfarm NuSMV ratio agree k/true
 for f in "${models[@]}"; do
     b=$(basename "$f" .smv)
     [ -f "$TMP/on.$b" ] || continue
@@ -135,7 +135,7 @@ for f in "${models[@]}"; do
     done < "$TMP/on.$b"
     mt=$(cat "$TMP/t.$b")
     nt=$(awk -v t="$t" -v n="$n" 'BEGIN { print t / (n ? n : 1) }')
-    printf '%-40.40s %5s %10.4f %10.3f %7.1f %6s %6s\n' "$b" "$n" "$mt" "$nt" \
+    printf '%-52.52s %5s %10.4f %10.3f %7.1f %6s %6s\n' "${b: -52}" "$n" "$mt" "$nt" \
         "$(awk -v a="$mt" -v b="$nt" 'BEGIN { print (a > 0 ? b / a : 0) }')" \
         "$agree/$n" "$refus"
 done
