@@ -59,6 +59,8 @@ samp=()
 [ "$SAMPLE" != 0 ] && samp=(--sample "$SAMPLE")
 for f in "${models[@]}"; do
     b=$(basename "$f" .smv)
+    bn=$b
+    [ ${#b} -gt 52 ] && bn=${b: -52}
     wanted "$b" || continue
     "$BIN" model check "$f" > /dev/null 2>&1 || continue
     on=$(cpu "$TMP/on" "$BIN" check "$f" --all --bound "$BOUND" "${samp[@]}")
@@ -72,7 +74,7 @@ for f in "${models[@]}"; do
             "$(awk -v c="$5" -v n="$1" 'BEGIN { print c / (n ? n : 1) }')"
     }
     ratio=$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.1f", (a > 0 ? b / a : 0) }')
-    printf '%-52.52s %5s | %s | %s | %6s\n' "${b: -52}" "${n1:-${n2:-?}}" \
+    printf '%-52.52s %5s | %s | %s | %6s\n' "$bn" "${n1:-${n2:-?}}" \
         "$(fmt "${n1:-}" "${d1:-}" "${s1:-}" "${u1:-}" "$on")" \
         "$(fmt "${n2:-}" "${d2:-}" "${s2:-}" "${u2:-}" "$off")" "$ratio"
     cp "$TMP/on" "$TMP/on.$b"
@@ -93,6 +95,8 @@ echo "   look at the test)"
 printf '%-52s %5s %10s %10s %7s %6s %6s\n' model mut mutfarm NuSMV ratio agree k/true
 for f in "${models[@]}"; do
     b=$(basename "$f" .smv)
+    bn=$b
+    [ ${#b} -gt 52 ] && bn=${b: -52}
     [ -f "$TMP/on.$b" ] || continue
     info=$("$BIN" model check "$f")
     ivars=$(awk '/^inputs:/ { $1 = ""; print }' <<< "$info")
@@ -135,7 +139,7 @@ for f in "${models[@]}"; do
     done < "$TMP/on.$b"
     mt=$(cat "$TMP/t.$b")
     nt=$(awk -v t="$t" -v n="$n" 'BEGIN { print t / (n ? n : 1) }')
-    printf '%-52.52s %5s %10.4f %10.3f %7.1f %6s %6s\n' "${b: -52}" "$n" "$mt" "$nt" \
+    printf '%-52.52s %5s %10.4f %10.3f %7.1f %6s %6s\n' "$bn" "$n" "$mt" "$nt" \
         "$(awk -v a="$mt" -v b="$nt" 'BEGIN { print (a > 0 ? b / a : 0) }')" \
         "$agree/$n" "$refus"
 done
