@@ -63,6 +63,8 @@ typedef struct {
     int enabled;      /* every reachable state of the original steps under
                          every input (then the potential search is exact) */
     int obsfix;       /* every cell but the inputs is observable */
+    int pot;          /* the potential search is wanted (auto: not where
+                         the explorer is cheaper) */
 } sess;
 
 static BDD and2(BDD a, BDD b)
@@ -757,7 +759,8 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
         (nn != MF_N_DETERMINISTIC && B->o->notion == MF_REQ_POTENTIAL)) {
         /* The potential search where it is exact; the definite upgrade
          * of its kills is the other methods'. */
-        if (!S->obsfix || !S->enabled || B->o->notion == MF_REQ_DEFINITE) {
+        if (!S->obsfix || !S->enabled || !S->pot ||
+            B->o->notion == MF_REQ_DEFINITE) {
             mrel_free(&R);
             st->left++;
             return bdd_err != 0;
@@ -819,6 +822,7 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
 void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
                 mf_bdd_stats *st)
 {
+    int forced = tmax <= 0;
     if (tmax <= 0 || tmax > TREL_MAX)
         tmax = TREL_MAX;
     memset(st, 0, sizeof *st);
@@ -852,6 +856,11 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
         double r = reach_count(&S, mf_z3_now() + secs);
         if (S.det)
             st->reach = r;
+        /* Small products are the explorer's: its exploration of a mutant
+         * costs less than a BDD search (HyperQB's bakery, 167 states: 0.2
+         * against 1.4 ms a mutant). */
+        long xmax = B->o->prove ? B->o->explicit_max : 0;
+        S.pot = forced || xmax <= 0 || r <= 0 || r * 20 > (double)xmax;
         if (st->tnodes > tmax)
             rc = mf_err_set(MF_ELIMIT, "BDDs: transition relation of %ld "
                                        "nodes",
@@ -864,7 +873,7 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
     for (int j = 0; j < B->nmut && rc == 0; j++) {
         if (!which[j] || !B->mu[j].todo)
             continue;
-        if (!S.det && !(S.obsfix && S.enabled) &&
+        if (!S.det && !(S.obsfix && S.enabled && S.pot) &&
             !(B->mu[j].v->orig_det && B->mu[j].v->mut_det)) {
             st->left++; /* no search of this original would be exact */
             continue;
