@@ -72,9 +72,11 @@ static int run_bdd(mf_batch *B, const int *det, int *search, int forced)
         if (!B->mu[j].todo || (det[j] && !search[j]))
             continue;
         mf_batch_settle(B, j, MF_V_UNKNOWN, 0, NULL, "%s",
-                        !det[j]    ? "BDDs: deterministic pairs only"
+                        !B->meta    ? "BDDs: mutants of one item only"
                         : st.why[0] ? st.why
-                                   : "BDDs: past the budget");
+                        : !det[j]   ? "BDDs: a non-deterministic pair "
+                                      "they cannot search exactly"
+                                    : "BDDs: past the budget");
     }
     return 1;
 }
