@@ -21,6 +21,7 @@ static void usage(FILE *f)
           "                     [--bound K] [--notion auto|potential|definite]\n"
           "                     [--engine cegis|quantified] [--mode batch|fresh]\n"
           "                     [--encoding auto|int|bv]\n"
+          "                     [--method auto|smt|bdd|explicit]\n"
           "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
           "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
           "                     [--memory-mb MB] [--no-proof]\n"
@@ -30,6 +31,10 @@ static void usage(FILE *f)
           "    gives up: unknown, with the reason (default 0: none)\n"
           "  --explicit-max N: product states of the explicit-state proof\n"
           "    (default 20000; 0: off)\n"
+          "  --method M: which method decides first (default auto: BDDs for\n"
+          "    deterministic mutants within a budget, then the solver); bdd\n"
+          "    or explicit alone (what it cannot decide is unknown); smt\n"
+          "    without BDDs\n"
           "  --sample N: with --all, N evenly spaced mutants only\n"
           "  --threads N: decide the mutants in N threads (default 1), each\n"
           "    taking batches of consecutive mutants in turn\n"
@@ -151,6 +156,7 @@ static const char *const notions[] = {"auto", "potential", "definite"};
 static const char *const engines[] = {"cegis", "quantified"};
 static const char *const modes[] = {"batch", "fresh"};
 static const char *const encodings[] = {"auto", "int", "bv"};
+static const char *const methods[] = {"auto", "smt", "bdd", "explicit"};
 
 /* The index of `arg` in names[0..n), or -1 after saying on stderr which
  * names `flag` takes. */
@@ -190,13 +196,14 @@ int mf_cmd_check(int argc, char **argv)
         {"engine", required_argument, 0, 'e'},
         {"mode", required_argument, 0, 'M'},
         {"encoding", required_argument, 0, 'E'},
+        {"method", required_argument, 0, 'Y'},
         {"operators", required_argument, 0, 'O'},
         {"inputs", required_argument, 0, 'i'},
         {"observe", required_argument, 0, 'o'},
         {"timeout", required_argument, 0, 't'},
         {"mutant-timeout", required_argument, 0, 'W'},
         {"rlimit", required_argument, 0, 'r'},
-        {"memory-mb", required_argument, 0, 'Y'},
+        {"memory-mb", required_argument, 0, 'Q'},
         {"no-proof", no_argument, 0, 'P'},
         {"explicit-max", required_argument, 0, 'X'},
         {"sample", required_argument, 0, 'S'},
@@ -246,6 +253,11 @@ int mf_cmd_check(int argc, char **argv)
                 return MF_EXIT_USAGE;
             eo.encoding = (mf_encoding)e;
             break;
+        case 'Y':
+            if ((e = pick("--method", optarg, methods, 4)) < 0)
+                return MF_EXIT_USAGE;
+            eo.method = (mf_method)e;
+            break;
         case 'O': ops = optarg; break;
         case 'i': inputs = optarg; break;
         case 'o': observe = optarg; break;
@@ -274,7 +286,7 @@ int mf_cmd_check(int argc, char **argv)
             }
             eo.rlimit = (unsigned)v;
             break;
-        case 'Y':
+        case 'Q':
             if (parse_uint(optarg, 1048576, &v) < 0) {
                 fprintf(stderr, "mutfarm check: --memory-mb needs MiB "
                                 "0..1048576, not '%s'\n", optarg);

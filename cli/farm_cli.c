@@ -44,6 +44,7 @@ static const mf_cli_flag flags[] = {
     {'M', "--memory-mb", "engine", "memory_mb"},
     {'K', "--server-secret-key", "security", "server_secret_key"},
     {'A', "--authorized-keys", "security", "authorized_keys"},
+    {'Y', "--method", "engine", "method"},
 };
 #define NFLAGS ((int)(sizeof flags / sizeof flags[0]))
 
@@ -69,6 +70,7 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
         {"curve", no_argument, 0, 'c'},
         {"server-secret-key", required_argument, 0, 'K'},
         {"authorized-keys", required_argument, 0, 'A'},
+        {"method", required_argument, 0, 'Y'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };

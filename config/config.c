@@ -29,6 +29,7 @@ typedef enum {
     K_NOTION, /* mf_notion_req */
     K_ENGINE, /* mf_engine_kind */
     K_MODE,   /* mf_mode */
+    K_METHOD, /* mf_method */
 } kind;
 
 typedef struct {
@@ -54,6 +55,7 @@ static const key keys[] = {
     {"engine", "engine", K_ENGINE, F(engine), 0, 0},
     {"engine", "mode", K_MODE, F(mode), 0, 0},
     {"engine", "cegis_max", K_INT, F(cegis_max), 1, 1000000},
+    {"engine", "method", K_METHOD, F(method), 0, 0},
     {"farm", "heartbeat_ms", K_UINT, F(heartbeat_ms), 10, 3600000},
     {"farm", "liveness", K_INT, F(liveness), 1, 1000},
     {"farm", "lease_ms", K_UINT, F(lease_ms), 100, 604800000},
@@ -83,6 +85,7 @@ static const key keys[] = {
 static const char *const notion_names[] = {"auto", "potential", "definite"};
 static const char *const engine_names[] = {"cegis", "quantified"};
 static const char *const mode_names[] = {"batch", "fresh"};
+static const char *const method_names[] = {"auto", "smt", "bdd", "explicit"};
 
 static const char *enum_name(const char *const *names, int n, int v)
 {
@@ -93,7 +96,7 @@ static const char *enum_name(const char *const *names, int n, int v)
  * their defaults, the config gives them back for a check. */
 #define ENGINE_FIELDS(X)                                                       \
     X(bound) X(notion) X(timeout_ms) X(rlimit) X(prove) X(engine) X(mode)      \
-    X(cegis_max) X(memory_mb)
+    X(cegis_max) X(memory_mb) X(method)
 
 void mf_config_default(mf_config *c)
 {
@@ -234,8 +237,9 @@ static int set_enum(mf_config *c, const key *k, const char *value)
 {
     const char *const *names = k->k == K_NOTION   ? notion_names
                                : k->k == K_ENGINE ? engine_names
+                               : k->k == K_METHOD ? method_names
                                                   : mode_names;
-    int n = k->k == K_NOTION ? 3 : 2;
+    int n = k->k == K_NOTION ? 3 : k->k == K_METHOD ? 4 : 2;
     int v = parse_enum(value, names, n);
     char expect[96];
     if (v < 0) {
@@ -461,6 +465,10 @@ void mf_config_print(mf_buf *out, const mf_config *c)
             mf_buf_printf(out, "%s\n",
                           enum_name(mode_names, 2, *(const int *)p));
             break;
+        case K_METHOD:
+            mf_buf_printf(out, "%s\n",
+                          enum_name(method_names, 4, *(const int *)p));
+            break;
         }
     }
 }
@@ -510,6 +518,9 @@ int mf_config_campaign_key(const mf_config *c, mf_buf *ops, mf_buf *options)
         mf_buf_printf(options, ",\"sample\":%d", c->sample);
     if (c->memory_mb > 0)
         mf_buf_printf(options, ",\"memory_mb\":%u", c->memory_mb);
+    if (c->method != MF_METHOD_AUTO)
+        mf_buf_printf(options, ",\"method\":\"%s\"",
+                      enum_name(method_names, 4, (int)c->method));
     mf_buf_puts(options, "}");
     return 0;
 }

@@ -35,6 +35,7 @@ typedef struct {
     mf_engine_kind engine; /* non-deterministic models: cegis|quantified */
     mf_mode mode;          /* one solver per batch or per mutant */
     int cegis_max;         /* refinement iterations per depth */
+    mf_method method;      /* auto|smt|bdd|explicit (docs/killing.md) */
 
     /* [farm]: the coordinator's reliability and sharding knobs */
     unsigned heartbeat_ms;  /* interval of heartbeats, both directions */

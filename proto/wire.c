@@ -212,6 +212,8 @@ static int bad_options(vcheck *c, const Mutfarm__V1__Options *o)
         return bad(c, "options mode %d unknown", (int)o->mode);
     if (o->cegis_max > 1000000)
         return bad(c, "options cegis_max %u too large", o->cegis_max);
+    if ((unsigned)o->method > MUTFARM__V1__METHOD__METHOD_EXPLICIT)
+        return bad(c, "options method %d unknown", (int)o->method);
     return bad_names(c, "inputs", o->inputs, o->n_inputs) ||
            bad_names(c, "observe", o->observe, o->n_observe);
 }
@@ -639,6 +641,8 @@ int mf_wire_encode_job_spec(uint8_t **out, size_t *len,
     o.memory_mb = eo->memory_mb;
     o.no_proof = !eo->prove;
     o.cegis_max = eo->cegis_max > 0 ? (uint32_t)eo->cegis_max : 0;
+    /* mf_method and Method share their values. */
+    o.method = (Mutfarm__V1__Method)eo->method;
     o.n_inputs = j->ninputs;
     o.inputs = (char **)(uintptr_t)j->inputs;
     o.n_observe = j->nobserve;
@@ -706,6 +710,8 @@ void mf_wire_opts_to_engine(mf_engine_opts *o, const mf_wire_options *p)
     o->prove = !p->no_proof;
     if (p->cegis_max)
         o->cegis_max = (int)p->cegis_max;
+    if ((unsigned)p->method <= MUTFARM__V1__METHOD__METHOD_EXPLICIT)
+        o->method = (mf_method)p->method;
 }
 
 /* ------------------------------------------------------------------ */

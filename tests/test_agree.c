@@ -48,6 +48,9 @@
  *                      which is this explorer): its state limit, default 0
  *                      (off, so that every equivalent verdict compared
  *                      comes from a Z3 proof)
+ *   MF_AGREE_METHOD    the engine's --method: auto (default: the BDD
+ *                      engine on, docs/killing.md "Portfolio"), smt, bdd
+ *                      or explicit
  *   MF_AGREE_VERBOSE=1 one line per mutant */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -163,6 +166,7 @@ typedef struct {
     int shard_k, shard_n; /* MF_AGREE_SHARD; shard_n 0: all */
     long states, explicit_max;
     unsigned timeout_ms;
+    int method; /* mf_method */
     const char *models;
 } config;
 
@@ -477,6 +481,7 @@ static void run_batch(walk *w)
     if (w->cfg->timeout_ms)
         o.timeout_ms = w->cfg->timeout_ms;
     o.explicit_max = w->cfg->explicit_max;
+    o.method = (mf_method)w->cfg->method;
     double t0 = now();
     if (mf_engine_check(w->m, em, n, &o, out) < 0)
         say("# %s: batch failed: %s\n", w->path, mf_err_msg());
@@ -714,6 +719,15 @@ test_agree__engine_matches_the_explorer_on_every_mutant(void **state)
     cfg.verbose = env_int("MF_AGREE_VERBOSE", 0);
     cfg.explicit_max = env_int("MF_AGREE_EXPLICIT", 0);
     cfg.models = getenv("MF_AGREE_MODELS");
+    const char *meth = getenv("MF_AGREE_METHOD");
+    static const char *const methods[] = {"auto", "smt", "bdd", "explicit"};
+    for (int i = 0; meth && *meth && i < 4; i++)
+        if (!strcmp(meth, methods[i]))
+            cfg.method = i + 1;
+    if (meth && *meth && !cfg.method)
+        fail_msg("MF_AGREE_METHOD=%s: want auto, smt, bdd or explicit", meth);
+    if (cfg.method)
+        cfg.method--;
     const char *shard = getenv("MF_AGREE_SHARD");
     if (shard && *shard &&
         (sscanf(shard, "%d/%d", &cfg.shard_k, &cfg.shard_n) != 2 ||

@@ -84,6 +84,7 @@ static void test_config__file_values_and_flag_overrides(void **state)
                        "rlimit = 4000000000\n"
                        "prove = off\n"
                        "engine = quantified\n"
+                       "method = bdd\n"
                        "[farm]\n"
                        "job_min = 2\n"
                        "job_max = 2\n"
@@ -98,6 +99,10 @@ static void test_config__file_values_and_flag_overrides(void **state)
     assert_int_equal(c.rlimit, 4000000000u);
     assert_int_equal(c.prove, 0);
     assert_int_equal(c.engine, MF_ENGINE_QUANTIFIED);
+    assert_int_equal(c.method, MF_METHOD_BDD);
+    mf_engine_opts eo;
+    mf_config_engine_opts(&c, &eo);
+    assert_int_equal(eo.method, MF_METHOD_BDD);
     assert_int_equal(c.job_max, 2);
     assert_int_equal(c.curve, 1);
     assert_int_equal(c.heartbeat_ms, 1000); /* untouched keys keep theirs */
@@ -158,6 +163,8 @@ static void test_config__bad_configs_name_file_and_line(void **state)
         "one of auto, potential, definite");
     bad("[engine]\nprove = maybe\n", MF_EPARSE, "on or off");
     bad("[engine]\nmode = lazy\n", MF_EPARSE, "one of batch, fresh");
+    bad("[engine]\nmethod = fast\n", MF_EPARSE,
+        "one of auto, smt, bdd, explicit");
     bad("[campaign]\noperators = negate,frobnicate\n", MF_EPARSE,
         "unknown mutation operator 'frobnicate'");
     bad("[coordinator]\ndb =\n", MF_EPARSE, "must not be empty");

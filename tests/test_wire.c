@@ -299,6 +299,7 @@ static void test_wire__job_round_trips_with_options(void **state)
     eo.rlimit = 99999;
     eo.prove = 0;
     eo.cegis_max = 12;
+    eo.method = MF_METHOD_SMT;
     /* The text is cut by model_len, not by its NUL. */
     const char *text = "MODULE main\nVAR x : boolean;\nTRAILING";
     size_t tlen = strlen(text) - strlen("TRAILING");
@@ -339,6 +340,7 @@ static void test_wire__job_round_trips_with_options(void **state)
     assert_int_equal(back.rlimit, 99999);
     assert_int_equal(back.prove, 0);
     assert_int_equal(back.cegis_max, 12);
+    assert_int_equal(back.method, MF_METHOD_SMT);
     mf_wire_free(e);
     free(buf);
 

@@ -17,6 +17,7 @@
 #include "det.h"
 #include "explicit.h"
 #include "lockstep.h"
+#include "portfolio.h"
 #include "potential.h"
 #include "prove.h"
 #include "quant.h"
@@ -301,8 +302,19 @@ static void run_batch(mf_batch *B)
     int *det = mf_xcalloc((size_t)(n ? n : 1), sizeof *det);
     for (int j = 0; j < n; j++)
         det[j] = B->mu[j].v->orig_det && B->mu[j].v->mut_det;
-    /* Deterministic mutants: one incremental solver, depth by depth. */
-    mf_det_search(B, det);
+    /* The method chosen for the batch first (portfolio.c); then the
+     * deterministic mutants it left: one incremental solver, depth by
+     * depth. */
+    int *search = mf_xcalloc((size_t)(n ? n : 1), sizeof *search);
+    memcpy(search, det, (size_t)n * sizeof *search);
+    int done = mf_portfolio_first(B, det, search);
+    if (!done)
+        mf_det_search(B, search);
+    free(search);
+    if (done) {
+        free(det);
+        return;
+    }
     /* The others, with learnt steps: one potential search for all. */
     if (B->lib && B->meta && B->o->engine == MF_ENGINE_CEGIS &&
         B->o->notion != MF_REQ_DEFINITE) {

@@ -14,6 +14,14 @@ typedef enum { MF_MODE_BATCH, MF_MODE_FRESH } mf_mode;
 /* Values in Z3: bit-vectors where an interval analysis bounds them, else
  * Int (auto), or forced (to measure one against the other). */
 typedef enum { MF_ENCODING_AUTO, MF_ENCODING_INT, MF_ENCODING_BV } mf_encoding;
+/* Which method decides the deterministic mutants first (docs/killing.md,
+ * Portfolio): chosen per batch from measured cost (auto), or forced. */
+typedef enum {
+    MF_METHOD_AUTO,
+    MF_METHOD_SMT,
+    MF_METHOD_BDD,
+    MF_METHOD_EXPLICIT
+} mf_method;
 
 typedef struct {
     int bound;             /* deepest test length searched */
@@ -32,6 +40,7 @@ typedef struct {
     int cegis_max;         /* refinement iterations per depth */
     long explicit_max;     /* product states of the explicit-state proof,
                               0: that method is off */
+    mf_method method;      /* auto, or one forced */
 } mf_engine_opts;
 
 void mf_engine_opts_default(mf_engine_opts *o);
@@ -69,5 +78,11 @@ int mf_engine_replay(const mf_model *m, const mf_model *mutant, mf_test *t,
  * (no solver search): notion MF_N_POTENTIAL, or the others (definite and
  * deterministic). For tests and measurements. */
 long mf_engine_explorer_tests(mf_notion notion);
+
+/* How many mutants of this process the BDD engine decided (killed,
+ * proved, or searched to the bound) and left to the other methods
+ * (portfolio.c). For tests and measurements. */
+long mf_engine_bdd_decided(void);
+long mf_engine_bdd_left(void);
 
 #endif
