@@ -475,20 +475,6 @@ static int resolve_id(fctx *c, mf_expr **out, const mf_expr *e, inst *in)
             return 0;
         }
     }
-    /* `inst.p` where p is a parameter of inst's module: NuSMV reads it,
-     * mutfarm does not yet (docs/smv.md); unsupported, not undefined */
-    const char *last = strrchr(flat, '.');
-    if (last) {
-        const char *ip = mf_arena_strndup(c->m->arena, flat,
-                                          (size_t)(last - flat));
-        nment *ie = tab_find(c, ip);
-        if (ie && ie->kind == NM_INST)
-            for (int i = 0; i < c->insts.v[ie->index]->mod->nparams; i++)
-                if (!strcmp(c->insts.v[ie->index]->mod->params[i], last + 1))
-                    return err_at(c, MF_EUNSUPPORTED, e->line, e->col,
-                                  "module parameter '%s' read through its "
-                                  "instance '%s'", last + 1, ip);
-    }
     return err_at(c, MF_ETYPE, e->line, e->col, "undefined identifier '%s'",
                   name);
 }
