@@ -23,10 +23,12 @@ static void usage(FILE *f)
           "                     [--encoding auto|int|bv]\n"
           "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
           "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
-          "                     [--no-proof] [--explicit-max N] [--sample N]\n"
-          "                     [--control] [--threads N]\n"
-          "  --explicit-max N: product states of the explicit-state proof\n"
-          "    (default 20000; 0: off)\n"
+          "                     [--no-proof] [--explicit-mb MB] [--explicit-max N]\n"
+          "                     [--sample N] [--control] [--threads N]\n"
+          "  --explicit-mb MB: memory budget of the explicit-state proof per\n"
+          "    thread (default 256; 0: none, then 20000 states at most)\n"
+          "  --explicit-max N: at most N product states besides (0: the\n"
+          "    explicit-state proof is off)\n"
           "  --sample N: with --all, N evenly spaced mutants only\n"
           "  --threads N: decide the mutants in N threads (default 1), each\n"
           "    taking batches of consecutive mutants in turn\n"
@@ -194,6 +196,7 @@ int mf_cmd_check(int argc, char **argv)
         {"rlimit", required_argument, 0, 'r'},
         {"no-proof", no_argument, 0, 'P'},
         {"explicit-max", required_argument, 0, 'X'},
+        {"explicit-mb", required_argument, 0, 'B'},
         {"sample", required_argument, 0, 'S'},
         {"control", no_argument, 0, 'C'},
         {"threads", required_argument, 0, 'T'},
@@ -277,6 +280,14 @@ int mf_cmd_check(int argc, char **argv)
                 return MF_EXIT_USAGE;
             }
             eo.explicit_max = v;
+            break;
+        case 'B':
+            if (parse_uint(optarg, 1048576, &v) < 0) {
+                fprintf(stderr, "mutfarm check: --explicit-mb needs a "
+                                "number of megabytes 0..1048576\n");
+                return MF_EXIT_USAGE;
+            }
+            eo.explicit_mb = (unsigned)v;
             break;
         case 'S':
             if (parse_uint(optarg, 100000000, &v) < 0 || v == 0) {

@@ -12,11 +12,15 @@
  * tested against (tests/test_agree.c). */
 #include "explore.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define DEFAULT_MAX_STATES 100000L
+/* New nodes between two looks at the memory held and the clock. */
+#define BUDGET_EVERY 1024
 /* Input valuations per step past which a model is too large. */
 #define MAX_INPUTS (1 << 16)
 /* Candidate assignments per simulator enumeration. */
@@ -186,6 +190,8 @@ struct explorer {
     mf_val *inits; /* ninit * nslots */
     mf_val *inps;  /* ninp * nslots */
     long work, max_work;
+    size_t max_bytes; /* mf_explore_ctx_set_budget: 0 none */
+    double deadline;  /* CLOCK_MONOTONIC seconds, 0 none */
     int enabled;   /* the original never refuses a step input: R is moot
                       (-1: not known yet) */
     int init_rc;   /* building the input valuations failed */
@@ -214,6 +220,32 @@ static int fail(explorer *x, int code, const char *what)
         snprintf(x->msg, sizeof(x->msg), "%s", what);
     }
     return code;
+}
+
+/* Bytes held by a table and by the vectors of a side (capacities). */
+static size_t ktab_bytes(const ktab *t)
+{
+    return t->pcap * sizeof *t->pool +
+           (size_t)t->cap * (sizeof *t->off + sizeof *t->len + sizeof *t->hash) +
+           t->hcap * sizeof *t->ht;
+}
+
+#define VEC_BYTES(vec) ((size_t)(vec).cap * sizeof *(vec).v)
+
+static size_t side_bytes(const side *d)
+{
+    return ktab_bytes(&d->states) + VEC_BYTES(d->obs) +
+           ktab_bytes(&d->succ_keys) + VEC_BYTES(d->succ) +
+           VEC_BYTES(d->succ_pool) + ktab_bytes(&d->sets) +
+           ktab_bytes(&d->step_keys) + VEC_BYTES(d->steps) +
+           VEC_BYTES(d->part_pool);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static int collect_fn(const mf_val *state, void *ctx)
@@ -671,6 +703,16 @@ static int bfs_add(explorer *x, bfs *b, const int64_t *key, int len,
     MF_VEC_PUSH(b->depth, parent < 0 ? 0 : b->depth.v[parent] + 1);
     if (b->nodes.n > max)
         return fail(x, MF_ELIMIT, "more product states than the limit");
+    if (b->nodes.n % BUDGET_EVERY == 0 && (x->max_bytes || x->deadline)) {
+        size_t held = side_bytes(&x->s[0]) + side_bytes(&x->s[1]) +
+                      ktab_bytes(&x->obs) + ktab_bytes(&b->nodes) +
+                      VEC_BYTES(b->parent) + VEC_BYTES(b->input) +
+                      VEC_BYTES(b->depth);
+        if (x->max_bytes && held > x->max_bytes)
+            return fail(x, MF_ELIMIT, "past the memory budget");
+        if (x->deadline && now_s() > x->deadline)
+            return fail(x, MF_ELIMIT, "past the time budget");
+    }
     return 1;
 }
 
@@ -751,6 +793,8 @@ static int check_work(explorer *x)
 {
     if (x->work > x->max_work)
         return fail(x, MF_ELIMIT, "work limit reached");
+    if (x->deadline && (x->work & 4095) == 0 && now_s() > x->deadline)
+        return fail(x, MF_ELIMIT, "past the time budget");
     return 0;
 }
 
@@ -786,7 +830,9 @@ static int original_input_enabled(explorer *x, long max_states)
         push_unseen(&todo, &seen, ids, n);
     }
     for (int t = 0; t < todo.n && rc == 1; t++) {
-        if (seen.n > max_states || x->work > x->max_work / 2) {
+        if (seen.n > max_states || x->work > x->max_work / 2 ||
+            (t % BUDGET_EVERY == 0 && x->max_bytes &&
+             side_bytes(M) + ktab_bytes(&seen) > x->max_bytes / 2)) {
             rc = 0;
             break;
         }
@@ -1089,6 +1135,13 @@ void mf_explore_ctx_set_delta(mf_explore_ctx *x, int on)
     x->delta_off = !on;
 }
 
+void mf_explore_ctx_set_budget(mf_explore_ctx *x, size_t max_bytes,
+                               double secs)
+{
+    x->max_bytes = max_bytes;
+    x->deadline = secs > 0 ? now_s() + secs : 0;
+}
+
 void mf_explore_ctx_free(mf_explore_ctx *x)
 {
     if (!x)
@@ -1116,7 +1169,8 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
     int rc = 0;
     memset(out, 0, sizeof(*out));
     if (max_states <= 0)
-        max_states = DEFAULT_MAX_STATES;
+        max_states = x->max_bytes ? LONG_MAX / WORK_PER_NODE
+                                  : DEFAULT_MAX_STATES;
     if (x->s[0].m->nslots != mut->nslots) {
         out->potential.verdict = out->definite.verdict = MF_XV_ERROR;
         snprintf(out->err, sizeof(out->err),

@@ -137,6 +137,15 @@ void mf_explore_ctx_free(mf_explore_ctx *ctx); /* NULL-safe */
  * those of the simulator's steps (off: for tests and measurements). */
 void mf_explore_ctx_set_delta(mf_explore_ctx *ctx, int on);
 
+/* A budget for the explorations of ctx instead of a node count: the
+ * memory the context holds (the original's and the mutant's states and
+ * steps, the product nodes), max_bytes (0: none), and the wall-clock time,
+ * secs from now (0: none). Past either an exploration stops with
+ * MF_XV_LIMIT. With a memory budget, max_states <= 0 in mf_explore_with
+ * means no node count limit; a positive one still applies. */
+void mf_explore_ctx_set_budget(mf_explore_ctx *ctx, size_t max_bytes,
+                               double secs);
+
 /* How the steps (successors, not initial states) of mut relate to those of
  * orig: MF_STEP_SAME, the same (they differ in init() assignments or INIT
  * constraints only, or not at all); MF_STEP_NEXT, they differ in one next()

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "coi.h"
 #include "definite.h"
 #include "det.h"
 #include "explicit.h"
@@ -36,7 +37,8 @@ void mf_engine_opts_default(mf_engine_opts *o)
     o->rlimit = 0;
     o->prove = 1;
     o->cegis_max = 400;
-    o->explicit_max = 20000;
+    o->explicit_max = -1;
+    o->explicit_mb = 256;
 }
 
 /* The refinement's deadline: secs from now, within the mutant's wall
@@ -299,8 +301,14 @@ static void run_batch(mf_batch *B)
 {
     int n = B->nmut;
     int *det = mf_xcalloc((size_t)(n ? n : 1), sizeof *det);
-    for (int j = 0; j < n; j++)
+    for (int j = 0; j < n; j++) {
         det[j] = B->mu[j].v->orig_det && B->mu[j].v->mut_det;
+        /* Before any search: nothing observed reads the changed item. */
+        if (B->o->prove && B->meta &&
+            mf_coi_irrelevant(B->m, B->mu[j].model, B->mu[j].mut->item))
+            mf_batch_settle(B, j, MF_V_EQUIVALENT, 0, NULL,
+                            "cone-of-influence");
+    }
     /* Deterministic mutants: one incremental solver, depth by depth. */
     mf_det_search(B, det);
     /* The others, with learnt steps: one potential search for all. */
@@ -359,8 +367,8 @@ static int check_batch(const mf_model *m, const mf_model *other,
     B.EM = other ? mf_enc_new(c, other, NULL, 0, m, o->encoding) : B.E;
     B.meta = !other;
     B.qfbv = mf_enc_bits(B.E) > 0;
-    if (o->prove && o->explicit_max > 0)
-        B.xctx = mf_explore_ctx_new(m);
+    if (o->prove && o->explicit_max != 0)
+        B.xctx = mf_explicit_ctx_new(m, o);
     B.nmut = nmut;
     B.o = o;
     B.mu = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.mu);

@@ -29,7 +29,11 @@ typedef struct {
     int prove;             /* try equivalence proofs for survivors */
     int cegis_max;         /* refinement iterations per depth */
     long explicit_max;     /* product states of the explicit-state proof,
-                              0: that method is off */
+                              0: that method is off, < 0: no count, the
+                              memory budget decides */
+    unsigned explicit_mb;  /* memory budget of the explicit-state proof
+                              per thread, MB (0: none; then without a
+                              count, 20000 states) */
 } mf_engine_opts;
 
 void mf_engine_opts_default(mf_engine_opts *o);

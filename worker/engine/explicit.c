@@ -52,16 +52,41 @@ static mf_test *explorer_test(mf_batch *B, int j, const mf_explore_notion *nt,
     return t;
 }
 
+/* The old fixed limit: without a memory budget, and for the products
+ * of a batch once one was past the budget (a model's products are alike:
+ * the others would run to the budget too, and fail as slowly). */
+#define FIXED_MAX_STATES 20000L
+
+mf_explore_ctx *mf_explicit_ctx_new(const mf_model *m,
+                                    const mf_engine_opts *o)
+{
+    mf_explore_ctx *x = mf_explore_ctx_new(m);
+    mf_explore_ctx_set_budget(x, (size_t)o->explicit_mb << 20, 0);
+    return x;
+}
+
+/* The node count limit of an exploration (0: none, the budget decides),
+ * and the clock: one exploration gets at most the solver's timeout. */
+static long node_cap(mf_batch *B)
+{
+    const mf_engine_opts *o = B->o;
+    mf_explore_ctx_set_budget(B->xctx, (size_t)o->explicit_mb << 20,
+                              o->timeout_ms / 1000.0);
+    if (o->explicit_max > 0)
+        return o->explicit_max;
+    return o->explicit_mb && !B->xbig ? 0 : FIXED_MAX_STATES;
+}
+
 int mf_explicit_proof(mf_batch *B, int j)
 {
     if (B->mu[j].xlen >= 0)
         return 0;
-    if (!B->xctx || B->o->explicit_max <= 0 || B->mu[j].xdone)
+    if (!B->xctx || B->o->explicit_max == 0 || B->mu[j].xdone)
         return -1;
     B->mu[j].xdone = 1;
     mf_explore_result r;
     mf_explore_with(B->xctx, &r, B->mu[j].model, MF_EXPLORE_POTENTIAL,
-                    B->o->explicit_max, 0);
+                    node_cap(B), 0);
     int res = -1;
     if (r.potential.verdict == MF_XV_NOT_KILLABLE) {
         mf_batch_settle(B, j, MF_V_EQUIVALENT, 0, NULL,
@@ -109,7 +134,7 @@ int mf_explicit_no_definite(mf_batch *B, int j)
          * of the work. */
         mf_explore_result r;
         mf_explore_with(B->xctx, &r, B->mu[j].model, MF_EXPLORE_DEFINITE,
-                        B->o->explicit_max, B->o->bound);
+                        node_cap(B), B->o->bound);
         const mf_explore_notion *d = &r.definite;
         B->mu[j].xdlen = d->verdict == MF_XV_KILLED            ? d->length
                          : d->verdict == MF_XV_NOT_KILLABLE    ? MF_XD_NONE
