@@ -971,6 +971,38 @@ static int definite_step(explorer *x, bfs *b, mf_explore_notion *nt, int R,
     return 0;
 }
 
+/* The step from `node` under inp of the inclusion search (every
+ * behaviour of the original is one of the mutant's): each observation the
+ * original shows must be one the mutant shows from its states with the
+ * same word; refusals do not matter (a refusing run has no full word).
+ * Returns 1 when the original shows one alone (nt KILLED: an original
+ * word that is not the mutant's, which proves nothing), else as
+ * potential_step. */
+static int included_step(explorer *x, bfs *b, mf_explore_notion *nt,
+                         int64_t R, int km, int kp, int node, int inp,
+                         long max_states, int *rc)
+{
+    side *M = &x->s[0], *P = &x->s[1];
+    step_rec *rm = REC(M, km), *rp = REC(P, kp);
+    int c = 0;
+    int64_t key[3];
+    for (int a = 0; a < rm->np; a++) {
+        int o = PARTS(M, rm)[2 * a];
+        while (c < rp->np && PARTS(P, rp)[2 * c] < o)
+            c++;
+        if (c == rp->np || PARTS(P, rp)[2 * c] != o) {
+            killed_at(x, b, nt, node, inp);
+            return 1;
+        }
+        key[0] = R;
+        key[1] = PARTS(M, rm)[2 * a + 1];
+        key[2] = PARTS(P, rp)[2 * c + 1];
+        if ((*rc = bfs_add(x, b, key, 3, node, inp, max_states)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* A search of one notion in progress. Its nodes are (R, then pairs
  * (S, S') of a state set of the original and one of the mutant): the
  * potential search follows one pair, (R, S, S'); the definite one all the
@@ -981,7 +1013,8 @@ typedef struct {
     bfs b;
     pairvec ps;      /* definite: the pairs (T, T') of the step so far */
     long max_states;
-    int definite;    /* the definite notion, else the potential one */
+    int definite;    /* 1: the definite notion, 2: inclusion, 0: the
+                        potential one */
 } search;
 
 /* The step of one pair (S, S') from `node` (-1: a root, under initial
@@ -992,10 +1025,13 @@ static int step_pair(search *s, int R, int km, int kp, int node, int inp,
                      int *rc)
 {
     explorer *x = s->x;
-    if (s->definite) {
+    if (s->definite == 1) {
         match_parts(x, REC(&x->s[0], km), REC(&x->s[1], kp), &s->ps);
         return 0;
     }
+    if (s->definite == 2)
+        return included_step(x, &s->b, s->nt, R, km, kp, node, inp,
+                             s->max_states, rc);
     return potential_step(x, &s->b, s->nt, R, km, kp, node, inp,
                           s->max_states, rc);
 }
@@ -1004,7 +1040,7 @@ static int step_pair(search *s, int R, int km, int kp, int node, int inp,
  * kill. Returns as potential_step. */
 static int step_end(search *s, int R, int node, int inp, int *rc)
 {
-    if (!s->definite)
+    if (s->definite != 1)
         return 0;
     return definite_step(s->x, &s->b, s->nt, R, &s->ps, node, inp,
                          s->max_states, rc);
@@ -1029,7 +1065,7 @@ static int run_search(explorer *x, mf_explore_notion *nt, long max_states,
             continue; /* the original refuses this initial input */
         int kp = set_step(x, P, -1, i0);
         if (kp < 0) { rc = kp; goto out; }
-        int R = x->enabled ? ALL_R : REC(M, km)->rset;
+        int R = x->enabled || definite == 2 ? ALL_R : REC(M, km)->rset;
         s.ps.n = 0;
         if (step_pair(&s, R, km, kp, -1, i0, &rc) ||
             step_end(&s, R, -1, i0, &rc))
@@ -1177,13 +1213,17 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
                  "original and mutant have different state layouts");
         return mf_err_set(MF_ERROR, "%s", out->err);
     }
-    side_free(&x->s[1]);
-    memset(&x->s[1], 0, sizeof(x->s[1]));
+    /* The same mutant again (another notion): its states and steps are
+     * kept, with their links to the original's. */
+    if (!x->s[1].m || strcmp(x->s[1].m->hash, mut->hash)) {
+        side_free(&x->s[1]);
+        memset(&x->s[1], 0, sizeof(x->s[1]));
+        x->m2o.n = x->o2m.n = 0;
+    }
     x->s[1].m = mut;
     x->dmode = x->delta_off ? DELTA_NONE
                             : delta_mode(x->s[0].m, mut, &x->ditem);
     x->nsim = x->ndelta = 0;
-    x->m2o.n = x->o2m.n = 0;
     x->err = 0;
     x->msg[0] = 0;
     x->work = 0;
@@ -1203,6 +1243,10 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
 
     if (notion == MF_EXPLORE_DEFINITE) {
         rc = run_search(x, &out->definite, max_states, max_depth, 1);
+        goto done;
+    }
+    if (notion == MF_EXPLORE_INCLUDED) {
+        rc = run_search(x, &out->included, max_states, max_depth, 2);
         goto done;
     }
     rc = run_search(x, &out->potential, max_states, max_depth, 0);
@@ -1234,6 +1278,7 @@ fail_all:;
         out->potential.verdict = v;
     if (notion != MF_EXPLORE_POTENTIAL)
         out->definite.verdict = v;
+    out->included.verdict = v;
 done:
     if (rc > 0)
         rc = 0; /* a kill found right after a node was added (bfs_add: 1) */
@@ -1244,9 +1289,9 @@ done:
     if (x->err) {
         snprintf(out->err, sizeof(out->err), "%s", x->msg);
         rc = mf_err_set(x->err, "%s", x->msg);
+        side_free(&x->s[1]);
+        memset(&x->s[1], 0, sizeof(x->s[1]));
     }
-    side_free(&x->s[1]);
-    memset(&x->s[1], 0, sizeof(x->s[1]));
     return rc;
 }
 
@@ -1266,6 +1311,8 @@ void mf_explore_result_free(mf_explore_result *r)
         return;
     mf_input_seq_free(r->potential.test);
     mf_input_seq_free(r->definite.test);
+    mf_input_seq_free(r->included.test);
+    r->included.test = NULL;
     free(r->potential.mobs);
     free(r->definite.mobs);
     r->potential.test = r->definite.test = NULL;

@@ -56,6 +56,7 @@ enum {
     MF_EXPLORE_AUTO = 0,      /* potential, then definite if non-deterministic */
     MF_EXPLORE_POTENTIAL = 1, /* potential only */
     MF_EXPLORE_DEFINITE = 2,  /* definite only */
+    MF_EXPLORE_INCLUDED = 3,  /* inclusion only (see `included` below) */
 };
 
 typedef enum {
@@ -88,6 +89,13 @@ typedef struct {
 typedef struct {
     mf_explore_notion potential;
     mf_explore_notion definite;
+    /* MF_EXPLORE_INCLUDED: is every behaviour of the original (every
+     * observation word of a run that does not refuse) one of the mutant's
+     * on the same inputs? MF_XV_NOT_KILLABLE: it is, so no test kills
+     * definitely (a valid test has an original behaviour, which the
+     * mutant shares); MF_XV_KILLED: an original word the mutant lacks was
+     * found (test: its inputs), which decides nothing. */
+    mf_explore_notion included;
     /* 1 if every state explored had at most one initial state / successor
      * per input (only the explored part: a kill stops the search). */
     int orig_det, mut_det;

@@ -125,9 +125,30 @@ int mf_explicit_proof(mf_batch *B, int j)
     return res;
 }
 
+/* 1 if the explorer shows every behaviour of the original to be one of
+ * mutant j's: then no test kills it definitely, at any length. Costs
+ * about a potential exploration, where the definite one (the subset
+ * construction over pairs) costs many (docs/killing.md). */
+static int mutant_includes(mf_batch *B, int j)
+{
+    mf_explore_result r;
+    mf_explore_with(B->xctx, &r, B->mu[j].model, MF_EXPLORE_INCLUDED,
+                    node_cap(B), 0);
+    int yes = r.included.verdict == MF_XV_NOT_KILLABLE;
+    mf_explore_result_free(&r);
+    return yes;
+}
+
 int mf_explicit_no_definite(mf_batch *B, int j)
 {
     mf_verdict *v = B->mu[j].v;
+    if (B->mu[j].xdlen == MF_XD_UNEXPLORED && B->mu[j].xlen >= 0 && B->xctx &&
+        !B->xbig && mutant_includes(B, j)) {
+        B->mu[j].xdlen = MF_XD_NONE;
+        snprintf(v->method, sizeof v->method,
+                 "no definite kill: the mutant has every original behaviour");
+        return 1;
+    }
     if (B->mu[j].xdlen == MF_XD_UNEXPLORED && B->mu[j].xlen >= 0 && B->xctx &&
         !B->xbig) {
         /* To the bound only: the subset construction past it can be most
