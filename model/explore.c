@@ -191,6 +191,7 @@ struct explorer {
     mf_val *inps;  /* ninp * nslots */
     long work, max_work;
     size_t max_bytes; /* mf_explore_ctx_set_budget: 0 none */
+    char mut_hash[65]; /* the model s[1] holds (its pointer may be stale) */
     double deadline;  /* CLOCK_MONOTONIC seconds, 0 none */
     int enabled;   /* the original never refuses a step input: R is moot
                       (-1: not known yet) */
@@ -1215,10 +1216,11 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
     }
     /* The same mutant again (another notion): its states and steps are
      * kept, with their links to the original's. */
-    if (!x->s[1].m || strcmp(x->s[1].m->hash, mut->hash)) {
+    if (!x->s[1].m || strcmp(x->mut_hash, mut->hash)) {
         side_free(&x->s[1]);
         memset(&x->s[1], 0, sizeof(x->s[1]));
         x->m2o.n = x->o2m.n = 0;
+        snprintf(x->mut_hash, sizeof x->mut_hash, "%s", mut->hash);
     }
     x->s[1].m = mut;
     x->dmode = x->delta_off ? DELTA_NONE
