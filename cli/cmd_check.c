@@ -470,8 +470,11 @@ int mf_cmd_check(int argc, char **argv)
             break;
         case MF_V_EQUIVALENT: printf(" by %s\n", vd->method); break;
         case MF_V_SURVIVED:
-            printf(" up to bound %d%s%s%s\n", vd->bound,
-                   vd->method[0] ? " (" : "", vd->method,
+            printf(" up to bound %d", vd->bound);
+            if (vd->kill_len_beyond > 0)
+                printf("; killable at %d, beyond the bound",
+                       vd->kill_len_beyond);
+            printf("%s%s%s\n", vd->method[0] ? " (" : "", vd->method,
                    vd->method[0] ? ")" : "");
             break;
         default: printf(" %s\n", vd->reason); break;

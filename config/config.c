@@ -53,6 +53,7 @@ static const key keys[] = {
     {"engine", "engine", K_ENGINE, F(engine), 0, 0},
     {"engine", "mode", K_MODE, F(mode), 0, 0},
     {"engine", "cegis_max", K_INT, F(cegis_max), 1, 1000000},
+    {"engine", "explicit_mb", K_UINT, F(explicit_mb), 1, 1048576},
     {"farm", "heartbeat_ms", K_UINT, F(heartbeat_ms), 10, 3600000},
     {"farm", "liveness", K_INT, F(liveness), 1, 1000},
     {"farm", "lease_ms", K_UINT, F(lease_ms), 100, 604800000},
@@ -88,7 +89,7 @@ static const char *enum_name(const char *const *names, int n, int v)
  * their defaults, the config gives them back for a check. */
 #define ENGINE_FIELDS(X)                                                       \
     X(bound) X(notion) X(timeout_ms) X(rlimit) X(prove) X(engine) X(mode)      \
-    X(cegis_max)
+    X(cegis_max) X(explicit_mb)
 
 void mf_config_default(mf_config *c)
 {
@@ -501,6 +502,10 @@ int mf_config_campaign_key(const mf_config *c, mf_buf *ops, mf_buf *options)
     mf_buf_printf(options, ",\"mode\":\"%s\",\"cegis_max\":%d",
                   enum_name(mode_names, 2, (int)c->mode), c->cegis_max);
     /* Only when set: the keys of campaigns made before it existed hold. */
+    mf_engine_opts def;
+    mf_engine_opts_default(&def);
+    if (c->explicit_mb != def.explicit_mb)
+        mf_buf_printf(options, ",\"explicit_mb\":%u", c->explicit_mb);
     if (c->sample > 0)
         mf_buf_printf(options, ",\"sample\":%d", c->sample);
     mf_buf_puts(options, "}");

@@ -33,6 +33,7 @@ typedef struct {
     mf_engine_kind engine; /* non-deterministic models: cegis|quantified */
     mf_mode mode;          /* one solver per batch or per mutant */
     int cegis_max;         /* refinement iterations per depth */
+    unsigned explicit_mb;  /* explicit-state proof memory, MB per thread */
 
     /* [farm]: the coordinator's reliability and sharding knobs */
     unsigned heartbeat_ms;  /* interval of heartbeats, both directions */

@@ -114,9 +114,9 @@ int mf_explicit_proof(mf_batch *B, int j)
         if (r.potential.length > B->o->bound) {
             /* Else the solver would refute each length to the bound. */
             mf_batch_settle(B, j, MF_V_SURVIVED, 0, NULL,
-                            "explicit-state exploration: shortest kill %d",
-                            r.potential.length);
+                            "explicit-state exploration");
             B->mu[j].v->bound = B->o->bound;
+            B->mu[j].v->kill_len_beyond = r.potential.length;
             res = 1;
         }
     } else if (r.potential.verdict == MF_XV_LIMIT)
