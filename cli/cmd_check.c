@@ -18,15 +18,18 @@
 static void usage(FILE *f)
 {
     fputs("usage: mutfarm check MODEL [--mutant ID|--all|--against OTHER.smv]\n"
-          "                     [--bound K] [--notion auto|potential|definite]\n"
+          "                     [--bound K|auto] [--notion auto|potential|definite]\n"
           "                     [--engine cegis|quantified] [--mode batch|fresh]\n"
           "                     [--encoding auto|int|bv]\n"
           "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
           "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
           "                     [--no-proof] [--explicit-mb MB] [--explicit-max N]\n"
           "                     [--sample N] [--control] [--threads N]\n"
+          "  --bound auto: decide completely where the explicit-state\n"
+          "    exploration finishes (kills of any length); elsewhere the\n"
+          "    searches stop at the default bound, 20\n"
           "  --explicit-mb MB: memory budget of the explicit-state proof per\n"
-          "    thread (default 256; 0: none, then 20000 states at most)\n"
+          "    thread (default 512; 0: none, then 20000 states at most)\n"
           "  --explicit-max N: at most N product states besides (0: the\n"
           "    explicit-state proof is off)\n"
           "  --sample N: with --all, N evenly spaced mutants only\n"
@@ -218,8 +221,13 @@ int mf_cmd_check(int argc, char **argv)
         case 'a': all = 1; break;
         case 'A': against = optarg; break;
         case 'k':
+            if (!strcmp(optarg, "auto")) {
+                eo.complete = 1; /* the searches keep the default bound */
+                break;
+            }
             if (parse_uint(optarg, 10000, &v) < 0) {
-                fprintf(stderr, "mutfarm check: --bound needs a number 0..10000\n");
+                fprintf(stderr, "mutfarm check: --bound needs a number "
+                                "0..10000 or 'auto'\n");
                 return MF_EXIT_USAGE;
             }
             eo.bound = (int)v;

@@ -20,6 +20,7 @@
 typedef struct {
     /* [campaign]: what is checked (part of a campaign's identity) */
     int bound;                      /* deepest test length searched */
+    int complete;                   /* bound = auto (docs/killing.md) */
     mf_notion_req notion;           /* auto, potential or definite */
     char operators[MF_CONFIG_LIST]; /* comma list of operators; "" all */
     char inputs[MF_CONFIG_LIST];    /* comma list of input vars; "" infer */

@@ -634,6 +634,7 @@ int mf_wire_encode_job_spec(uint8_t **out, size_t *len,
     o.no_proof = !eo->prove;
     o.cegis_max = eo->cegis_max > 0 ? (uint32_t)eo->cegis_max : 0;
     o.explicit_mb = eo->explicit_mb;
+    o.complete = eo->complete != 0;
     o.n_inputs = j->ninputs;
     o.inputs = (char **)(uintptr_t)j->inputs;
     o.n_observe = j->nobserve;
@@ -702,6 +703,7 @@ void mf_wire_opts_to_engine(mf_engine_opts *o, const mf_wire_options *p)
         o->cegis_max = (int)p->cegis_max;
     if (p->explicit_mb)
         o->explicit_mb = p->explicit_mb;
+    o->complete = p->complete;
 }
 
 /* ------------------------------------------------------------------ */

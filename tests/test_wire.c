@@ -299,6 +299,7 @@ static void test_wire__job_round_trips_with_options(void **state)
     eo.prove = 0;
     eo.cegis_max = 12;
     eo.explicit_mb = 77;
+    eo.complete = 1;
     /* The text is cut by model_len, not by its NUL. */
     const char *text = "MODULE main\nVAR x : boolean;\nTRAILING";
     size_t tlen = strlen(text) - strlen("TRAILING");
@@ -340,6 +341,7 @@ static void test_wire__job_round_trips_with_options(void **state)
     assert_int_equal(back.prove, 0);
     assert_int_equal(back.cegis_max, 12);
     assert_int_equal(back.explicit_mb, 77);
+    assert_int_equal(back.complete, 1);
     mf_wire_free(e);
     free(buf);
 

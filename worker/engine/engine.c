@@ -38,7 +38,7 @@ void mf_engine_opts_default(mf_engine_opts *o)
     o->prove = 1;
     o->cegis_max = 400;
     o->explicit_max = -1;
-    o->explicit_mb = 256;
+    o->explicit_mb = 512;
 }
 
 /* The refinement's deadline: secs from now, within the mutant's wall

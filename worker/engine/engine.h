@@ -17,6 +17,9 @@ typedef enum { MF_ENCODING_AUTO, MF_ENCODING_INT, MF_ENCODING_BV } mf_encoding;
 
 typedef struct {
     int bound;             /* deepest test length searched */
+    int complete;          /* --bound auto: the explicit-state explorer's
+                              kills count at any length; the searches stop
+                              at `bound` where it cannot decide a mutant */
     mf_notion_req notion;  /* what a kill must satisfy */
     mf_engine_kind engine; /* non-deterministic models */
     mf_mode mode;          /* one solver per batch or per mutant */

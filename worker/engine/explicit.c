@@ -77,6 +77,13 @@ static long node_cap(mf_batch *B)
     return o->explicit_mb && !B->xbig ? 0 : FIXED_MAX_STATES;
 }
 
+/* 1 if a kill of length len counts: within the bound, or at any length
+ * with --bound auto. */
+static int within(const mf_batch *B, int len)
+{
+    return B->o->complete || len <= B->o->bound;
+}
+
 int mf_explicit_proof(mf_batch *B, int j)
 {
     if (B->mu[j].xlen >= 0)
@@ -101,7 +108,7 @@ int mf_explicit_proof(mf_batch *B, int j)
         mf_verdict *v = B->mu[j].v;
         mf_notion nn =
             v->orig_det && v->mut_det ? MF_N_DETERMINISTIC : MF_N_POTENTIAL;
-        mf_test *t = r.potential.length <= B->o->bound
+        mf_test *t = within(B, r.potential.length)
                          ? explorer_test(B, j, &r.potential, nn)
                          : NULL;
         if (t) {
@@ -111,7 +118,7 @@ int mf_explicit_proof(mf_batch *B, int j)
             B->mu[j].killed_at = r.potential.length;
             B->mu[j].searched = MF_SEARCHED_POTENTIAL;
         }
-        if (r.potential.length > B->o->bound) {
+        if (r.potential.length > B->o->bound && !t) {
             /* Else the solver would refute each length to the bound. */
             mf_batch_settle(B, j, MF_V_SURVIVED, 0, NULL,
                             "explicit-state exploration");
@@ -155,14 +162,14 @@ int mf_explicit_no_definite(mf_batch *B, int j)
          * of the work. */
         mf_explore_result r;
         mf_explore_with(B->xctx, &r, B->mu[j].model, MF_EXPLORE_DEFINITE,
-                        node_cap(B), B->o->bound);
+                        node_cap(B), B->o->complete ? 0 : B->o->bound);
         const mf_explore_notion *d = &r.definite;
         B->mu[j].xdlen = d->verdict == MF_XV_KILLED            ? d->length
                          : d->verdict == MF_XV_NOT_KILLABLE    ? MF_XD_NONE
                          : d->verdict == MF_XV_LIMIT && d->cut ? MF_XD_NONE_UPTO
                                                                : MF_XD_LIMIT;
         /* Its shortest definite kill, as a test (explorer_test). */
-        mf_test *t = d->verdict == MF_XV_KILLED && d->length <= B->o->bound
+        mf_test *t = d->verdict == MF_XV_KILLED && within(B, d->length)
                          ? explorer_test(B, j, d, MF_N_DEFINITE)
                          : NULL;
         mf_explore_result_free(&r);
