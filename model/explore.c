@@ -1004,6 +1004,133 @@ static int included_step(explorer *x, bfs *b, mf_explore_notion *nt,
     return 0;
 }
 
+/* The joint search (MF_EXPLORE_JOINT): the pairs (s, s') of an original
+ * and a mutant state with one observation, reachable from initial pairs
+ * by steps of both under one input to a pair with one observation; then
+ * the greatest set of them from which every input has a step to a pair of
+ * the set. When every initial input the original accepts has an initial
+ * pair in that set, every test has an original and a mutant behaviour
+ * with the same observations: no definite kill (nt NOT_KILLABLE); else
+ * nt KILLED without a test, which decides nothing. */
+static int joint_search(explorer *x, mf_explore_notion *nt, long max_states)
+{
+    side *M = &x->s[0], *P = &x->s[1];
+    ktab pairs = {0};
+    intvec roots = {0}, rootoff = {0}, eoff = {0}, elen = {0}, edges = {0};
+    char *alive = NULL;
+    int rc = 0, ok = 1;
+    nt->verdict = MF_XV_NOT_KILLABLE;
+    /* The pairs of ids a and b (successors) with one observation, interned,
+     * appended to *out. */
+#define JOINT_MATCH(ia, na, ib, nb, out)                                      \
+    for (int u = 0; u < (na) && rc >= 0; u++)                                  \
+        for (int w = 0; w < (nb); w++)                                         \
+            if (M->obs.v[(ia)[u]] == P->obs.v[(ib)[w]]) {                      \
+                int64_t k2[2] = {(ia)[u], (ib)[w]};                            \
+                int id = ktab_intern(&pairs, k2, 2, NULL);                     \
+                MF_VEC_PUSH(out, id);                                          \
+            }
+    for (int i0 = 0; i0 < x->ninit && rc >= 0; i0++) {
+        const int *ia, *ib;
+        int na, nb;
+        MF_VEC_PUSH(rootoff, roots.n);
+        if ((rc = state_succ(x, M, -1, i0, &ia, &na)) < 0)
+            break;
+        if (na == 0) {
+            MF_VEC_PUSH(rootoff, -1); /* not a valid test: no root needed */
+            continue;
+        }
+        /* state_succ's ids may move when P's are computed: copy. */
+        intvec ca = {0};
+        for (int u = 0; u < na; u++)
+            MF_VEC_PUSH(ca, ia[u]);
+        if ((rc = state_succ(x, P, -1, i0, &ib, &nb)) < 0) {
+            MF_VEC_FREE(ca);
+            break;
+        }
+        JOINT_MATCH(ca.v, ca.n, ib, nb, roots);
+        MF_VEC_FREE(ca);
+        MF_VEC_PUSH(rootoff, roots.n);
+    }
+    intvec ca = {0}, cb = {0};
+    for (int p = 0; p < pairs.n && rc >= 0; p++) {
+        if (pairs.n > max_states) {
+            rc = fail(x, MF_ELIMIT, "more product states than the limit");
+            break;
+        }
+        const int64_t *k = ktab_get(&pairs, p, NULL);
+        int s0 = (int)k[0], s1 = (int)k[1];
+        for (int i = 0; i < x->ninp && rc >= 0; i++) {
+            const int *ia, *ib;
+            int na, nb;
+            if ((rc = check_work(x)) < 0)
+                break;
+            if ((rc = state_succ(x, M, s0, i, &ia, &na)) < 0)
+                break;
+            ca.n = 0;
+            for (int u = 0; u < na; u++)
+                MF_VEC_PUSH(ca, ia[u]);
+            if ((rc = state_succ(x, P, s1, i, &ib, &nb)) < 0)
+                break;
+            cb.n = 0;
+            for (int u = 0; u < nb; u++)
+                MF_VEC_PUSH(cb, ib[u]);
+            MF_VEC_PUSH(eoff, edges.n);
+            JOINT_MATCH(ca.v, ca.n, cb.v, cb.n, edges);
+            MF_VEC_PUSH(elen, edges.n - eoff.v[eoff.n - 1]);
+        }
+    }
+#undef JOINT_MATCH
+    MF_VEC_FREE(ca);
+    MF_VEC_FREE(cb);
+    if (rc < 0)
+        goto out;
+    /* The greatest set: drop pairs with an input leading out of it. */
+    int n = pairs.n;
+    alive = mf_xmalloc((size_t)(n ? n : 1));
+    memset(alive, 1, (size_t)(n ? n : 1));
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int p = 0; p < n; p++) {
+            if (!alive[p])
+                continue;
+            for (int i = 0; i < x->ninp && alive[p]; i++) {
+                int e = p * x->ninp + i, any = 0;
+                for (int q = 0; q < elen.v[e] && !any; q++)
+                    any = alive[edges.v[eoff.v[e] + q]];
+                if (!any) {
+                    alive[p] = 0;
+                    changed = 1;
+                }
+            }
+        }
+    }
+    for (int i0 = 0; i0 < x->ninit && ok; i0++) {
+        int from = rootoff.v[2 * i0], to = rootoff.v[2 * i0 + 1], any = 0;
+        if (to < 0)
+            continue;
+        for (int q = from; q < to && !any; q++)
+            any = alive[roots.v[q]];
+        ok = any;
+    }
+    if (!ok)
+        nt->verdict = MF_XV_KILLED;
+out:
+    nt->nodes = pairs.n;
+    if (rc == MF_ELIMIT)
+        nt->verdict = MF_XV_LIMIT;
+    else if (rc < 0)
+        nt->verdict = MF_XV_ERROR;
+    free(alive);
+    ktab_free(&pairs);
+    MF_VEC_FREE(roots);
+    MF_VEC_FREE(rootoff);
+    MF_VEC_FREE(eoff);
+    MF_VEC_FREE(elen);
+    MF_VEC_FREE(edges);
+    return rc;
+}
+
 /* A search of one notion in progress. Its nodes are (R, then pairs
  * (S, S') of a state set of the original and one of the mutant): the
  * potential search follows one pair, (R, S, S'); the definite one all the
@@ -1247,6 +1374,10 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
         rc = run_search(x, &out->definite, max_states, max_depth, 1);
         goto done;
     }
+    if (notion == MF_EXPLORE_JOINT) {
+        rc = joint_search(x, &out->joint, max_states);
+        goto done;
+    }
     if (notion == MF_EXPLORE_INCLUDED) {
         rc = run_search(x, &out->included, max_states, max_depth, 2);
         goto done;
@@ -1280,7 +1411,7 @@ fail_all:;
         out->potential.verdict = v;
     if (notion != MF_EXPLORE_POTENTIAL)
         out->definite.verdict = v;
-    out->included.verdict = v;
+    out->included.verdict = out->joint.verdict = v;
 done:
     if (rc > 0)
         rc = 0; /* a kill found right after a node was added (bfs_add: 1) */

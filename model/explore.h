@@ -57,6 +57,7 @@ enum {
     MF_EXPLORE_POTENTIAL = 1, /* potential only */
     MF_EXPLORE_DEFINITE = 2,  /* definite only */
     MF_EXPLORE_INCLUDED = 3,  /* inclusion only (see `included` below) */
+    MF_EXPLORE_JOINT = 4,     /* joint behaviours (see `joint` below) */
 };
 
 typedef enum {
@@ -96,6 +97,13 @@ typedef struct {
      * mutant shares); MF_XV_KILLED: an original word the mutant lacks was
      * found (test: its inputs), which decides nothing. */
     mf_explore_notion included;
+    /* MF_EXPLORE_JOINT: does every test have an original and a mutant
+     * behaviour with the same observations, by pairs of states (one of
+     * each model) from which every input leads to such a pair again?
+     * MF_XV_NOT_KILLABLE: yes, no definite kill at any length; KILLED
+     * (no test): not shown this way, which decides nothing. Weaker than
+     * inclusion, as costly as a potential exploration. */
+    mf_explore_notion joint;
     /* 1 if every state explored had at most one initial state / successor
      * per input (only the explored part: a kill stops the search). */
     int orig_det, mut_det;

@@ -146,6 +146,19 @@ static int mutant_includes(mf_batch *B, int j)
     return yes;
 }
 
+/* 1 if the explorer shows that every test has an original and a mutant
+ * behaviour with the same observations (MF_EXPLORE_JOINT): no definite
+ * kill of j at any length, for the price of a potential exploration. */
+static int joint_behaviours(mf_batch *B, int j)
+{
+    mf_explore_result r;
+    mf_explore_with(B->xctx, &r, B->mu[j].model, MF_EXPLORE_JOINT,
+                    node_cap(B), 0);
+    int yes = r.joint.verdict == MF_XV_NOT_KILLABLE;
+    mf_explore_result_free(&r);
+    return yes;
+}
+
 int mf_explicit_no_definite(mf_batch *B, int j)
 {
     mf_verdict *v = B->mu[j].v;
@@ -154,6 +167,13 @@ int mf_explicit_no_definite(mf_batch *B, int j)
         B->mu[j].xdlen = MF_XD_NONE;
         snprintf(v->method, sizeof v->method,
                  "no definite kill: the mutant has every original behaviour");
+        return 1;
+    }
+    if (B->mu[j].xdlen == MF_XD_UNEXPLORED && B->mu[j].xlen >= 0 && B->xctx &&
+        !B->xbig && joint_behaviours(B, j)) {
+        B->mu[j].xdlen = MF_XD_NONE;
+        snprintf(v->method, sizeof v->method,
+                 "no definite kill: a common behaviour for every test");
         return 1;
     }
     if (B->mu[j].xdlen == MF_XD_UNEXPLORED && B->mu[j].xlen >= 0 && B->xctx &&
