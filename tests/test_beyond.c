@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "engine.h"
+#include "explore.h"
 #include "model.h"
+#include "mutate.h"
 
 /* A counter that a tick moves up to 30; the mutant stops at 29: only 30
  * ticks tell them apart. */
@@ -143,12 +145,78 @@ static void test_beyond__memory_budget_decides_a_large_product(void **state)
     pair_free(&p);
 }
 
+/* The explorer's shortcuts to "no definite kill" (inclusion, joint
+ * behaviours) against its definite exploration, on every mutant of the
+ * non-deterministic test models: a shortcut is never contradicted by a
+ * definite kill, and each settles some. */
+typedef struct {
+    const mf_model *m;
+    mf_explore_ctx *x;
+    int shown[2], wrong, mutants;
+} shortcuts;
+
+static int shortcut_fn(const mf_mutant *mu, void *ctx)
+{
+    shortcuts *t = ctx;
+    if (mu->status != MF_MUT_OK)
+        return 0;
+    mf_model *mm = NULL;
+    assert_int_equal(mf_mutant_apply(&mm, t->m, mu), 0);
+    mf_explore_result d, r[2];
+    mf_explore_with(t->x, &d, mm, MF_EXPLORE_DEFINITE, 100000, 0);
+    mf_explore_with(t->x, &r[0], mm, MF_EXPLORE_INCLUDED, 100000, 0);
+    mf_explore_with(t->x, &r[1], mm, MF_EXPLORE_JOINT, 100000, 0);
+    mf_explore_verdict v[2] = {r[0].included.verdict, r[1].joint.verdict};
+    for (int k = 0; k < 2; k++) {
+        t->shown[k] += v[k] == MF_XV_NOT_KILLABLE;
+        if (v[k] == MF_XV_NOT_KILLABLE && d.definite.verdict == MF_XV_KILLED) {
+            print_message("#   %s %s: shortcut %d, definite kill %d\n",
+                          mu->id, mu->desc, k, d.definite.length);
+            t->wrong++;
+        }
+    }
+    t->mutants++;
+    mf_explore_result_free(&d);
+    mf_explore_result_free(&r[0]);
+    mf_explore_result_free(&r[1]);
+    mf_model_free(mm);
+    return 0;
+}
+
+static void test_beyond__no_definite_shortcuts_agree(void **state)
+{
+    (void)state;
+    const char *models[] = {"tests/models/beverage.smv",
+                            "tests/models/refuse.smv",
+                            "tests/models/late_definite.smv",
+                            "tests/models/scatter.smv"};
+    int shown[2] = {0, 0};
+    for (size_t i = 0; i < sizeof models / sizeof *models; i++) {
+        mf_model *m = NULL;
+        assert_int_equal(mf_model_load_file(&m, models[i], NULL), 0);
+        shortcuts t = {0};
+        t.m = m;
+        t.x = mf_explore_ctx_new(m);
+        mf_mutants_each(m, 0, shortcut_fn, &t);
+        mf_explore_ctx_free(t.x);
+        print_message("# %s: %d mutants, inclusion %d, joint %d\n",
+                      models[i], t.mutants, t.shown[0], t.shown[1]);
+        assert_int_equal(t.wrong, 0);
+        shown[0] += t.shown[0];
+        shown[1] += t.shown[1];
+        mf_model_free(m);
+    }
+    assert_true(shown[0] > 0);
+    assert_true(shown[1] > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_beyond__survivor_says_its_kill_length),
         cmocka_unit_test(test_beyond__no_claim_without_a_complete_method),
         cmocka_unit_test(test_beyond__memory_budget_decides_a_large_product),
+        cmocka_unit_test(test_beyond__no_definite_shortcuts_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
