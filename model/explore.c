@@ -294,8 +294,75 @@ static int state_succ(explorer *x, side *d, int st, int inp, const int **ids,
 enum {
     DELTA_NONE = MF_STEP_DIFFERS,
     DELTA_NEXT = MF_STEP_NEXT,
-    DELTA_INIT = MF_STEP_SAME
+    DELTA_INIT = MF_STEP_SAME,
+    DELTA_DEFINE = 3 /* internal: a DEFINE that only next() reads now */
 };
+
+/* 1 if e reads a DEFINE marked in `in` (by item index): *any set for
+ * every such read, *under_next for one inside next() (innext: e is). */
+static int reads_define(const mf_model *m, const char *in, const mf_expr *e,
+                        int innext, int *any, int *under_next)
+{
+    if (!e)
+        return 0;
+    if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE && in[e->ref]) {
+        *any = 1;
+        if (innext)
+            *under_next = 1;
+    }
+    for (int k = 0; k < e->nkids; k++)
+        reads_define(m, in, e->kids[k], innext || e->kind == MF_E_NEXT, any,
+                     under_next);
+    return *any;
+}
+
+/* A mutant of DEFINE `item` steps as the original wherever the DEFINE has
+ * the same value in the current state under the input, when: nothing
+ * observed reads it (no observed DEFINEs at all), its bodies read no
+ * next(), and, through other DEFINEs, only next() assignments read it, in
+ * the current state (not inside next()): invariant assignments, INVAR and
+ * TRANS read the next state, whose value of it may differ. Initial
+ * states are the simulator's. */
+static int define_delta(const mf_model *o, const mf_model *m, int item)
+{
+    if (o->nobs_defines || mf_expr_reads_next(o, o->items[item].e) ||
+        mf_expr_reads_next(m, m->items[item].e))
+        return DELTA_NONE;
+    char *in = mf_xcalloc((size_t)o->nitems, 1);
+    in[item] = 1;
+    for (int grew = 1; grew;) {
+        grew = 0;
+        for (int i = 0; i < o->nitems; i++) {
+            int any = 0, nx = 0;
+            if (o->items[i].kind == MF_IT_DEFINE && !in[i] &&
+                reads_define(o, in, o->items[i].e, 0, &any, &nx)) {
+                in[i] = 1;
+                grew = 1;
+            }
+        }
+    }
+    int ok = 1;
+    for (int i = 0; i < o->nitems && ok; i++) {
+        const mf_item *it = &o->items[i];
+        int any = 0, nx = 0, lany = 0, lnx = 0;
+        reads_define(o, in, it->e, 0, &any, &nx);
+        reads_define(o, in, it->lhs, 0, &lany, &lnx);
+        switch (it->kind) {
+        case MF_IT_DEFINE:
+        case MF_IT_INIT:
+        case MF_IT_INIT_C:
+            break;
+        case MF_IT_NEXT:
+            ok = !nx && !lany;
+            break;
+        default:
+            ok = !any && !lany;
+            break;
+        }
+    }
+    free(in);
+    return ok ? DELTA_DEFINE : DELTA_NONE;
+}
 
 static int same_expr(const mf_expr *a, const mf_expr *b)
 {
@@ -348,6 +415,8 @@ static int delta_mode(const mf_model *o, const mf_model *m, int *item)
                        mf_expr_reads_next(m, m->items[*item].e)
                    ? DELTA_NONE
                    : DELTA_NEXT;
+    case MF_IT_DEFINE:
+        return define_delta(o, m, *item);
     default:
         return DELTA_NONE;
     }
@@ -356,7 +425,8 @@ static int delta_mode(const mf_model *o, const mf_model *m, int *item)
 int mf_explore_step_delta(const mf_model *orig, const mf_model *mut,
                           int *item)
 {
-    return delta_mode(orig, mut, item);
+    int d = delta_mode(orig, mut, item);
+    return d == DELTA_DEFINE ? MF_STEP_DIFFERS : d;
 }
 
 int mf_explore_step_agrees(const mf_model *orig, const mf_model *mut,
@@ -382,7 +452,7 @@ static int delta_succ(explorer *x, int st, int inp)
     side *O = &x->s[0], *P = &x->s[1];
     int o = -1;
     if (x->dmode == DELTA_NONE || (st < 0 && x->dmode != DELTA_NEXT))
-        return 0;
+        return 0; /* DELTA_INIT, DELTA_DEFINE: initial states differ */
     if (st >= 0) {
         const mf_val *inrow = x->inps + (size_t)inp * x->nslots;
         if (x->m2o.v[st] == -2)
@@ -390,7 +460,7 @@ static int delta_succ(explorer *x, int st, int inp)
                                      x->nslots);
         if ((o = x->m2o.v[st]) < 0)
             return 0;
-        if (x->dmode == DELTA_NEXT &&
+        if ((x->dmode == DELTA_NEXT || x->dmode == DELTA_DEFINE) &&
             !mf_explore_step_agrees(O->m, P->m, x->ditem,
                                     ktab_get(&P->states, st, NULL), inrow,
                                     x->ev))
