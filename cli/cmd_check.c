@@ -18,19 +18,24 @@
 static void usage(FILE *f)
 {
     fputs("usage: mutfarm check MODEL [--mutant ID|--all|--against OTHER.smv]\n"
-          "                     [--bound K] [--notion auto|potential|definite]\n"
+          "                     [--bound K|auto] [--notion auto|potential|definite]\n"
           "                     [--engine cegis|quantified] [--mode batch|fresh]\n"
           "                     [--encoding auto|int|bv]\n"
           "                     [--method auto|smt|bdd|explicit]\n"
           "                     [--operators LIST] [--inputs VARS] [--observe VARS]\n"
           "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
-          "                     [--memory-mb MB] [--no-proof]\n"
+          "                     [--memory-mb MB] [--no-proof] [--explicit-mb MB]\n"
           "                     [--explicit-max N] [--sample N] [--control]\n"
           "                     [--threads N]\n"
+          "  --bound auto: decide completely where the explicit-state\n"
+          "    exploration finishes (kills of any length); elsewhere the\n"
+          "    searches stop at the default bound, 20\n"
           "  --memory-mb MB: Z3's memory budget per thread; a check over it\n"
           "    gives up: unknown, with the reason (default 0: none)\n"
-          "  --explicit-max N: product states of the explicit-state proof\n"
-          "    (default 20000; 0: off)\n"
+          "  --explicit-mb MB: memory budget of the explicit-state proof per\n"
+          "    thread (default 512; 0: none, then 20000 states at most)\n"
+          "  --explicit-max N: at most N product states besides (0: the\n"
+          "    explicit-state proof is off)\n"
           "  --method M: which method decides first (default auto: BDDs for\n"
           "    deterministic mutants within a budget, then the solver); bdd\n"
           "    or explicit alone (what it cannot decide is unknown); smt\n"
@@ -206,6 +211,7 @@ int mf_cmd_check(int argc, char **argv)
         {"memory-mb", required_argument, 0, 'Q'},
         {"no-proof", no_argument, 0, 'P'},
         {"explicit-max", required_argument, 0, 'X'},
+        {"explicit-mb", required_argument, 0, 'B'},
         {"sample", required_argument, 0, 'S'},
         {"control", no_argument, 0, 'C'},
         {"threads", required_argument, 0, 'T'},
@@ -227,8 +233,13 @@ int mf_cmd_check(int argc, char **argv)
         case 'a': all = 1; break;
         case 'A': against = optarg; break;
         case 'k':
+            if (!strcmp(optarg, "auto")) {
+                eo.complete = 1; /* the searches keep the default bound */
+                break;
+            }
             if (parse_uint(optarg, 10000, &v) < 0) {
-                fprintf(stderr, "mutfarm check: --bound needs a number 0..10000\n");
+                fprintf(stderr, "mutfarm check: --bound needs a number "
+                                "0..10000 or 'auto'\n");
                 return MF_EXIT_USAGE;
             }
             eo.bound = (int)v;
@@ -302,6 +313,14 @@ int mf_cmd_check(int argc, char **argv)
                 return MF_EXIT_USAGE;
             }
             eo.explicit_max = v;
+            break;
+        case 'B':
+            if (parse_uint(optarg, 1048576, &v) < 0) {
+                fprintf(stderr, "mutfarm check: --explicit-mb needs a "
+                                "number of megabytes 0..1048576\n");
+                return MF_EXIT_USAGE;
+            }
+            eo.explicit_mb = (unsigned)v;
             break;
         case 'S':
             if (parse_uint(optarg, 100000000, &v) < 0 || v == 0) {
@@ -484,8 +503,11 @@ int mf_cmd_check(int argc, char **argv)
             break;
         case MF_V_EQUIVALENT: printf(" by %s\n", vd->method); break;
         case MF_V_SURVIVED:
-            printf(" up to bound %d%s%s%s\n", vd->bound,
-                   vd->method[0] ? " (" : "", vd->method,
+            printf(" up to bound %d", vd->bound);
+            if (vd->kill_len_beyond > 0)
+                printf("; killable at %d, beyond the bound",
+                       vd->kill_len_beyond);
+            printf("%s%s%s\n", vd->method[0] ? " (" : "", vd->method,
                    vd->method[0] ? ")" : "");
             break;
         default: printf(" %s\n", vd->reason); break;

@@ -18,7 +18,7 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: mutfarm run MODEL.smv [--db F] [--workers N] [--bound K]\n"
+    fputs("usage: mutfarm run MODEL.smv [--db F] [--workers N] [--bound K|auto]\n"
           "                 [--notion auto|potential|definite] [--operators LIST]\n"
           "                 [--observe VARS] [--inputs VARS] [--sample N]\n"
           "                 [--config F] [--fail-under PCT] [--fresh]\n"
@@ -38,7 +38,9 @@ static void usage(FILE *f)
           "  --db F        the store (default: NAME.mutfarm.db in the current\n"
           "                directory for MODEL NAME.smv, or [coordinator] db)\n"
           "  --workers N   local worker processes, one solver thread each\n"
-          "  --bound K     deepest test length searched\n"
+          "  --bound K     deepest test length searched; 'auto': kills of\n"
+          "                any length where the explicit-state exploration\n"
+          "                finishes, else searched to the default bound\n"
           "  --notion N    what a kill must satisfy on non-deterministic models\n"
           "  --operators LIST  comma-separated operator names (default all)\n"
           "  --inputs/--observe VARS  as for 'mutfarm model check'\n"

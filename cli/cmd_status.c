@@ -152,6 +152,24 @@ static sqlite3_stmt *query(mf_store *s, const char *sql, int64_t id)
     return st;
 }
 
+/* The survivors whose shortest kill is known past the bound
+ * (docs/killing.md): how many and the lengths; nothing when none. */
+static void print_beyond(mf_store *s, int64_t campaign)
+{
+    sqlite3_stmt *st = query(s,
+                             "SELECT count(*), min(kill_len_beyond), "
+                             "max(kill_len_beyond) FROM verdicts "
+                             "WHERE campaign_id = ?1 AND kind = 'survived' "
+                             "AND kill_len_beyond IS NOT NULL",
+                             campaign);
+    if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0))
+        printf("  survived, killable beyond the bound: %lld (shortest kills "
+               "%d to %d steps)\n",
+               (long long)sqlite3_column_int64(st, 0),
+               sqlite3_column_int(st, 1), sqlite3_column_int(st, 2));
+    sqlite3_finalize(st);
+}
+
 /* What a nightly rerun took over from an earlier campaign (campaign_reuse,
  * docs/nightly.md); nothing for a campaign planned in full. */
 static void print_reuse(mf_store *s, int64_t campaign)
@@ -362,6 +380,7 @@ int mf_cmd_status(int argc, char **argv)
            "unknown, %lld error\n",
            (long long)k.killed, (long long)k.equivalent,
            (long long)k.survived, (long long)k.unknown, (long long)k.error);
+    print_beyond(s, campaign);
     printf("  not checked: %lld duplicate, %lld stillborn\n",
            (long long)k.duplicate, (long long)k.stillborn);
     print_reuse(s, campaign);

@@ -56,6 +56,7 @@ static const key keys[] = {
     {"engine", "mode", K_MODE, F(mode), 0, 0},
     {"engine", "cegis_max", K_INT, F(cegis_max), 1, 1000000},
     {"engine", "method", K_METHOD, F(method), 0, 0},
+    {"engine", "explicit_mb", K_UINT, F(explicit_mb), 1, 1048576},
     {"farm", "heartbeat_ms", K_UINT, F(heartbeat_ms), 10, 3600000},
     {"farm", "liveness", K_INT, F(liveness), 1, 1000},
     {"farm", "lease_ms", K_UINT, F(lease_ms), 100, 604800000},
@@ -96,7 +97,7 @@ static const char *enum_name(const char *const *names, int n, int v)
  * their defaults, the config gives them back for a check. */
 #define ENGINE_FIELDS(X)                                                       \
     X(bound) X(notion) X(timeout_ms) X(rlimit) X(prove) X(engine) X(mode)      \
-    X(cegis_max) X(memory_mb) X(method)
+    X(cegis_max) X(memory_mb) X(method) X(explicit_mb) X(complete)
 
 void mf_config_default(mf_config *c)
 {
@@ -264,9 +265,18 @@ int mf_config_set(mf_config *c, const char *section, const char *name,
         return mf_err_set(MF_ENOTFOUND, "unknown key '%s' in [%s]", name,
                           section);
     }
+    /* bound = auto: decide completely where the explorer can; the
+     * searches keep the bound they have. */
+    int is_bound = k->off == offsetof(mf_config, bound);
+    if (is_bound && !strcmp(value, "auto")) {
+        c->complete = 1;
+        return 0;
+    }
     switch (k->k) {
     case K_INT:
     case K_UINT:
+        if (is_bound)
+            c->complete = 0;
         return set_number(c, k, value);
     case K_BOOL: {
         int b;
@@ -440,7 +450,10 @@ void mf_config_print(mf_buf *out, const mf_config *c)
         mf_buf_printf(out, "%s = ", k->key);
         switch (k->k) {
         case K_INT:
-            mf_buf_printf(out, "%d\n", *(const int *)p);
+            if (k->off == offsetof(mf_config, bound) && c->complete)
+                mf_buf_printf(out, "auto\n");
+            else
+                mf_buf_printf(out, "%d\n", *(const int *)p);
             break;
         case K_UINT:
             mf_buf_printf(out, "%u\n", *(const unsigned *)p);
@@ -514,6 +527,12 @@ int mf_config_campaign_key(const mf_config *c, mf_buf *ops, mf_buf *options)
     mf_buf_printf(options, ",\"mode\":\"%s\",\"cegis_max\":%d",
                   enum_name(mode_names, 2, (int)c->mode), c->cegis_max);
     /* Only when set: the keys of campaigns made before it existed hold. */
+    mf_engine_opts def;
+    mf_engine_opts_default(&def);
+    if (c->complete)
+        mf_buf_puts(options, ",\"bound_auto\":true");
+    if (c->explicit_mb != def.explicit_mb)
+        mf_buf_printf(options, ",\"explicit_mb\":%u", c->explicit_mb);
     if (c->sample > 0)
         mf_buf_printf(options, ",\"sample\":%d", c->sample);
     if (c->memory_mb > 0)

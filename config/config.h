@@ -20,6 +20,7 @@
 typedef struct {
     /* [campaign]: what is checked (part of a campaign's identity) */
     int bound;                      /* deepest test length searched */
+    int complete;                   /* bound = auto (docs/killing.md) */
     mf_notion_req notion;           /* auto, potential or definite */
     char operators[MF_CONFIG_LIST]; /* comma list of operators; "" all */
     char inputs[MF_CONFIG_LIST];    /* comma list of input vars; "" infer */
@@ -36,6 +37,7 @@ typedef struct {
     mf_mode mode;          /* one solver per batch or per mutant */
     int cegis_max;         /* refinement iterations per depth */
     mf_method method;      /* auto|smt|bdd|explicit (docs/killing.md) */
+    unsigned explicit_mb;  /* explicit-state proof memory, MB per thread */
 
     /* [farm]: the coordinator's reliability and sharding knobs */
     unsigned heartbeat_ms;  /* interval of heartbeats, both directions */

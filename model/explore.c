@@ -12,11 +12,15 @@
  * tested against (tests/test_agree.c). */
 #include "explore.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define DEFAULT_MAX_STATES 100000L
+/* New nodes between two looks at the memory held and the clock. */
+#define BUDGET_EVERY 1024
 /* Input valuations per step past which a model is too large. */
 #define MAX_INPUTS (1 << 16)
 /* Candidate assignments per simulator enumeration. */
@@ -186,6 +190,9 @@ struct explorer {
     mf_val *inits; /* ninit * nslots */
     mf_val *inps;  /* ninp * nslots */
     long work, max_work;
+    size_t max_bytes; /* mf_explore_ctx_set_budget: 0 none */
+    char mut_hash[65]; /* the model s[1] holds (its pointer may be stale) */
+    double deadline;  /* CLOCK_MONOTONIC seconds, 0 none */
     int enabled;   /* the original never refuses a step input: R is moot
                       (-1: not known yet) */
     int init_rc;   /* building the input valuations failed */
@@ -214,6 +221,32 @@ static int fail(explorer *x, int code, const char *what)
         snprintf(x->msg, sizeof(x->msg), "%s", what);
     }
     return code;
+}
+
+/* Bytes held by a table and by the vectors of a side (capacities). */
+static size_t ktab_bytes(const ktab *t)
+{
+    return t->pcap * sizeof *t->pool +
+           (size_t)t->cap * (sizeof *t->off + sizeof *t->len + sizeof *t->hash) +
+           t->hcap * sizeof *t->ht;
+}
+
+#define VEC_BYTES(vec) ((size_t)(vec).cap * sizeof *(vec).v)
+
+static size_t side_bytes(const side *d)
+{
+    return ktab_bytes(&d->states) + VEC_BYTES(d->obs) +
+           ktab_bytes(&d->succ_keys) + VEC_BYTES(d->succ) +
+           VEC_BYTES(d->succ_pool) + ktab_bytes(&d->sets) +
+           ktab_bytes(&d->step_keys) + VEC_BYTES(d->steps) +
+           VEC_BYTES(d->part_pool);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static int collect_fn(const mf_val *state, void *ctx)
@@ -261,8 +294,75 @@ static int state_succ(explorer *x, side *d, int st, int inp, const int **ids,
 enum {
     DELTA_NONE = MF_STEP_DIFFERS,
     DELTA_NEXT = MF_STEP_NEXT,
-    DELTA_INIT = MF_STEP_SAME
+    DELTA_INIT = MF_STEP_SAME,
+    DELTA_DEFINE = 3 /* internal: a DEFINE that only next() reads now */
 };
+
+/* 1 if e reads a DEFINE marked in `in` (by item index): *any set for
+ * every such read, *under_next for one inside next() (innext: e is). */
+static int reads_define(const mf_model *m, const char *in, const mf_expr *e,
+                        int innext, int *any, int *under_next)
+{
+    if (!e)
+        return 0;
+    if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE && in[e->ref]) {
+        *any = 1;
+        if (innext)
+            *under_next = 1;
+    }
+    for (int k = 0; k < e->nkids; k++)
+        reads_define(m, in, e->kids[k], innext || e->kind == MF_E_NEXT, any,
+                     under_next);
+    return *any;
+}
+
+/* A mutant of DEFINE `item` steps as the original wherever the DEFINE has
+ * the same value in the current state under the input, when: nothing
+ * observed reads it (no observed DEFINEs at all), its bodies read no
+ * next(), and, through other DEFINEs, only next() assignments read it, in
+ * the current state (not inside next()): invariant assignments, INVAR and
+ * TRANS read the next state, whose value of it may differ. Initial
+ * states are the simulator's. */
+static int define_delta(const mf_model *o, const mf_model *m, int item)
+{
+    if (o->nobs_defines || mf_expr_reads_next(o, o->items[item].e) ||
+        mf_expr_reads_next(m, m->items[item].e))
+        return DELTA_NONE;
+    char *in = mf_xcalloc((size_t)o->nitems, 1);
+    in[item] = 1;
+    for (int grew = 1; grew;) {
+        grew = 0;
+        for (int i = 0; i < o->nitems; i++) {
+            int any = 0, nx = 0;
+            if (o->items[i].kind == MF_IT_DEFINE && !in[i] &&
+                reads_define(o, in, o->items[i].e, 0, &any, &nx)) {
+                in[i] = 1;
+                grew = 1;
+            }
+        }
+    }
+    int ok = 1;
+    for (int i = 0; i < o->nitems && ok; i++) {
+        const mf_item *it = &o->items[i];
+        int any = 0, nx = 0, lany = 0, lnx = 0;
+        reads_define(o, in, it->e, 0, &any, &nx);
+        reads_define(o, in, it->lhs, 0, &lany, &lnx);
+        switch (it->kind) {
+        case MF_IT_DEFINE:
+        case MF_IT_INIT:
+        case MF_IT_INIT_C:
+            break;
+        case MF_IT_NEXT:
+            ok = !nx && !lany;
+            break;
+        default:
+            ok = !any && !lany;
+            break;
+        }
+    }
+    free(in);
+    return ok ? DELTA_DEFINE : DELTA_NONE;
+}
 
 static int same_expr(const mf_expr *a, const mf_expr *b)
 {
@@ -315,6 +415,8 @@ static int delta_mode(const mf_model *o, const mf_model *m, int *item)
                        mf_expr_reads_next(m, m->items[*item].e)
                    ? DELTA_NONE
                    : DELTA_NEXT;
+    case MF_IT_DEFINE:
+        return define_delta(o, m, *item);
     default:
         return DELTA_NONE;
     }
@@ -323,7 +425,8 @@ static int delta_mode(const mf_model *o, const mf_model *m, int *item)
 int mf_explore_step_delta(const mf_model *orig, const mf_model *mut,
                           int *item)
 {
-    return delta_mode(orig, mut, item);
+    int d = delta_mode(orig, mut, item);
+    return d == DELTA_DEFINE ? MF_STEP_DIFFERS : d;
 }
 
 int mf_explore_step_agrees(const mf_model *orig, const mf_model *mut,
@@ -349,7 +452,7 @@ static int delta_succ(explorer *x, int st, int inp)
     side *O = &x->s[0], *P = &x->s[1];
     int o = -1;
     if (x->dmode == DELTA_NONE || (st < 0 && x->dmode != DELTA_NEXT))
-        return 0;
+        return 0; /* DELTA_INIT, DELTA_DEFINE: initial states differ */
     if (st >= 0) {
         const mf_val *inrow = x->inps + (size_t)inp * x->nslots;
         if (x->m2o.v[st] == -2)
@@ -357,7 +460,7 @@ static int delta_succ(explorer *x, int st, int inp)
                                      x->nslots);
         if ((o = x->m2o.v[st]) < 0)
             return 0;
-        if (x->dmode == DELTA_NEXT &&
+        if ((x->dmode == DELTA_NEXT || x->dmode == DELTA_DEFINE) &&
             !mf_explore_step_agrees(O->m, P->m, x->ditem,
                                     ktab_get(&P->states, st, NULL), inrow,
                                     x->ev))
@@ -670,6 +773,16 @@ static int bfs_add(explorer *x, bfs *b, const int64_t *key, int len,
     MF_VEC_PUSH(b->depth, parent < 0 ? 0 : b->depth.v[parent] + 1);
     if (b->nodes.n > max)
         return fail(x, MF_ELIMIT, "more product states than the limit");
+    if (b->nodes.n % BUDGET_EVERY == 0 && (x->max_bytes || x->deadline)) {
+        size_t held = side_bytes(&x->s[0]) + side_bytes(&x->s[1]) +
+                      ktab_bytes(&x->obs) + ktab_bytes(&b->nodes) +
+                      VEC_BYTES(b->parent) + VEC_BYTES(b->input) +
+                      VEC_BYTES(b->depth);
+        if (x->max_bytes && held > x->max_bytes)
+            return fail(x, MF_ELIMIT, "past the memory budget");
+        if (x->deadline && now_s() > x->deadline)
+            return fail(x, MF_ELIMIT, "past the time budget");
+    }
     return 1;
 }
 
@@ -750,6 +863,8 @@ static int check_work(explorer *x)
 {
     if (x->work > x->max_work)
         return fail(x, MF_ELIMIT, "work limit reached");
+    if (x->deadline && (x->work & 4095) == 0 && now_s() > x->deadline)
+        return fail(x, MF_ELIMIT, "past the time budget");
     return 0;
 }
 
@@ -785,7 +900,9 @@ static int original_input_enabled(explorer *x, long max_states)
         push_unseen(&todo, &seen, ids, n);
     }
     for (int t = 0; t < todo.n && rc == 1; t++) {
-        if (seen.n > max_states || x->work > x->max_work / 2) {
+        if (seen.n > max_states || x->work > x->max_work / 2 ||
+            (t % BUDGET_EVERY == 0 && x->max_bytes &&
+             side_bytes(M) + ktab_bytes(&seen) > x->max_bytes / 2)) {
             rc = 0;
             break;
         }
@@ -924,6 +1041,165 @@ static int definite_step(explorer *x, bfs *b, mf_explore_notion *nt, int R,
     return 0;
 }
 
+/* The step from `node` under inp of the inclusion search (every
+ * behaviour of the original is one of the mutant's): each observation the
+ * original shows must be one the mutant shows from its states with the
+ * same word; refusals do not matter (a refusing run has no full word).
+ * Returns 1 when the original shows one alone (nt KILLED: an original
+ * word that is not the mutant's, which proves nothing), else as
+ * potential_step. */
+static int included_step(explorer *x, bfs *b, mf_explore_notion *nt,
+                         int64_t R, int km, int kp, int node, int inp,
+                         long max_states, int *rc)
+{
+    side *M = &x->s[0], *P = &x->s[1];
+    step_rec *rm = REC(M, km), *rp = REC(P, kp);
+    int c = 0;
+    int64_t key[3];
+    for (int a = 0; a < rm->np; a++) {
+        int o = PARTS(M, rm)[2 * a];
+        while (c < rp->np && PARTS(P, rp)[2 * c] < o)
+            c++;
+        if (c == rp->np || PARTS(P, rp)[2 * c] != o) {
+            killed_at(x, b, nt, node, inp);
+            return 1;
+        }
+        key[0] = R;
+        key[1] = PARTS(M, rm)[2 * a + 1];
+        key[2] = PARTS(P, rp)[2 * c + 1];
+        if ((*rc = bfs_add(x, b, key, 3, node, inp, max_states)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The joint search (MF_EXPLORE_JOINT): the pairs (s, s') of an original
+ * and a mutant state with one observation, reachable from initial pairs
+ * by steps of both under one input to a pair with one observation; then
+ * the greatest set of them from which every input has a step to a pair of
+ * the set. When every initial input the original accepts has an initial
+ * pair in that set, every test has an original and a mutant behaviour
+ * with the same observations: no definite kill (nt NOT_KILLABLE); else
+ * nt KILLED without a test, which decides nothing. */
+static int joint_search(explorer *x, mf_explore_notion *nt, long max_states)
+{
+    side *M = &x->s[0], *P = &x->s[1];
+    ktab pairs = {0};
+    intvec roots = {0}, rootoff = {0}, eoff = {0}, elen = {0}, edges = {0};
+    char *alive = NULL;
+    int rc = 0, ok = 1;
+    nt->verdict = MF_XV_NOT_KILLABLE;
+    /* The pairs of ids a and b (successors) with one observation, interned,
+     * appended to *out. */
+#define JOINT_MATCH(ia, na, ib, nb, out)                                      \
+    for (int u = 0; u < (na) && rc >= 0; u++)                                  \
+        for (int w = 0; w < (nb); w++)                                         \
+            if (M->obs.v[(ia)[u]] == P->obs.v[(ib)[w]]) {                      \
+                int64_t k2[2] = {(ia)[u], (ib)[w]};                            \
+                int id = ktab_intern(&pairs, k2, 2, NULL);                     \
+                MF_VEC_PUSH(out, id);                                          \
+            }
+    for (int i0 = 0; i0 < x->ninit && rc >= 0; i0++) {
+        const int *ia, *ib;
+        int na, nb;
+        MF_VEC_PUSH(rootoff, roots.n);
+        if ((rc = state_succ(x, M, -1, i0, &ia, &na)) < 0)
+            break;
+        if (na == 0) {
+            MF_VEC_PUSH(rootoff, -1); /* not a valid test: no root needed */
+            continue;
+        }
+        /* state_succ's ids may move when P's are computed: copy. */
+        intvec ca = {0};
+        for (int u = 0; u < na; u++)
+            MF_VEC_PUSH(ca, ia[u]);
+        if ((rc = state_succ(x, P, -1, i0, &ib, &nb)) < 0) {
+            MF_VEC_FREE(ca);
+            break;
+        }
+        JOINT_MATCH(ca.v, ca.n, ib, nb, roots);
+        MF_VEC_FREE(ca);
+        MF_VEC_PUSH(rootoff, roots.n);
+    }
+    intvec ca = {0}, cb = {0};
+    for (int p = 0; p < pairs.n && rc >= 0; p++) {
+        if (pairs.n > max_states) {
+            rc = fail(x, MF_ELIMIT, "more product states than the limit");
+            break;
+        }
+        const int64_t *k = ktab_get(&pairs, p, NULL);
+        int s0 = (int)k[0], s1 = (int)k[1];
+        for (int i = 0; i < x->ninp && rc >= 0; i++) {
+            const int *ia, *ib;
+            int na, nb;
+            if ((rc = check_work(x)) < 0)
+                break;
+            if ((rc = state_succ(x, M, s0, i, &ia, &na)) < 0)
+                break;
+            ca.n = 0;
+            for (int u = 0; u < na; u++)
+                MF_VEC_PUSH(ca, ia[u]);
+            if ((rc = state_succ(x, P, s1, i, &ib, &nb)) < 0)
+                break;
+            cb.n = 0;
+            for (int u = 0; u < nb; u++)
+                MF_VEC_PUSH(cb, ib[u]);
+            MF_VEC_PUSH(eoff, edges.n);
+            JOINT_MATCH(ca.v, ca.n, cb.v, cb.n, edges);
+            MF_VEC_PUSH(elen, edges.n - eoff.v[eoff.n - 1]);
+        }
+    }
+#undef JOINT_MATCH
+    MF_VEC_FREE(ca);
+    MF_VEC_FREE(cb);
+    if (rc < 0)
+        goto out;
+    /* The greatest set: drop pairs with an input leading out of it. */
+    int n = pairs.n;
+    alive = mf_xmalloc((size_t)(n ? n : 1));
+    memset(alive, 1, (size_t)(n ? n : 1));
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int p = 0; p < n; p++) {
+            if (!alive[p])
+                continue;
+            for (int i = 0; i < x->ninp && alive[p]; i++) {
+                int e = p * x->ninp + i, any = 0;
+                for (int q = 0; q < elen.v[e] && !any; q++)
+                    any = alive[edges.v[eoff.v[e] + q]];
+                if (!any) {
+                    alive[p] = 0;
+                    changed = 1;
+                }
+            }
+        }
+    }
+    for (int i0 = 0; i0 < x->ninit && ok; i0++) {
+        int from = rootoff.v[2 * i0], to = rootoff.v[2 * i0 + 1], any = 0;
+        if (to < 0)
+            continue;
+        for (int q = from; q < to && !any; q++)
+            any = alive[roots.v[q]];
+        ok = any;
+    }
+    if (!ok)
+        nt->verdict = MF_XV_KILLED;
+out:
+    nt->nodes = pairs.n;
+    if (rc == MF_ELIMIT)
+        nt->verdict = MF_XV_LIMIT;
+    else if (rc < 0)
+        nt->verdict = MF_XV_ERROR;
+    free(alive);
+    ktab_free(&pairs);
+    MF_VEC_FREE(roots);
+    MF_VEC_FREE(rootoff);
+    MF_VEC_FREE(eoff);
+    MF_VEC_FREE(elen);
+    MF_VEC_FREE(edges);
+    return rc;
+}
+
 /* A search of one notion in progress. Its nodes are (R, then pairs
  * (S, S') of a state set of the original and one of the mutant): the
  * potential search follows one pair, (R, S, S'); the definite one all the
@@ -934,7 +1210,8 @@ typedef struct {
     bfs b;
     pairvec ps;      /* definite: the pairs (T, T') of the step so far */
     long max_states;
-    int definite;    /* the definite notion, else the potential one */
+    int definite;    /* 1: the definite notion, 2: inclusion, 0: the
+                        potential one */
 } search;
 
 /* The step of one pair (S, S') from `node` (-1: a root, under initial
@@ -945,10 +1222,13 @@ static int step_pair(search *s, int R, int km, int kp, int node, int inp,
                      int *rc)
 {
     explorer *x = s->x;
-    if (s->definite) {
+    if (s->definite == 1) {
         match_parts(x, REC(&x->s[0], km), REC(&x->s[1], kp), &s->ps);
         return 0;
     }
+    if (s->definite == 2)
+        return included_step(x, &s->b, s->nt, R, km, kp, node, inp,
+                             s->max_states, rc);
     return potential_step(x, &s->b, s->nt, R, km, kp, node, inp,
                           s->max_states, rc);
 }
@@ -957,7 +1237,7 @@ static int step_pair(search *s, int R, int km, int kp, int node, int inp,
  * kill. Returns as potential_step. */
 static int step_end(search *s, int R, int node, int inp, int *rc)
 {
-    if (!s->definite)
+    if (s->definite != 1)
         return 0;
     return definite_step(s->x, &s->b, s->nt, R, &s->ps, node, inp,
                          s->max_states, rc);
@@ -982,7 +1262,7 @@ static int run_search(explorer *x, mf_explore_notion *nt, long max_states,
             continue; /* the original refuses this initial input */
         int kp = set_step(x, P, -1, i0);
         if (kp < 0) { rc = kp; goto out; }
-        int R = x->enabled ? ALL_R : REC(M, km)->rset;
+        int R = x->enabled || definite == 2 ? ALL_R : REC(M, km)->rset;
         s.ps.n = 0;
         if (step_pair(&s, R, km, kp, -1, i0, &rc) ||
             step_end(&s, R, -1, i0, &rc))
@@ -1088,6 +1368,13 @@ void mf_explore_ctx_set_delta(mf_explore_ctx *x, int on)
     x->delta_off = !on;
 }
 
+void mf_explore_ctx_set_budget(mf_explore_ctx *x, size_t max_bytes,
+                               double secs)
+{
+    x->max_bytes = max_bytes;
+    x->deadline = secs > 0 ? now_s() + secs : 0;
+}
+
 void mf_explore_ctx_free(mf_explore_ctx *x)
 {
     if (!x)
@@ -1115,20 +1402,26 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
     int rc = 0;
     memset(out, 0, sizeof(*out));
     if (max_states <= 0)
-        max_states = DEFAULT_MAX_STATES;
+        max_states = x->max_bytes ? LONG_MAX / WORK_PER_NODE
+                                  : DEFAULT_MAX_STATES;
     if (x->s[0].m->nslots != mut->nslots) {
         out->potential.verdict = out->definite.verdict = MF_XV_ERROR;
         snprintf(out->err, sizeof(out->err),
                  "original and mutant have different state layouts");
         return mf_err_set(MF_ERROR, "%s", out->err);
     }
-    side_free(&x->s[1]);
-    memset(&x->s[1], 0, sizeof(x->s[1]));
+    /* The same mutant again (another notion): its states and steps are
+     * kept, with their links to the original's. */
+    if (!x->s[1].m || strcmp(x->mut_hash, mut->hash)) {
+        side_free(&x->s[1]);
+        memset(&x->s[1], 0, sizeof(x->s[1]));
+        x->m2o.n = x->o2m.n = 0;
+        snprintf(x->mut_hash, sizeof x->mut_hash, "%s", mut->hash);
+    }
     x->s[1].m = mut;
     x->dmode = x->delta_off ? DELTA_NONE
                             : delta_mode(x->s[0].m, mut, &x->ditem);
     x->nsim = x->ndelta = 0;
-    x->m2o.n = x->o2m.n = 0;
     x->err = 0;
     x->msg[0] = 0;
     x->work = 0;
@@ -1148,6 +1441,14 @@ int mf_explore_with(mf_explore_ctx *x, mf_explore_result *out,
 
     if (notion == MF_EXPLORE_DEFINITE) {
         rc = run_search(x, &out->definite, max_states, max_depth, 1);
+        goto done;
+    }
+    if (notion == MF_EXPLORE_JOINT) {
+        rc = joint_search(x, &out->joint, max_states);
+        goto done;
+    }
+    if (notion == MF_EXPLORE_INCLUDED) {
+        rc = run_search(x, &out->included, max_states, max_depth, 2);
         goto done;
     }
     rc = run_search(x, &out->potential, max_states, max_depth, 0);
@@ -1179,6 +1480,7 @@ fail_all:;
         out->potential.verdict = v;
     if (notion != MF_EXPLORE_POTENTIAL)
         out->definite.verdict = v;
+    out->included.verdict = out->joint.verdict = v;
 done:
     if (rc > 0)
         rc = 0; /* a kill found right after a node was added (bfs_add: 1) */
@@ -1189,9 +1491,9 @@ done:
     if (x->err) {
         snprintf(out->err, sizeof(out->err), "%s", x->msg);
         rc = mf_err_set(x->err, "%s", x->msg);
+        side_free(&x->s[1]);
+        memset(&x->s[1], 0, sizeof(x->s[1]));
     }
-    side_free(&x->s[1]);
-    memset(&x->s[1], 0, sizeof(x->s[1]));
     return rc;
 }
 
@@ -1211,6 +1513,8 @@ void mf_explore_result_free(mf_explore_result *r)
         return;
     mf_input_seq_free(r->potential.test);
     mf_input_seq_free(r->definite.test);
+    mf_input_seq_free(r->included.test);
+    r->included.test = NULL;
     free(r->potential.mobs);
     free(r->definite.mobs);
     r->potential.test = r->definite.test = NULL;

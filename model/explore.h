@@ -56,6 +56,8 @@ enum {
     MF_EXPLORE_AUTO = 0,      /* potential, then definite if non-deterministic */
     MF_EXPLORE_POTENTIAL = 1, /* potential only */
     MF_EXPLORE_DEFINITE = 2,  /* definite only */
+    MF_EXPLORE_INCLUDED = 3,  /* inclusion only (see `included` below) */
+    MF_EXPLORE_JOINT = 4,     /* joint behaviours (see `joint` below) */
 };
 
 typedef enum {
@@ -88,6 +90,20 @@ typedef struct {
 typedef struct {
     mf_explore_notion potential;
     mf_explore_notion definite;
+    /* MF_EXPLORE_INCLUDED: is every behaviour of the original (every
+     * observation word of a run that does not refuse) one of the mutant's
+     * on the same inputs? MF_XV_NOT_KILLABLE: it is, so no test kills
+     * definitely (a valid test has an original behaviour, which the
+     * mutant shares); MF_XV_KILLED: an original word the mutant lacks was
+     * found (test: its inputs), which decides nothing. */
+    mf_explore_notion included;
+    /* MF_EXPLORE_JOINT: does every test have an original and a mutant
+     * behaviour with the same observations, by pairs of states (one of
+     * each model) from which every input leads to such a pair again?
+     * MF_XV_NOT_KILLABLE: yes, no definite kill at any length; KILLED
+     * (no test): not shown this way, which decides nothing. Weaker than
+     * inclusion, as costly as a potential exploration. */
+    mf_explore_notion joint;
     /* 1 if every state explored had at most one initial state / successor
      * per input (only the explored part: a kill stops the search). */
     int orig_det, mut_det;
@@ -136,6 +152,15 @@ void mf_explore_ctx_free(mf_explore_ctx *ctx); /* NULL-safe */
  * assignment or an INIT constraint. Verdicts, lengths and node counts are
  * those of the simulator's steps (off: for tests and measurements). */
 void mf_explore_ctx_set_delta(mf_explore_ctx *ctx, int on);
+
+/* A budget for the explorations of ctx instead of a node count: the
+ * memory the context holds (the original's and the mutant's states and
+ * steps, the product nodes), max_bytes (0: none), and the wall-clock time,
+ * secs from now (0: none). Past either an exploration stops with
+ * MF_XV_LIMIT. With a memory budget, max_states <= 0 in mf_explore_with
+ * means no node count limit; a positive one still applies. */
+void mf_explore_ctx_set_budget(mf_explore_ctx *ctx, size_t max_bytes,
+                               double secs);
 
 /* How the steps (successors, not initial states) of mut relate to those of
  * orig: MF_STEP_SAME, the same (they differ in init() assignments or INIT

@@ -48,6 +48,10 @@ typedef struct {
     char method[64];      /* equivalent: the proof method */
     char reason[512];     /* unknown / error */
     mf_test *test;        /* killed: owned */
+    int kill_len_beyond;  /* survived: the length of its shortest kill,
+                             past the bound, where a complete method (the
+                             explicit-state exploration) knows it: "killable
+                             at 22, beyond the bound"; 0: not known */
     int not_shortest;     /* killed, but the test is not claimed to be
                              the shortest: a test found for another mutant
                              and replayed, or found past a length where the

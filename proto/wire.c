@@ -214,6 +214,8 @@ static int bad_options(vcheck *c, const Mutfarm__V1__Options *o)
         return bad(c, "options cegis_max %u too large", o->cegis_max);
     if ((unsigned)o->method > MUTFARM__V1__METHOD__METHOD_EXPLICIT)
         return bad(c, "options method %d unknown", (int)o->method);
+    if (o->explicit_mb > 1048576)
+        return bad(c, "options explicit_mb %u too large", o->explicit_mb);
     return bad_names(c, "inputs", o->inputs, o->n_inputs) ||
            bad_names(c, "observe", o->observe, o->n_observe);
 }
@@ -316,6 +318,11 @@ static int bad_mutant_result(vcheck *c, const Mutfarm__V1__MutantResult *r)
     }
     if (r->bound > MAX_TEST_DIM)
         return bad(c, "mutant %s: bound %u too large", r->mutant_id, r->bound);
+    if (r->kill_len_beyond &&
+        (r->verdict != MUTFARM__V1__VERDICT__VERDICT_SURVIVED ||
+         r->kill_len_beyond <= r->bound || r->kill_len_beyond > MAX_TEST_DIM))
+        return bad(c, "mutant %s: kill length %u beyond the bound makes no "
+                   "sense here", r->mutant_id, r->kill_len_beyond);
     return r->test ? bad_test(c, r->test) : 0;
 }
 
@@ -643,6 +650,8 @@ int mf_wire_encode_job_spec(uint8_t **out, size_t *len,
     o.cegis_max = eo->cegis_max > 0 ? (uint32_t)eo->cegis_max : 0;
     /* mf_method and Method share their values. */
     o.method = (Mutfarm__V1__Method)eo->method;
+    o.explicit_mb = eo->explicit_mb;
+    o.complete = eo->complete != 0;
     o.n_inputs = j->ninputs;
     o.inputs = (char **)(uintptr_t)j->inputs;
     o.n_observe = j->nobserve;
@@ -712,6 +721,9 @@ void mf_wire_opts_to_engine(mf_engine_opts *o, const mf_wire_options *p)
         o->cegis_max = (int)p->cegis_max;
     if ((unsigned)p->method <= MUTFARM__V1__METHOD__METHOD_EXPLICIT)
         o->method = (mf_method)p->method;
+    if (p->explicit_mb)
+        o->explicit_mb = p->explicit_mb;
+    o->complete = p->complete;
 }
 
 /* ------------------------------------------------------------------ */
@@ -909,6 +921,9 @@ void mf_wire_result_add(mf_wire_result *r, const char *mutant_id,
     mr->notion = v->kind == MF_V_KILLED ? notion_to_pb(v->notion)
                                         : MUTFARM__V1__NOTION__NOTION_AUTO;
     mr->bound = v->bound > 0 ? (uint32_t)v->bound : 0;
+    mr->kill_len_beyond = v->kind == MF_V_SURVIVED && v->kill_len_beyond > 0
+                              ? (uint32_t)v->kill_len_beyond
+                              : 0;
     mr->method = bounded_dup(v->method);
     mr->reason = bounded_dup(v->reason);
     mr->solver_ms = v->secs > 0 ? (uint64_t)(v->secs * 1000.0 + 0.5) : 0;
@@ -1020,6 +1035,7 @@ int mf_wire_verdict_from_result(mf_verdict *v,
     v->orig_det = r->orig_det;
     v->mut_det = r->mut_det;
     v->bound = (int)r->bound;
+    v->kill_len_beyond = (int)r->kill_len_beyond;
     snprintf(v->method, sizeof v->method, "%s", r->method);
     snprintf(v->reason, sizeof v->reason, "%s", r->reason);
     v->secs = (double)r->solver_ms / 1000.0;

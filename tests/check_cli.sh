@@ -2,7 +2,8 @@
 # check_cli.sh - `mutfarm check` on the command line (issue 3): the refill
 # mutant of the beverage machine (2 -> 1 in the fill branch; its shortest
 # kill is req, req, fill, req, req, length 5). Past the bound, the
-# explicit-state proof decides it at once and says why; with the proof off
+# explicit-state proof decides it at once and says how long the kill is
+# (--bound auto: the kill itself); with the proof off
 # (--explicit-max 0), the search reaches the same verdict without the
 # note; within the bound, it is killed definitely at length 5. A bad
 # --explicit-max is a usage error.
@@ -28,7 +29,7 @@ expect() { # expect WHAT OUTPUT PATTERN
     fi
 }
 out=$(run --bound 3)
-expect "bound 3" "$out" "^$ID  number-replace survived   up to bound 3 (explicit-state exploration: shortest kill 5)$"
+expect "bound 3" "$out" "^$ID  number-replace survived   up to bound 3; killable at 5, beyond the bound (explicit-state exploration)$"
 out=$(run --bound 3 --explicit-max 0)
 expect "bound 3, explorer off" "$out" "^$ID  number-replace survived   up to bound 3$"
 out=$(run --bound 5)

@@ -203,6 +203,8 @@ static int commit_all(fx *f, mf_store_commit_info *info, const mf_store_job *j,
             snprintf(v[i].method, sizeof v[i].method, "lock-step");
         if (kind == MF_V_UNKNOWN)
             snprintf(v[i].reason, sizeof v[i].reason, "timeout");
+        if (kind == MF_V_SURVIVED && i % 2)
+            v[i].kill_len_beyond = 20 + i; /* killable past the bound 7 */
         sv[i].mutant_id = l.ids[i];
         sv[i].v = &v[i];
     }
@@ -466,6 +468,13 @@ static void test_store__resume_returns_leased_jobs_to_pending(void **state)
     mf_store_counts n;
     ok(mf_store_counts_get(f->s, &n, f->campaign));
     assert_int_equal(n.survived, 5); /* committed work is kept */
+    /* Survivors keep their kill length past the bound where known. */
+    assert_int_equal(query_int(f, "SELECT count(*) FROM verdicts WHERE "
+                                  "kill_len_beyond > bound"),
+                     2);
+    assert_int_equal(query_int(f, "SELECT count(*) FROM verdicts WHERE "
+                                  "kill_len_beyond IS NULL"),
+                     3);
     assert_int_equal(n.jobs_done, 1);
     assert_int_equal(n.jobs_pending, 2);
     /* The requeued job is handed out first, with a new attempt. */

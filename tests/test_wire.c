@@ -300,6 +300,8 @@ static void test_wire__job_round_trips_with_options(void **state)
     eo.prove = 0;
     eo.cegis_max = 12;
     eo.method = MF_METHOD_SMT;
+    eo.explicit_mb = 77;
+    eo.complete = 1;
     /* The text is cut by model_len, not by its NUL. */
     const char *text = "MODULE main\nVAR x : boolean;\nTRAILING";
     size_t tlen = strlen(text) - strlen("TRAILING");
@@ -341,6 +343,8 @@ static void test_wire__job_round_trips_with_options(void **state)
     assert_int_equal(back.prove, 0);
     assert_int_equal(back.cegis_max, 12);
     assert_int_equal(back.method, MF_METHOD_SMT);
+    assert_int_equal(back.explicit_mb, 77);
+    assert_int_equal(back.complete, 1);
     mf_wire_free(e);
     free(buf);
 
@@ -367,6 +371,7 @@ static void test_wire__result_round_trips_every_verdict(void **state)
     v[1].orig_det = v[1].mut_det = 1;
     v[2].kind = MF_V_SURVIVED;
     v[2].bound = 12;
+    v[2].kill_len_beyond = 22; /* killable at 22, beyond the bound */
     v[3].kind = MF_V_UNKNOWN;
     snprintf(v[3].reason, sizeof v[3].reason, "timeout after 1000 ms");
     v[4].kind = MF_V_ERROR;
@@ -400,6 +405,8 @@ static void test_wire__result_round_trips_every_verdict(void **state)
         assert_int_equal(mf_wire_verdict_from_result(&b, d->mutants[i]), 0);
         assert_int_equal(b.kind, v[i].kind);
         assert_int_equal(b.bound, v[i].bound);
+        /* Absent (0) in the others, as in a frame of an older worker. */
+        assert_int_equal(b.kill_len_beyond, v[i].kill_len_beyond);
         assert_int_equal(b.orig_det, v[i].orig_det);
         assert_int_equal(b.mut_det, v[i].mut_det);
         assert_string_equal(b.method, v[i].method);

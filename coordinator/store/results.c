@@ -25,8 +25,8 @@ static const mf_store_query q_verdict_ins = {
     Q_VERDICT_INS,
     "INSERT INTO verdicts(mutant, campaign_id, job_id, attempt, kind, "
     "notion, bound, method, reason, test_id, solver_ms, worker_id, "
-    "created_at) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"};
+    "created_at, kill_len_beyond) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"};
 static const mf_store_query q_kill_ins = {
     Q_KILL_INS, "INSERT INTO kills(test_id, mutant, campaign_id, source, "
                 "observed) VALUES (?1, ?2, ?3, ?4, ?5) "
@@ -150,7 +150,10 @@ static int verdict_insert(mf_store *s, commit_ctx *c, const mf_verdict *v,
              isfinite(v->secs) && v->secs >= 0 && v->secs < 1e9
                  ? ARG_INT((int64_t)(v->secs * 1000.0 + 0.5))
                  : ARG_NULL,
-             ARG_TEXT(c->worker), ARG_INT(c->now)),
+             ARG_TEXT(c->worker), ARG_INT(c->now),
+             k == MF_V_SURVIVED && v->kill_len_beyond > v->bound
+                 ? ARG_INT(v->kill_len_beyond)
+                 : ARG_NULL),
         NULL);
     if (rc < 0 && s->last_rc == SQLITE_CONSTRAINT_PRIMARYKEY)
         return 1; /* the caller names the mutant */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "coi.h"
 #include "definite.h"
 #include "det.h"
 #include "explicit.h"
@@ -37,7 +38,8 @@ void mf_engine_opts_default(mf_engine_opts *o)
     o->rlimit = 0;
     o->prove = 1;
     o->cegis_max = 400;
-    o->explicit_max = 20000;
+    o->explicit_max = -1;
+    o->explicit_mb = 512;
 }
 
 /* The refinement's deadline: secs from now, within the mutant's wall
@@ -300,13 +302,20 @@ static void run_batch(mf_batch *B)
 {
     int n = B->nmut;
     int *det = mf_xcalloc((size_t)(n ? n : 1), sizeof *det);
-    for (int j = 0; j < n; j++)
+    for (int j = 0; j < n; j++) {
         det[j] = B->mu[j].v->orig_det && B->mu[j].v->mut_det;
+        /* Before any search: nothing observed reads the changed item. */
+        if (B->o->prove && B->meta &&
+            mf_coi_irrelevant(B->m, B->mu[j].model, B->mu[j].mut->item))
+            mf_batch_settle(B, j, MF_V_EQUIVALENT, 0, NULL,
+                            "cone-of-influence");
+    }
     /* The method chosen for the batch first (portfolio.c); then the
      * deterministic mutants it left: one incremental solver, depth by
      * depth. */
     int *search = mf_xcalloc((size_t)(n ? n : 1), sizeof *search);
-    memcpy(search, det, (size_t)n * sizeof *search);
+    for (int j = 0; j < n; j++)
+        search[j] = det[j] && B->mu[j].todo;
     int done = mf_portfolio_first(B, det, search);
     if (!done)
         mf_det_search(B, search);
@@ -371,8 +380,8 @@ static int check_batch(const mf_model *m, const mf_model *other,
     B.EM = other ? mf_enc_new(c, other, NULL, 0, m, o->encoding) : B.E;
     B.meta = !other;
     B.qfbv = mf_enc_bits(B.E) > 0;
-    if (o->prove && o->explicit_max > 0)
-        B.xctx = mf_explore_ctx_new(m);
+    if (o->prove && o->explicit_max != 0)
+        B.xctx = mf_explicit_ctx_new(m, o);
     B.nmut = nmut;
     B.o = o;
     B.mu = mf_xcalloc((size_t)(nmut ? nmut : 1), sizeof *B.mu);

@@ -25,6 +25,9 @@ typedef enum {
 
 typedef struct {
     int bound;             /* deepest test length searched */
+    int complete;          /* --bound auto: the explicit-state explorer's
+                              kills count at any length; the searches stop
+                              at `bound` where it cannot decide a mutant */
     mf_notion_req notion;  /* what a kill must satisfy */
     mf_engine_kind engine; /* non-deterministic models */
     mf_mode mode;          /* one solver per batch or per mutant */
@@ -39,7 +42,11 @@ typedef struct {
     int prove;             /* try equivalence proofs for survivors */
     int cegis_max;         /* refinement iterations per depth */
     long explicit_max;     /* product states of the explicit-state proof,
-                              0: that method is off */
+                              0: that method is off, < 0: no count, the
+                              memory budget decides */
+    unsigned explicit_mb;  /* memory budget of the explicit-state proof
+                              per thread, MB (0: none; then without a
+                              count, 20000 states) */
     mf_method method;      /* auto, or one forced */
 } mf_engine_opts;
 

@@ -7,6 +7,11 @@
 
 #include "batch.h"
 
+/* The batch's explorer context for original m, with the memory budget
+ * of o (explicit_mb). */
+mf_explore_ctx *mf_explicit_ctx_new(const mf_model *m,
+                                    const mf_engine_opts *o);
+
 /* Proof method 4: explicit-state exploration of the product of mutant j,
  * exact when it is small (subset construction for non-determinism), once
  * per mutant. 1: decided: not potentially killable (equivalent), or its
