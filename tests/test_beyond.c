@@ -101,6 +101,7 @@ static void test_beyond__no_claim_without_a_complete_method(void **state)
     mf_engine_opts_default(&o);
     o.bound = 10;
     o.explicit_max = 0;
+    o.method = MF_METHOD_SMT; /* the BDDs know it too (tests/test_bdd.c) */
     mf_verdict v;
     assert_int_equal(mf_engine_check(p.m, &p.em, 1, &o, &v), 0);
     assert_int_equal(v.kind, MF_V_SURVIVED);
@@ -132,6 +133,7 @@ static void test_beyond__memory_budget_decides_a_large_product(void **state)
     mf_engine_opts o;
     mf_engine_opts_default(&o);
     o.bound = 5;
+    o.method = MF_METHOD_SMT; /* the explorer's budget, not the BDDs' */
     /* The exploration's clock is the solver timeout: not the point here
      * (sanitizers make it slow). */
     o.timeout_ms = 600000;

@@ -801,9 +801,18 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
         st->proved++;
         break;
     case S_BEYOND:
+        if (B->o->complete) {
+            /* --bound auto: a kill of any length is a kill; the explorer
+             * makes its test (explicit.c). Searched to the bound. */
+            v->bound = B->o->bound;
+            which[j] = 0;
+            st->bounded++;
+            break;
+        }
         mf_batch_settle(B, j, MF_V_SURVIVED, 0, NULL,
                         "bdd-fixpoint: shortest kill %d", len);
         v->bound = B->o->bound;
+        v->kill_len_beyond = len; /* exact, as the explorer's */
         which[j] = 0;
         st->bounded++;
         break;
