@@ -780,6 +780,10 @@ static int cx(cc *C, const mf_expr *e, int in_next, mf_vmap *out)
     int rc = spend(C, 0); /* the time budget, at every node */
     if (rc < 0)
         return rc;
+    /* Words wrap, cast and compare by their width and signedness
+     * (model/word.c); the value maps here apply integer operators. */
+    if (e->wty || e->kind == MF_E_WORD)
+        return unsup(C, e, "a word expression");
     switch (e->kind) {
     case MF_E_BOOL:
     case MF_E_INT:
