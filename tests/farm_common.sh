@@ -40,6 +40,8 @@ BGPIDS=()
 cleanup() {
     local p
     for p in "${BGPIDS[@]}"; do
+        # timeout's child first: a SIGKILLed timeout leaves it running.
+        pkill -9 -P "$p" 2>/dev/null
         kill -9 "$p" 2>/dev/null
     done
     for p in "${BGPIDS[@]}"; do
