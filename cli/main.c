@@ -47,7 +47,9 @@ static const command commands[] = {
      "      verdicts and tests on the terminal, no farm"},
     {"matrix", mf_cmd_matrix,
      "matrix --db F [--campaign N] [--threads N] [--refill]\n"
-     "      the kill matrix: every test replayed on every mutant"},
+     "            [--bind ENDPOINT] [--workers N]\n"
+     "      the kill matrix: every test replayed on every mutant, here\n"
+     "      or by workers as jobs"},
     {"report", mf_cmd_report,
      "report --db F [--campaign N] [--format text|json|html|junit]\n"
      "            [-o FILE] | report --db F --history\n"
