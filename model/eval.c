@@ -180,15 +180,8 @@ cleanup:
     return rc;
 }
 
-/* One binary operation on two values: 0 and *r set, 1 if undefined (division
- * by zero), or a negative code. */
-static int apply(ectx *c, const mf_expr *e, int op, mf_val a, mf_val b,
-                 mf_val *r)
+int mf_eval_binop(int op, mf_val a, mf_val b, mf_val *r, const char **why)
 {
-    /* a word operator (word.c); comparisons of words are those of their
-     * values, below */
-    if (e->kids[0]->wty && (e->wty || op == MF_OP_SHL || op == MF_OP_SHR))
-        return mf_word_binop(r, op, e->kids[0]->wty, a, e->kids[1]->wty, b);
     switch (op) {
     case MF_OP_AND:
         *r = a && b;
@@ -251,9 +244,25 @@ static int apply(ectx *c, const mf_expr *e, int op, mf_val a, mf_val b,
         *r = op == MF_OP_DIV ? a / b : a % b;
         return 0;
     default:
-        return where(c, e, "unknown operator");
+        *why = "unknown operator";
+        return -1;
     }
-    return where(c, e, "integer overflow");
+    *why = "integer overflow";
+    return -1;
+}
+
+/* One binary operation on two values: 0 and *r set, 1 if undefined (division
+ * by zero), or a negative code. */
+static int apply(ectx *c, const mf_expr *e, int op, mf_val a, mf_val b,
+                 mf_val *r)
+{
+    /* a word operator (word.c); comparisons of words are those of their
+     * values, below */
+    if (e->kids[0]->wty && (e->wty || op == MF_OP_SHL || op == MF_OP_SHR))
+        return mf_word_binop(r, op, e->kids[0]->wty, a, e->kids[1]->wty, b);
+    const char *why;
+    int rc = mf_eval_binop(op, a, b, r, &why);
+    return rc < 0 ? where(c, e, why) : rc;
 }
 
 /* Which truth values the condition e can take (*can_true, *can_false),

@@ -19,6 +19,12 @@
 
 #include "model.h"
 
+/* One binary operator of integers, booleans (0/1) or symbols on two values,
+ * as the simulator applies it (not the word operators, model/word.c):
+ * 0 and *r; 1 if undefined (division by zero); -1 with *why ("integer
+ * overflow": past the symbols' codes; "unknown operator"). */
+int mf_eval_binop(int op, mf_val a, mf_val b, mf_val *r, const char **why);
+
 /* Evaluate expression e in the context (cur, next, inp) to the set of its
  * possible values (sets, ranges and case values make it non-deterministic).
  * `next` may be NULL where next() is not allowed. Values are appended to

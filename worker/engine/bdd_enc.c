@@ -509,61 +509,14 @@ cleanup:
     return rc;
 }
 
-/* One operation on two values, as eval.c's apply: 0 and *r, 1 undefined,
- * or a negative code. */
+/* One operation on two values, as the simulator applies it
+ * (mf_eval_binop): 0 and *r, 1 undefined, or a negative code. */
 static int apply(cc *C, const mf_expr *e, int op, mf_val a, mf_val b,
                  mf_val *r)
 {
-    switch (op) {
-    case MF_OP_XOR:
-        *r = (a != 0) != (b != 0);
-        return 0;
-    case MF_OP_XNOR:
-    case MF_OP_IFF:
-        *r = (a != 0) == (b != 0);
-        return 0;
-    case MF_OP_EQ:
-        *r = a == b;
-        return 0;
-    case MF_OP_NE:
-        *r = a != b;
-        return 0;
-    case MF_OP_LT:
-        *r = a < b;
-        return 0;
-    case MF_OP_LE:
-        *r = a <= b;
-        return 0;
-    case MF_OP_GT:
-        *r = a > b;
-        return 0;
-    case MF_OP_GE:
-        *r = a >= b;
-        return 0;
-    case MF_OP_ADD:
-        if (__builtin_add_overflow(a, b, r))
-            break;
-        return 0;
-    case MF_OP_SUB:
-        if (__builtin_sub_overflow(a, b, r))
-            break;
-        return 0;
-    case MF_OP_MUL:
-        if (__builtin_mul_overflow(a, b, r))
-            break;
-        return 0;
-    case MF_OP_DIV:
-    case MF_OP_MOD:
-        if (b == 0)
-            return 1;
-        if (a == INT64_MIN && b == -1)
-            break;
-        *r = op == MF_OP_DIV ? a / b : a % b;
-        return 0;
-    default:
-        return unsup(C, e, "this operator");
-    }
-    return unsup(C, e, "integer overflow");
+    const char *why;
+    int rc = mf_eval_binop(op, a, b, r, &why);
+    return rc < 0 ? unsup(C, e, why) : rc;
 }
 
 /* &, | and ->, lazily as eval.c: the right operand counts only for the
