@@ -1,13 +1,35 @@
 /* cli.c - what the subcommands share (cli.h): the --inputs/--observe
  * options and model loading of those that read a model, and the flags
- * that set a config key. It parses no command's whole command line. */
+ * that set a config key, and the numbers options take. It parses no command's whole command line. */
 #include "cli.h"
 
 #include "cmd.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int mf_cli_number(int64_t *out, const char *cmd, const char *opt,
+                  const char *arg, int64_t max)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(arg, &end, 10);
+    if (errno || end == arg || *end || v <= 0 || v > max) {
+        if (max == INT64_MAX)
+            fprintf(stderr, "mutfarm %s: %s needs %s (a positive number), "
+                    "not '%s'\n", cmd, opt,
+                    strcmp(opt, "--campaign") ? "a number" : "a campaign id",
+                    arg);
+        else
+            fprintf(stderr, "mutfarm %s: %s needs a number from 1 to %lld, "
+                    "not '%s'\n", cmd, opt, (long long)max, arg);
+        return MF_EXIT_USAGE;
+    }
+    *out = v;
+    return 0;
+}
 
 static int take_value(char **slot, const char *cmd, const char *name,
                       int argc, char **argv, int *i)

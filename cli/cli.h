@@ -1,15 +1,24 @@
 /* cli.h - what the subcommands share: for those that read a model, the
  * --inputs/--observe options and loading the model with its errors
  * reported to stderr; for those that read the config, the flags that set
- * one of its keys. It parses no command's whole command line.
+ * one of its keys; and the numbers options take. It parses no command's
+ * whole command line.
  *
  * Errors are printed as one line ("file:line:col: error: ..." or
  * "mutfarm CMD: ...") and turned into an exit code (cmd.h). */
 #ifndef MF_CLI_H
 #define MF_CLI_H
 
+#include <stdint.h>
+
 #include "config.h"
 #include "model.h"
+
+/* A positive whole number from `arg` for option `opt` of command `cmd`
+ * (at most `max`; INT64_MAX for "any": a campaign id): 0 with *out set, or
+ * MF_EXIT_USAGE with the message printed. */
+int mf_cli_number(int64_t *out, const char *cmd, const char *opt,
+                  const char *arg, int64_t max);
 
 /* Options common to the commands that read a model. */
 typedef struct {

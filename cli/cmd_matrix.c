@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "local_workers.h"
+#include "cli.h"
 #include "matrix_cli.h"
 #include "matrix_farm.h"
 
@@ -176,12 +177,12 @@ int mf_cmd_matrix(int argc, char **argv)
         switch (c) {
         case 'd': db = optarg; break;
         case 'c':
-            if (mf_matrix_cli_number(&campaign, "matrix", "--campaign",
+            if (mf_cli_number(&campaign, "matrix", "--campaign",
                                      optarg, INT64_MAX))
                 return MF_EXIT_USAGE;
             break;
         case 't':
-            if (mf_matrix_cli_number(&threads, "matrix", "--threads", optarg,
+            if (mf_cli_number(&threads, "matrix", "--threads", optarg,
                                      256))
                 return MF_EXIT_USAGE;
             threads_given = 1;
@@ -190,12 +191,12 @@ int mf_cmd_matrix(int argc, char **argv)
         case 'b': bind = optarg; break;
         case 'C': config = optarg; break;
         case 'w':
-            if (mf_matrix_cli_number(&workers, "matrix", "--workers", optarg,
+            if (mf_cli_number(&workers, "matrix", "--workers", optarg,
                                      1024))
                 return MF_EXIT_USAGE;
             break;
         case 'j':
-            if (mf_matrix_cli_number(&job_pairs, "matrix", "--job-pairs",
+            if (mf_cli_number(&job_pairs, "matrix", "--job-pairs",
                                      optarg, 1000000000))
                 return MF_EXIT_USAGE;
             break;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "matrix_cli.h"
 #include "minimize.h"
 
@@ -60,19 +61,19 @@ int mf_cmd_minimize(int argc, char **argv)
         switch (c) {
         case 'd': db = optarg; break;
         case 'c':
-            if (mf_matrix_cli_number(&campaign, "minimize", "--campaign",
+            if (mf_cli_number(&campaign, "minimize", "--campaign",
                                      optarg, INT64_MAX))
                 return MF_EXIT_USAGE;
             break;
         case 'e': exact = 1; break;
         case 'n': name = optarg; break;
         case 'T':
-            if (mf_matrix_cli_number(&timeout, "minimize", "--timeout",
+            if (mf_cli_number(&timeout, "minimize", "--timeout",
                                      optarg, 86400))
                 return MF_EXIT_USAGE;
             break;
         case 't':
-            if (mf_matrix_cli_number(&threads, "minimize", "--threads",
+            if (mf_cli_number(&threads, "minimize", "--threads",
                                      optarg, 256))
                 return MF_EXIT_USAGE;
             break;

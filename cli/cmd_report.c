@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "report.h"
 #include "store.h"
 
@@ -174,18 +175,12 @@ int mf_cmd_report(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:", lo, NULL)) != -1) {
-        char *end;
         switch (c) {
         case 'd': dbpath = optarg; break;
         case 'c':
-            errno = 0;
-            campaign = strtoll(optarg, &end, 10);
-            if (errno || end == optarg || *end || campaign <= 0) {
-                fprintf(stderr, "mutfarm report: --campaign needs a campaign "
-                                "id (a positive number), not '%s'\n",
-                        optarg);
+            if (mf_cli_number(&campaign, "report", "--campaign", optarg,
+                              INT64_MAX))
                 return MF_EXIT_USAGE;
-            }
             break;
         case 'f':
             fmt_arg = optarg;

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "store.h"
 
 static void usage(FILE *f)
@@ -303,17 +304,12 @@ int mf_cmd_status(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-        char *end;
         switch (c) {
         case 'd': dbpath = optarg; break;
         case 'c':
-            errno = 0;
-            campaign = strtoll(optarg, &end, 10);
-            if (errno || *end || campaign <= 0) {
-                fprintf(stderr, "mutfarm status: --campaign needs a campaign "
-                                "id, not '%s'\n", optarg);
+            if (mf_cli_number(&campaign, "status", "--campaign", optarg,
+                              INT64_MAX))
                 return MF_EXIT_USAGE;
-            }
             break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:

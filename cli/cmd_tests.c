@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "export.h"
 #include "matrix_cli.h"
 
@@ -59,7 +60,7 @@ static int export_cmd(int argc, char **argv)
         switch (c) {
         case 'd': db = optarg; break;
         case 'c':
-            if (mf_matrix_cli_number(&campaign, "tests export", "--campaign",
+            if (mf_cli_number(&campaign, "tests export", "--campaign",
                                      optarg, INT64_MAX))
                 return MF_EXIT_USAGE;
             break;

@@ -9,21 +9,6 @@
 
 #include "cmd.h"
 
-int mf_matrix_cli_number(int64_t *out, const char *cmd, const char *opt,
-                         const char *arg, int64_t max)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(arg, &end, 10);
-    if (errno || end == arg || *end || v <= 0 || v > max) {
-        fprintf(stderr, "mutfarm %s: %s needs a number from 1 to %lld, not "
-                "'%s'\n", cmd, opt, (long long)max, arg);
-        return MF_EXIT_USAGE;
-    }
-    *out = v;
-    return 0;
-}
-
 int mf_matrix_cli_open(mf_store **s, mf_matrix_campaign *c, const char *cmd,
                        const char *path, int64_t campaign)
 {

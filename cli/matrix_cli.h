@@ -1,7 +1,7 @@
 /* matrix_cli.h - what `mutfarm matrix`, `minimize` and `tests export`
- * share on the command line: reading --db, --campaign and --threads, and
- * opening an existing store and one of its campaigns with each failure
- * printed as one line and turned into an exit code (cmd.h).
+ * share on the command line: opening an existing store and one of its
+ * campaigns with each failure printed as one line and turned into an exit
+ * code (cmd.h).
  *
  * It parses no whole command line and prints no report. */
 #ifndef MF_MATRIX_CLI_H
@@ -11,11 +11,6 @@
 
 #include "matrix.h"
 #include "store.h"
-
-/* A positive number from `arg` for option `opt` of command `cmd`: 0, or
- * MF_EXIT_USAGE with the message printed. */
-int mf_matrix_cli_number(int64_t *out, const char *cmd, const char *opt,
-                         const char *arg, int64_t max);
 
 /* Open the store `path` (which must exist: these commands never create
  * one) for writing, and campaign `campaign` (0: the newest) with its
