@@ -41,6 +41,9 @@ static int bdd_err;
 #define FUNC_MAX 50000
 /* Depths searched past the bound for a proof, at most. */
 #define PAST_MAX 4096
+/* The original's reachable states are kept depth by depth (search_det)
+ * up to this many depths. */
+#define LAYERS_MAX 4096
 
 static void on_error(int e)
 {
@@ -65,6 +68,11 @@ typedef struct {
     int obsfix;       /* every cell but the inputs is observable */
     int pot;          /* the potential search is wanted (auto: not where
                          the explorer is cheaper) */
+    BDD reach;        /* the original's reachable states (x), bddfalse
+                         where reach_count did not reach the fixpoint */
+    MF_VEC(BDD) layer; /* layer.v[d]: the states reachable within d steps
+                          (with reach; none past LAYERS_MAX) */
+    MF_VEC(BDD) front; /* front.v[d]: those first reached at d */
 } sess;
 
 static BDD and2(BDD a, BDD b)
@@ -129,6 +137,13 @@ static void sess_free(sess *S)
     bdd_delref(S->acc);
     bdd_delref(S->acc0);
     bdd_delref(S->obs_eq);
+    bdd_delref(S->reach);
+    for (int i = 0; i < S->layer.n; i++) {
+        bdd_delref(S->layer.v[i]);
+        bdd_delref(S->front.v[i]);
+    }
+    MF_VEC_FREE(S->layer);
+    MF_VEC_FREE(S->front);
     mf_bdd_memo_free(S->m, S->memo);
     mf_bdd_space_free(&S->sp);
 }
@@ -444,7 +459,8 @@ static void state_of(const sess *S, const signed char *bits, int r,
 /* The potential search's test: the mutant's path p_0..p_d (read back
  * through the common frontiers G from witness w, a cube over current and
  * next variables: p_d, the input, the mutant's deviating state), its
- * observables along it (mobs). d < 0: a kill of length 0 by the initial
+ * observables along it (mobs; mm NULL: none, a deterministic pair's
+ * test). d < 0: a kill of length 0 by the initial
  * state w (or, refusal, its input). */
 static mf_test *read_pot_test(sess *S, mrel *R, BDD *G, BDD w, int d,
                               int refusal, const mf_model *mm)
@@ -454,12 +470,13 @@ static mf_test *read_pot_test(sess *S, mrel *R, BDD *G, BDD w, int d,
     signed char *bits = mf_xmalloc((size_t)(nv ? nv : 1));
     mf_val *st = mf_xcalloc((size_t)(n ? n : 1), sizeof *st);
     mf_test *t = mf_test_new(n, nobs, len);
-    t->mobs = mf_xcalloc((size_t)(len + 1) * (size_t)(nobs ? nobs : 1),
-                         sizeof *t->mobs);
+    if (mm)
+        t->mobs = mf_xcalloc((size_t)(len + 1) * (size_t)(nobs ? nobs : 1),
+                             sizeof *t->mobs);
     cube_bits(w, bits, nv);
     if (refusal)
         t->mrefuses = len;
-    else {
+    else if (mm) {
         state_of(S, bits, d < 0 ? MF_BR_XC : MF_BR_XN, st);
         mf_sim_observe(t->mobs + (size_t)len * nobs, nobs, mm, st);
     }
@@ -476,7 +493,8 @@ static mf_test *read_pot_test(sess *S, mrel *R, BDD *G, BDD w, int d,
         cube_bits(cur, bits, nv);
         put_inputs(S, t, k, bits, MF_BR_XC);
         state_of(S, bits, MF_BR_XC, st);
-        mf_sim_observe(t->mobs + (size_t)k * nobs, nobs, mm, st);
+        if (mm)
+            mf_sim_observe(t->mobs + (size_t)k * nobs, nobs, mm, st);
         if (k == 0)
             break;
         BDD nx = bdd_addref(bdd_replace(cur, S->sp.c2n));
@@ -604,6 +622,8 @@ static double reach_count(sess *S, double deadline)
 {
     BDD r = bdd_addref(S->Io), f = bdd_addref(S->Io);
     double n = 0;
+    MF_VEC_PUSH(S->layer, bdd_addref(r));
+    MF_VEC_PUSH(S->front, bdd_addref(r));
     while (f != bddfalse && !bdd_err && mf_z3_now() < deadline) {
         BDD a = bdd_addref(bdd_appex(f, S->To, bddop_and, S->sp.cur));
         BDD b = bdd_addref(bdd_replace(a, S->sp.n2c));
@@ -611,6 +631,10 @@ static double reach_count(sess *S, double deadline)
         set(&r, bdd_addref(bdd_or(r, f)));
         bdd_delref(a);
         bdd_delref(b);
+        if (f != bddfalse && S->layer.n <= LAYERS_MAX) {
+            MF_VEC_PUSH(S->layer, bdd_addref(r));
+            MF_VEC_PUSH(S->front, bdd_addref(f));
+        }
     }
     if (f == bddfalse && !bdd_err) {
         BDD vars = bdd_addref(bdd_exist(S->sp.cur, S->sp.yc_own));
@@ -626,6 +650,7 @@ static double reach_count(sess *S, double deadline)
         bdd_delref(dom);
         bdd_delref(a);
         bdd_delref(stuck);
+        set(&S->reach, bdd_addref(r));
     }
     bdd_delref(r);
     bdd_delref(f);
@@ -738,6 +763,121 @@ static int search_pot(sess *S, mrel *R, const mf_batch *B,
     return res;
 }
 
+/* The search of a deterministic pair over the original's reachable
+ * states, where every cell but the inputs is observable: a pair with
+ * equal observables is then one state in both, so the pairs search()
+ * reaches are the states both reach by the same steps. Where neither
+ * relation has a choice, those are the original's states reachable
+ * without passing a state from which the mutant leaves the original's
+ * step (another successor, other observed DEFINEs, a refusal of an input
+ * the original accepts): the first depth of the original's reachable
+ * states (kept per depth, once a batch) that holds such a state gives a
+ * shortest kill one step longer, none the proof, at the depth the
+ * original's states take. A search costs a few conjunctions a mutant
+ * instead of an image a depth (docs/killing.md "BDDs"). Results as
+ * search()'s; -1 where it does not apply (a kill of length 0, no layers):
+ * search() then runs. */
+static int search_det(sess *S, mrel *R, const mf_batch *B, int *len,
+                      mf_test **test)
+{
+    int nl = S->layer.n;
+    if (!S->obsfix || S->reach == bddfalse || nl == 0 || nl > LAYERS_MAX)
+        return -1;
+    /* Length 0: an initial input the mutant refuses or starts elsewhere
+     * (search() reads that test). */
+    BDD i = and2(R->Ix, R->E1);
+    BDD bad0 = bdd_addref(bdd_apply(S->Io, i, bddop_diff));
+    bdd_delref(i);
+    int init_kill = bad0 != bddfalse;
+    bdd_delref(bad0);
+    if (init_kill || bdd_err)
+        return -1;
+    BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
+    BDD good = and2(S->To, e1n);
+    BDD all = bdd_addref(bdd_apply(S->sp.cur, S->sp.next, bddop_and));
+    /* (state, input, mutant successor): the mutant refuses an input the
+     * original accepts, or leaves the original's step. */
+    BDD ref = bdd_addref(bdd_apply(S->acc, R->accx, bddop_diff));
+    BDD tx = and2(S->acc, R->Tx);
+    BDD dev = bdd_addref(bdd_apply(tx, good, bddop_diff));
+    BDD leave = bdd_addref(bdd_or(ref, dev));
+    BDD from = bdd_addref(bdd_exist(leave, S->sp.next));
+    int res = S_PROVED, lo = 0, hi = nl - 1;
+    BDD last = and2(S->layer.v[hi], from);
+    if (last == bddfalse)
+        *len = nl - 1;
+    else {
+        /* The least depth d whose states meet `from`: monotone in d. */
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            BDD x = and2(S->layer.v[mid], from);
+            if (x != bddfalse)
+                hi = mid;
+            else
+                lo = mid + 1;
+            bdd_delref(x);
+        }
+        *len = lo + 1;
+        res = *len > B->o->bound ? S_BEYOND : S_KILL;
+    }
+    if (res == S_KILL) {
+        /* Read back through the depths' new states: each has a
+         * predecessor one depth up. */
+        BDD at = and2(S->front.v[lo], ref);
+        int refusal = at != bddfalse;
+        if (!refusal)
+            set(&at, and2(S->front.v[lo], dev));
+        BDD w = bdd_addref(bdd_satoneset(at, all, bddfalse));
+        *test = read_pot_test(S, R, S->front.v, w, lo, refusal, NULL);
+        bdd_delref(at);
+        bdd_delref(w);
+    }
+    bdd_delref(last);
+    bdd_delref(e1n);
+    bdd_delref(good);
+    bdd_delref(all);
+    bdd_delref(ref);
+    bdd_delref(tx);
+    bdd_delref(dev);
+    bdd_delref(leave);
+    bdd_delref(from);
+    if (bdd_err) {
+        mf_test_free(*test);
+        *test = NULL;
+        return S_BUDGET;
+    }
+    return res;
+}
+
+/* 1 if every behaviour of the original is one of the mutant's, where
+ * search_pot runs (every cell but the inputs observed, so a behaviour
+ * names its states): the original's initial states are the mutant's, and
+ * each original step from a reachable state is a mutant step, the
+ * observed DEFINEs agreeing in both states. Then no test kills the mutant
+ * definitely, at any length: the reversed lock-step's proof, over the
+ * reachable states the session has (docs/killing.md "BDDs"). */
+static int includes(sess *S, const mrel *R)
+{
+    if (S->reach == bddfalse)
+        return 0;
+    BDD i = and2(R->Ix, R->E1);
+    BDD bad = bdd_addref(bdd_apply(S->Io, i, bddop_diff));
+    int yes = bad == bddfalse;
+    bdd_delref(i);
+    if (yes) {
+        BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
+        BDD t = and2(R->Tx, e1n);
+        BDD o = and2(S->reach, S->To);
+        set(&bad, bdd_addref(bdd_apply(o, t, bddop_diff)));
+        yes = bad == bddfalse;
+        bdd_delref(e1n);
+        bdd_delref(t);
+        bdd_delref(o);
+    }
+    bdd_delref(bad);
+    return yes && !bdd_err;
+}
+
 /* One mutant: decided, searched to the bound, or left (0, or 1 when the
  * session is void: a BuDDy error). */
 static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
@@ -772,7 +912,15 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
     mf_test *t = NULL;
     int res = pot ? search_pot(S, &R, B, B->mu[j].model, mf_z3_now() + secs,
                                &len, &t)
-                  : search(S, &R, B, mf_z3_now() + secs, &len, &t);
+                  : search_det(S, &R, B, &len, &t);
+    if (res < 0)
+        res = search(S, &R, B, mf_z3_now() + secs, &len, &t);
+    /* A potential kill with no definite upgrade possible: the definite
+     * methods (the explorer's inclusion, lock-step, the refinement) would
+     * only find that out, at seconds a mutant (the SCR-style
+     * controller's assign-remove mutants). */
+    int incl = pot && res == S_KILL && B->o->notion == MF_REQ_AUTO &&
+               includes(S, &R);
     mrel_free(&R);
     switch (res) {
     case S_KILL:
@@ -791,6 +939,13 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
          * (explicit.c mf_explicit_no_definite). */
         B->mu[j].xlen = len;
         B->mu[j].xref = t->mrefuses >= 0;
+        if (incl) {
+            snprintf(v->method, sizeof v->method,
+                     "no definite kill: the mutant has every original "
+                     "behaviour");
+            B->mu[j].searched = MF_SEARCHED_DEFINITE;
+            B->mu[j].xdlen = MF_XD_NONE;
+        }
         which[j] = 0;
         st->killed++;
         break;
