@@ -878,6 +878,65 @@ static int includes(sess *S, const mrel *R)
     return yes && !bdd_err;
 }
 
+/* 1 if every test has an original and a mutant behaviour with the same
+ * observations, where search_pot runs (a pair of states with one
+ * observation is then one state in both, whose observed DEFINEs agree):
+ * the greatest set J of the original's reachable such states from which
+ * every input (within the inputs' domains) has a step of both to a state
+ * of J, and an initial state of both in J for every initial input the
+ * original accepts. The explorer's joint search (MF_EXPLORE_JOINT) over
+ * the BDDs: then no test kills the mutant definitely, at any length
+ * (docs/killing.md "BDDs"). deadline: CPU seconds (mf_bdd_cpu_now). */
+static int joint(sess *S, const mrel *R, double deadline)
+{
+    if (S->reach == bddfalse)
+        return 0;
+    /* The inputs: the shared next cells within their domains. */
+    BDD own = bdd_addref(bdd_apply(S->sp.xn_own, S->sp.cur, bddop_and));
+    BDD idom = bdd_addref(bdd_exist(S->tt[S->ni], own));
+    BDD inp = bdd_addref(bdd_exist(S->sp.next, S->sp.xn_own));
+    BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
+    BDD a = and2(S->To, R->Tx);
+    BDD c = and2(a, e1n);
+    BDD J = and2(S->reach, R->E1);
+    int yes = 0;
+    for (;;) {
+        BDD jn = bdd_addref(bdd_replace(J, S->sp.c2n));
+        BDD p = bdd_addref(bdd_appex(c, jn, bddop_and, S->sp.xn_own));
+        BDD q = bdd_addref(bdd_imp(idom, p));
+        BDD all = bdd_addref(bdd_forall(q, inp));
+        BDD nj = and2(J, all);
+        int same = nj == J;
+        bdd_delref(jn);
+        bdd_delref(p);
+        bdd_delref(q);
+        bdd_delref(all);
+        set(&J, nj);
+        if (same || J == bddfalse || bdd_err || mf_bdd_cpu_now() > deadline)
+            break;
+    }
+    if (J != bddfalse && !bdd_err && mf_bdd_cpu_now() <= deadline) {
+        /* Every initial input the original accepts has a root in J. */
+        BDD r = and2(S->Io, R->Ix);
+        BDD r1 = and2(r, J);
+        BDD roots = bdd_addref(bdd_exist(r1, S->sp.xc_own));
+        BDD miss = bdd_addref(bdd_apply(S->acc0, roots, bddop_diff));
+        yes = miss == bddfalse && !bdd_err;
+        bdd_delref(r);
+        bdd_delref(r1);
+        bdd_delref(roots);
+        bdd_delref(miss);
+    }
+    bdd_delref(own);
+    bdd_delref(idom);
+    bdd_delref(inp);
+    bdd_delref(e1n);
+    bdd_delref(a);
+    bdd_delref(c);
+    bdd_delref(J);
+    return yes;
+}
+
 /* One mutant: decided, searched to the bound, or left (0, or 1 when the
  * session is void: a BuDDy error). */
 static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
@@ -919,8 +978,9 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
      * methods (the explorer's inclusion, lock-step, the refinement) would
      * only find that out, at seconds a mutant (the SCR-style
      * controller's assign-remove mutants). */
-    int incl = pot && res == S_KILL && B->o->notion == MF_REQ_AUTO &&
-               includes(S, &R);
+    int incl = 0;
+    if (pot && res == S_KILL && B->o->notion == MF_REQ_AUTO)
+        incl = includes(S, &R) ? 1 : joint(S, &R, mf_bdd_cpu_now() + secs) ? 2 : 0;
     mrel_free(&R);
     switch (res) {
     case S_KILL:
@@ -940,9 +1000,9 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
         B->mu[j].xlen = len;
         B->mu[j].xref = t->mrefuses >= 0;
         if (incl) {
-            snprintf(v->method, sizeof v->method,
-                     "no definite kill: the mutant has every original "
-                     "behaviour");
+            snprintf(v->method, sizeof v->method, "no definite kill: %s",
+                     incl == 1 ? "the mutant has every original behaviour"
+                               : "a common behaviour for every test");
             B->mu[j].searched = MF_SEARCHED_DEFINITE;
             B->mu[j].xdlen = MF_XD_NONE;
         }
