@@ -1061,6 +1061,102 @@ static int table_size(const mf_model *m)
     return bits >= 16 ? 1 << 18 : 1 << 15;
 }
 
+/* The last batch's session, kept for the next batch of the same model
+ * (same canonical print, inputs and observables): a farm worker gets a
+ * job per model item, often of a single mutant, and the original's
+ * relations and reachable states were most of such a job's BDD work.
+ * BuDDy stays initialised in between; a session that met a BuDDy error,
+ * or whose table grew past CACHE_NODES, is dropped. A build that failed
+ * is remembered without its BDDs (each job would pay its budget again),
+ * except for a forced run after an auto one (a larger budget). Under
+ * bdd_lock. */
+#define CACHE_NODES (2 << 20)
+static struct {
+    mf_model *m; /* the session's model: a copy, owned */
+    sess S;
+    int live;     /* BuDDy is initialised, S built */
+    double reach; /* reach_count's answer */
+    int rc;       /* sess_open's */
+    int forced;   /* built with the forced budget */
+    char why[160];
+} cache;
+
+static int same_model(const mf_model *a, const mf_model *b)
+{
+    if (strcmp(a->hash, b->hash) || a->nvars != b->nvars ||
+        a->nitems != b->nitems || a->nobs_defines != b->nobs_defines)
+        return 0;
+    for (int i = 0; i < a->nvars; i++)
+        if (a->vars[i].decl != b->vars[i].decl ||
+            a->vars[i].is_input != b->vars[i].is_input ||
+            a->vars[i].is_observable != b->vars[i].is_observable)
+            return 0;
+    for (int i = 0; i < a->nobs_defines; i++)
+        if (a->obs_defines[i] != b->obs_defines[i])
+            return 0;
+    return 1;
+}
+
+static void cache_drop_bdds(void)
+{
+    if (!cache.live)
+        return;
+    sess_free(&cache.S);
+    bdd_done();
+    bdd_clear_error();
+    cache.live = 0;
+}
+
+static void cache_drop(void)
+{
+    cache_drop_bdds();
+    mf_model_free(cache.m);
+    memset(&cache, 0, sizeof cache);
+}
+
+/* The session of m in the cache, built if it is not there: 0, or the
+ * negative code of its build (the message in cache.why). */
+static int cache_open(const mf_model *m, double secs, long tmax, int forced)
+{
+    if (cache.m && same_model(cache.m, m) &&
+        (cache.rc == 0 || cache.forced >= forced))
+        return cache.rc;
+    cache_drop();
+    cache.forced = forced;
+    /* A copy (item 0 replaced by itself): the caller's model goes with its
+     * job. */
+    if (m->nitems == 0 ||
+        mf_model_replace_item(&cache.m, m, 0, &m->items[0]) < 0) {
+        snprintf(cache.why, sizeof cache.why, "BDDs: no items");
+        return cache.rc = MF_EUNSUPPORTED;
+    }
+    bdd_err = 0;
+    cache.live = 1;
+    bdd_init(table_size(m), table_size(m));
+    /* bdd_done frees a table twice when no variable was ever declared. */
+    bdd_setvarnum(1);
+    bdd_error_hook(on_error);
+    bdd_gbc_hook(NULL);
+    bdd_resize_hook(NULL);
+    bdd_setmaxincrease(1 << 20);
+    /* The original's relations within a node and time budget (auto: 1M
+     * nodes and a fifth of a mutant's BDD budget: bubblesort's TRANS fill
+     * millions of nodes, dme1's relation takes seconds), the searches
+     * within the whole table. */
+    bdd_setmaxnodenum(tmax < TREL_MAX ? NODES_AUTO : NODES_MAX);
+    sess *S = &cache.S;
+    int rc = sess_open(S, cache.m, tmax < TREL_MAX ? secs / 5 : secs);
+    bdd_setmaxnodenum(NODES_MAX);
+    S->sp.deadline = 0; /* a mutant's items: its search's budget */
+    if (rc == 0)
+        cache.reach = reach_count(S, mf_z3_now() + secs);
+    if (rc < 0) {
+        snprintf(cache.why, sizeof cache.why, "%s", mf_err_msg());
+        cache_drop_bdds();
+    }
+    return cache.rc = rc;
+}
+
 void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
                 mf_bdd_stats *st)
 {
@@ -1074,53 +1170,38 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
     if (!any)
         return;
     pthread_mutex_lock(&bdd_lock);
-    bdd_err = 0;
-    bdd_init(table_size(B->m), table_size(B->m));
-    /* bdd_done frees a table twice when no variable was ever declared. */
-    bdd_setvarnum(1);
-    bdd_error_hook(on_error);
-    bdd_gbc_hook(NULL);
-    bdd_resize_hook(NULL);
-    bdd_setmaxnodenum(NODES_MAX);
-    bdd_setmaxincrease(1 << 20);
-    /* The original's relations within a node and time budget (auto: 1M
-     * nodes and a fifth of a mutant's BDD budget: bubblesort's TRANS fill
-     * millions of nodes, dme1's relation takes seconds), the searches
-     * within the whole table. */
-    bdd_setmaxnodenum(tmax < TREL_MAX ? NODES_AUTO : NODES_MAX);
-    sess S;
-    int rc = sess_open(&S, B->m, tmax < TREL_MAX ? secs / 5 : secs);
-    bdd_setmaxnodenum(NODES_MAX);
-    S.sp.deadline = 0; /* a mutant's items: its search's budget */
+    int rc = cache_open(B->m, secs, tmax, forced);
+    sess *S = &cache.S;
     if (rc == 0) {
-        st->tnodes = bdd_nodecount(S.To);
-        st->bits = S.sp.bits;
-        double r = reach_count(&S, mf_z3_now() + secs);
-        if (S.det)
+        st->tnodes = bdd_nodecount(S->To);
+        st->bits = S->sp.bits;
+        double r = cache.reach;
+        if (S->det)
             st->reach = r;
         /* Small products are the explorer's: its exploration of a mutant
          * costs less than a BDD search (HyperQB's bakery, 167 states: 0.2
          * against 1.4 ms a mutant). */
         long xmax = B->o->prove ? B->o->explicit_max : 0;
-        S.pot = forced || xmax <= 0 || r <= 0 || r * 20 > (double)xmax;
+        S->pot = forced || xmax <= 0 || r <= 0 || r * 20 > (double)xmax;
         if (st->tnodes > tmax)
             rc = mf_err_set(MF_ELIMIT, "BDDs: transition relation of %ld "
                                        "nodes",
                             st->tnodes);
     }
     if (rc < 0)
-        snprintf(st->why, sizeof st->why, "%s", mf_err_msg());
+        snprintf(st->why, sizeof st->why, "%s",
+                 cache.rc < 0 ? cache.why : mf_err_msg());
     else
         st->built = 1;
     for (int j = 0; j < B->nmut && rc == 0; j++) {
         if (!which[j] || !B->mu[j].todo)
             continue;
-        if (!S.det && !(S.obsfix && S.enabled && S.pot) &&
+        if (!S->det && !(S->obsfix && S->enabled && S->pot) &&
             !(B->mu[j].v->orig_det && B->mu[j].v->mut_det)) {
             st->left++; /* no search of this original would be exact */
             continue;
         }
-        if (decide(&S, B, j, which, secs, st)) {
+        if (decide(S, B, j, which, secs, st)) {
             snprintf(st->why, sizeof st->why, "BDDs: %s",
                      bdd_errstring(bdd_err));
             for (int q = j + 1; q < B->nmut; q++)
@@ -1131,8 +1212,7 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
     if (!st->built)
         for (int j = 0; j < B->nmut; j++)
             st->left += which[j] && B->mu[j].todo;
-    sess_free(&S);
-    bdd_done();
-    bdd_clear_error();
+    if (cache.live && (bdd_err || bdd_getallocnum() > CACHE_NODES))
+        cache_drop();
     pthread_mutex_unlock(&bdd_lock);
 }
