@@ -39,6 +39,9 @@ static int bdd_err;
  * deterministic in form) up to this many nodes: the check doubles the
  * next state. */
 #define FUNC_MAX 50000
+/* The explorer's product nodes "small products" are measured against
+ * where its limit is a memory budget (its old fixed count). */
+#define EXPLORER_REF 20000
 /* Depths searched past the bound for a proof, at most. */
 #define PAST_MAX 4096
 /* The original's reachable states are kept depth by depth (search_det)
@@ -1182,7 +1185,10 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
          * costs less than a BDD search (HyperQB's bakery, 167 states: 0.2
          * against 1.4 ms a mutant). */
         long xmax = B->o->prove ? B->o->explicit_max : 0;
-        S->pot = forced || xmax <= 0 || r <= 0 || r * 20 > (double)xmax;
+        /* Under the explorer's memory budget (explicit_max < 0), against
+         * its old fixed count: a product of a few hundred states. */
+        double xref = xmax < 0 ? (double)EXPLORER_REF : (double)xmax;
+        S->pot = forced || xmax == 0 || r <= 0 || r * 20 > xref;
         if (st->tnodes > tmax)
             rc = mf_err_set(MF_ELIMIT, "BDDs: transition relation of %ld "
                                        "nodes",
