@@ -983,7 +983,9 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
      * controller's assign-remove mutants). */
     int incl = 0;
     if (pot && res == S_KILL && B->o->notion == MF_REQ_AUTO)
-        incl = includes(S, &R) ? 1 : joint(S, &R, mf_bdd_cpu_now() + secs) ? 2 : 0;
+        incl = includes(S, &R)                              ? 1
+               : joint(S, &R, mf_bdd_cpu_now() + secs) ? 2
+                                                       : 0;
     mrel_free(&R);
     switch (res) {
     case S_KILL:
