@@ -79,6 +79,9 @@ static void coll_free(coll *c)
     mf_arena_free(c->a);
 }
 
+/* Potential kills the BDDs found no definite kill for, checked. */
+static int no_definite;
+
 /* Every stride-th mutant of m decided by the BDDs alone at `bound`, each
  * verdict checked against the explorer; how many the BDDs decided. */
 static int against_explorer(const mf_model *m, int stride, int bound)
@@ -113,6 +116,16 @@ static int against_explorer(const mf_model *m, int stride, int bound)
             assert_int_equal(p->verdict, MF_XV_KILLED);
             assert_int_equal(p->length, v[j].test->length);
             assert_true(v[j].test->length <= bound);
+            if (!strncmp(v[j].method, "no definite kill", 16)) {
+                /* The BDDs' inclusion or joint behaviours: the explorer's
+                 * definite exploration, to its end, has no kill. */
+                mf_explore_result d;
+                mf_explore_with(x, &d, c.mu.v[j].mutated,
+                                MF_EXPLORE_DEFINITE, 2000000, 0);
+                assert_int_equal(d.definite.verdict, MF_XV_NOT_KILLABLE);
+                mf_explore_result_free(&d);
+                no_definite++;
+            }
         } else if (v[j].kind == MF_V_EQUIVALENT) {
             /* The BDDs' proof, or the cone of influence before them. */
             assert_true(strstr(v[j].method, "bdd-fixpoint") ||
@@ -160,6 +173,46 @@ static void test_bdd__verdicts_agree_with_the_explorer(void **state)
         assert_true(d >= models[i].min);
         mf_model_free(m);
     }
+    print_message("%d potential kills without a definite one\n",
+                  no_definite);
+    assert_true(no_definite > 0);
+}
+
+static int collect_removed(const mf_mutant *mu, void *ctx)
+{
+    return mu->new_item ? 0 : collect(mu, ctx);
+}
+
+/* The SCR-style controller's init-remove and assign-remove mutants: the
+ * BDDs kill them potentially, and show on the original's reachable states
+ * that each has every original behaviour, so no definite search follows
+ * (the explorer's inclusion took seconds a mutant); the explorer is off
+ * here, so the note is the BDDs'. */
+static void test_bdd__scr_removals_have_every_original_behaviour(void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/scr_sis.smv");
+    coll c = {mf_arena_new(), m, 1, 0, {0}};
+    assert_int_equal(mf_mutants_each(m, 0, collect_removed, &c), 0);
+    int n = c.mu.n;
+    assert_true(n >= 4);
+    mf_verdict *v = calloc((size_t)n, sizeof *v);
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.bound = 40;
+    o.method = MF_METHOD_BDD;
+    o.explicit_max = 0;
+    assert_int_equal(mf_engine_check(m, c.mu.v, n, &o, v), 0);
+    for (int j = 0; j < n; j++) {
+        assert_int_equal(v[j].kind, MF_V_KILLED);
+        assert_int_equal(v[j].notion, MF_N_POTENTIAL);
+        assert_string_equal(v[j].method, "no definite kill: the mutant has "
+                                         "every original behaviour");
+        mf_verdict_clear(&v[j]);
+    }
+    free(v);
+    coll_free(&c);
+    mf_model_free(m);
 }
 
 /* A kill 30 steps deep, the shortest, with its test. */
@@ -294,6 +347,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bdd__verdicts_agree_with_the_explorer),
         cmocka_unit_test(test_bdd__scr_threshold_kill_is_thirty_steps),
+        cmocka_unit_test(test_bdd__scr_removals_have_every_original_behaviour),
         cmocka_unit_test(test_bdd__wide_cell_goes_to_the_solver),
         cmocka_unit_test(test_bdd__two_threads_get_one_threads_verdicts),
     };

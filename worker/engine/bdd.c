@@ -39,8 +39,14 @@ static int bdd_err;
  * deterministic in form) up to this many nodes: the check doubles the
  * next state. */
 #define FUNC_MAX 50000
+/* The explorer's product nodes "small products" are measured against
+ * where its limit is a memory budget (its old fixed count). */
+#define EXPLORER_REF 20000
 /* Depths searched past the bound for a proof, at most. */
 #define PAST_MAX 4096
+/* The original's reachable states are kept depth by depth (search_det)
+ * up to this many depths. */
+#define LAYERS_MAX 4096
 
 static void on_error(int e)
 {
@@ -65,6 +71,11 @@ typedef struct {
     int obsfix;       /* every cell but the inputs is observable */
     int pot;          /* the potential search is wanted (auto: not where
                          the explorer is cheaper) */
+    BDD reach;        /* the original's reachable states (x), bddfalse
+                         where reach_count did not reach the fixpoint */
+    MF_VEC(BDD) layer; /* layer.v[d]: the states reachable within d steps
+                          (with reach; none past LAYERS_MAX) */
+    MF_VEC(BDD) front; /* front.v[d]: those first reached at d */
 } sess;
 
 static BDD and2(BDD a, BDD b)
@@ -129,6 +140,13 @@ static void sess_free(sess *S)
     bdd_delref(S->acc);
     bdd_delref(S->acc0);
     bdd_delref(S->obs_eq);
+    bdd_delref(S->reach);
+    for (int i = 0; i < S->layer.n; i++) {
+        bdd_delref(S->layer.v[i]);
+        bdd_delref(S->front.v[i]);
+    }
+    MF_VEC_FREE(S->layer);
+    MF_VEC_FREE(S->front);
     mf_bdd_memo_free(S->m, S->memo);
     mf_bdd_space_free(&S->sp);
 }
@@ -444,7 +462,8 @@ static void state_of(const sess *S, const signed char *bits, int r,
 /* The potential search's test: the mutant's path p_0..p_d (read back
  * through the common frontiers G from witness w, a cube over current and
  * next variables: p_d, the input, the mutant's deviating state), its
- * observables along it (mobs). d < 0: a kill of length 0 by the initial
+ * observables along it (mobs; mm NULL: none, a deterministic pair's
+ * test). d < 0: a kill of length 0 by the initial
  * state w (or, refusal, its input). */
 static mf_test *read_pot_test(sess *S, mrel *R, BDD *G, BDD w, int d,
                               int refusal, const mf_model *mm)
@@ -454,12 +473,13 @@ static mf_test *read_pot_test(sess *S, mrel *R, BDD *G, BDD w, int d,
     signed char *bits = mf_xmalloc((size_t)(nv ? nv : 1));
     mf_val *st = mf_xcalloc((size_t)(n ? n : 1), sizeof *st);
     mf_test *t = mf_test_new(n, nobs, len);
-    t->mobs = mf_xcalloc((size_t)(len + 1) * (size_t)(nobs ? nobs : 1),
-                         sizeof *t->mobs);
+    if (mm)
+        t->mobs = mf_xcalloc((size_t)(len + 1) * (size_t)(nobs ? nobs : 1),
+                             sizeof *t->mobs);
     cube_bits(w, bits, nv);
     if (refusal)
         t->mrefuses = len;
-    else {
+    else if (mm) {
         state_of(S, bits, d < 0 ? MF_BR_XC : MF_BR_XN, st);
         mf_sim_observe(t->mobs + (size_t)len * nobs, nobs, mm, st);
     }
@@ -476,7 +496,8 @@ static mf_test *read_pot_test(sess *S, mrel *R, BDD *G, BDD w, int d,
         cube_bits(cur, bits, nv);
         put_inputs(S, t, k, bits, MF_BR_XC);
         state_of(S, bits, MF_BR_XC, st);
-        mf_sim_observe(t->mobs + (size_t)k * nobs, nobs, mm, st);
+        if (mm)
+            mf_sim_observe(t->mobs + (size_t)k * nobs, nobs, mm, st);
         if (k == 0)
             break;
         BDD nx = bdd_addref(bdd_replace(cur, S->sp.c2n));
@@ -604,6 +625,8 @@ static double reach_count(sess *S, double deadline)
 {
     BDD r = bdd_addref(S->Io), f = bdd_addref(S->Io);
     double n = 0;
+    MF_VEC_PUSH(S->layer, bdd_addref(r));
+    MF_VEC_PUSH(S->front, bdd_addref(r));
     while (f != bddfalse && !bdd_err && mf_z3_now() < deadline) {
         BDD a = bdd_addref(bdd_appex(f, S->To, bddop_and, S->sp.cur));
         BDD b = bdd_addref(bdd_replace(a, S->sp.n2c));
@@ -611,6 +634,10 @@ static double reach_count(sess *S, double deadline)
         set(&r, bdd_addref(bdd_or(r, f)));
         bdd_delref(a);
         bdd_delref(b);
+        if (f != bddfalse && S->layer.n <= LAYERS_MAX) {
+            MF_VEC_PUSH(S->layer, bdd_addref(r));
+            MF_VEC_PUSH(S->front, bdd_addref(f));
+        }
     }
     if (f == bddfalse && !bdd_err) {
         BDD vars = bdd_addref(bdd_exist(S->sp.cur, S->sp.yc_own));
@@ -626,6 +653,7 @@ static double reach_count(sess *S, double deadline)
         bdd_delref(dom);
         bdd_delref(a);
         bdd_delref(stuck);
+        set(&S->reach, bdd_addref(r));
     }
     bdd_delref(r);
     bdd_delref(f);
@@ -738,6 +766,180 @@ static int search_pot(sess *S, mrel *R, const mf_batch *B,
     return res;
 }
 
+/* The search of a deterministic pair over the original's reachable
+ * states, where every cell but the inputs is observable: a pair with
+ * equal observables is then one state in both, so the pairs search()
+ * reaches are the states both reach by the same steps. Where neither
+ * relation has a choice, those are the original's states reachable
+ * without passing a state from which the mutant leaves the original's
+ * step (another successor, other observed DEFINEs, a refusal of an input
+ * the original accepts): the first depth of the original's reachable
+ * states (kept per depth, once a batch) that holds such a state gives a
+ * shortest kill one step longer, none the proof, at the depth the
+ * original's states take. A search costs a few conjunctions a mutant
+ * instead of an image a depth (docs/killing.md "BDDs"). Results as
+ * search()'s; -1 where it does not apply (a kill of length 0, no layers):
+ * search() then runs. */
+static int search_det(sess *S, mrel *R, const mf_batch *B, int *len,
+                      mf_test **test)
+{
+    int nl = S->layer.n;
+    if (!S->obsfix || S->reach == bddfalse || nl == 0 || nl > LAYERS_MAX)
+        return -1;
+    /* Length 0: an initial input the mutant refuses or starts elsewhere
+     * (search() reads that test). */
+    BDD i = and2(R->Ix, R->E1);
+    BDD bad0 = bdd_addref(bdd_apply(S->Io, i, bddop_diff));
+    bdd_delref(i);
+    int init_kill = bad0 != bddfalse;
+    bdd_delref(bad0);
+    if (init_kill || bdd_err)
+        return -1;
+    BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
+    BDD good = and2(S->To, e1n);
+    BDD all = bdd_addref(bdd_apply(S->sp.cur, S->sp.next, bddop_and));
+    /* (state, input, mutant successor): the mutant refuses an input the
+     * original accepts, or leaves the original's step. */
+    BDD ref = bdd_addref(bdd_apply(S->acc, R->accx, bddop_diff));
+    BDD tx = and2(S->acc, R->Tx);
+    BDD dev = bdd_addref(bdd_apply(tx, good, bddop_diff));
+    BDD leave = bdd_addref(bdd_or(ref, dev));
+    BDD from = bdd_addref(bdd_exist(leave, S->sp.next));
+    int res = S_PROVED, lo = 0, hi = nl - 1;
+    BDD last = and2(S->layer.v[hi], from);
+    if (last == bddfalse)
+        *len = nl - 1;
+    else {
+        /* The least depth d whose states meet `from`: monotone in d. */
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            BDD x = and2(S->layer.v[mid], from);
+            if (x != bddfalse)
+                hi = mid;
+            else
+                lo = mid + 1;
+            bdd_delref(x);
+        }
+        *len = lo + 1;
+        res = *len > B->o->bound ? S_BEYOND : S_KILL;
+    }
+    if (res == S_KILL) {
+        /* Read back through the depths' new states: each has a
+         * predecessor one depth up. */
+        BDD at = and2(S->front.v[lo], ref);
+        int refusal = at != bddfalse;
+        if (!refusal)
+            set(&at, and2(S->front.v[lo], dev));
+        BDD w = bdd_addref(bdd_satoneset(at, all, bddfalse));
+        *test = read_pot_test(S, R, S->front.v, w, lo, refusal, NULL);
+        bdd_delref(at);
+        bdd_delref(w);
+    }
+    bdd_delref(last);
+    bdd_delref(e1n);
+    bdd_delref(good);
+    bdd_delref(all);
+    bdd_delref(ref);
+    bdd_delref(tx);
+    bdd_delref(dev);
+    bdd_delref(leave);
+    bdd_delref(from);
+    if (bdd_err) {
+        mf_test_free(*test);
+        *test = NULL;
+        return S_BUDGET;
+    }
+    return res;
+}
+
+/* 1 if every behaviour of the original is one of the mutant's, where
+ * search_pot runs (every cell but the inputs observed, so a behaviour
+ * names its states): the original's initial states are the mutant's, and
+ * each original step from a reachable state is a mutant step, the
+ * observed DEFINEs agreeing in both states. Then no test kills the mutant
+ * definitely, at any length: the reversed lock-step's proof, over the
+ * reachable states the session has (docs/killing.md "BDDs"). */
+static int includes(sess *S, const mrel *R)
+{
+    if (S->reach == bddfalse)
+        return 0;
+    BDD i = and2(R->Ix, R->E1);
+    BDD bad = bdd_addref(bdd_apply(S->Io, i, bddop_diff));
+    int yes = bad == bddfalse;
+    bdd_delref(i);
+    if (yes) {
+        BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
+        BDD t = and2(R->Tx, e1n);
+        BDD o = and2(S->reach, S->To);
+        set(&bad, bdd_addref(bdd_apply(o, t, bddop_diff)));
+        yes = bad == bddfalse;
+        bdd_delref(e1n);
+        bdd_delref(t);
+        bdd_delref(o);
+    }
+    bdd_delref(bad);
+    return yes && !bdd_err;
+}
+
+/* 1 if every test has an original and a mutant behaviour with the same
+ * observations, where search_pot runs (a pair of states with one
+ * observation is then one state in both, whose observed DEFINEs agree):
+ * the greatest set J of the original's reachable such states from which
+ * every input (within the inputs' domains) has a step of both to a state
+ * of J, and an initial state of both in J for every initial input the
+ * original accepts. The explorer's joint search (MF_EXPLORE_JOINT) over
+ * the BDDs: then no test kills the mutant definitely, at any length
+ * (docs/killing.md "BDDs"). deadline: CPU seconds (mf_bdd_cpu_now). */
+static int joint(sess *S, const mrel *R, double deadline)
+{
+    if (S->reach == bddfalse)
+        return 0;
+    /* The inputs: the shared next cells within their domains. */
+    BDD own = bdd_addref(bdd_apply(S->sp.xn_own, S->sp.cur, bddop_and));
+    BDD idom = bdd_addref(bdd_exist(S->tt[S->ni], own));
+    BDD inp = bdd_addref(bdd_exist(S->sp.next, S->sp.xn_own));
+    BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
+    BDD a = and2(S->To, R->Tx);
+    BDD c = and2(a, e1n);
+    BDD J = and2(S->reach, R->E1);
+    int yes = 0;
+    for (;;) {
+        BDD jn = bdd_addref(bdd_replace(J, S->sp.c2n));
+        BDD p = bdd_addref(bdd_appex(c, jn, bddop_and, S->sp.xn_own));
+        BDD q = bdd_addref(bdd_imp(idom, p));
+        BDD all = bdd_addref(bdd_forall(q, inp));
+        BDD nj = and2(J, all);
+        int same = nj == J;
+        bdd_delref(jn);
+        bdd_delref(p);
+        bdd_delref(q);
+        bdd_delref(all);
+        set(&J, nj);
+        if (same || J == bddfalse || bdd_err || mf_bdd_cpu_now() > deadline)
+            break;
+    }
+    if (J != bddfalse && !bdd_err && mf_bdd_cpu_now() <= deadline) {
+        /* Every initial input the original accepts has a root in J. */
+        BDD r = and2(S->Io, R->Ix);
+        BDD r1 = and2(r, J);
+        BDD roots = bdd_addref(bdd_exist(r1, S->sp.xc_own));
+        BDD miss = bdd_addref(bdd_apply(S->acc0, roots, bddop_diff));
+        yes = miss == bddfalse && !bdd_err;
+        bdd_delref(r);
+        bdd_delref(r1);
+        bdd_delref(roots);
+        bdd_delref(miss);
+    }
+    bdd_delref(own);
+    bdd_delref(idom);
+    bdd_delref(inp);
+    bdd_delref(e1n);
+    bdd_delref(a);
+    bdd_delref(c);
+    bdd_delref(J);
+    return yes;
+}
+
 /* One mutant: decided, searched to the bound, or left (0, or 1 when the
  * session is void: a BuDDy error). */
 static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
@@ -772,7 +974,18 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
     mf_test *t = NULL;
     int res = pot ? search_pot(S, &R, B, B->mu[j].model, mf_z3_now() + secs,
                                &len, &t)
-                  : search(S, &R, B, mf_z3_now() + secs, &len, &t);
+                  : search_det(S, &R, B, &len, &t);
+    if (res < 0)
+        res = search(S, &R, B, mf_z3_now() + secs, &len, &t);
+    /* A potential kill with no definite upgrade possible: the definite
+     * methods (the explorer's inclusion, lock-step, the refinement) would
+     * only find that out, at seconds a mutant (the SCR-style
+     * controller's assign-remove mutants). */
+    int incl = 0;
+    if (pot && res == S_KILL && B->o->notion == MF_REQ_AUTO)
+        incl = includes(S, &R)                              ? 1
+               : joint(S, &R, mf_bdd_cpu_now() + secs) ? 2
+                                                       : 0;
     mrel_free(&R);
     switch (res) {
     case S_KILL:
@@ -791,6 +1004,13 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
          * (explicit.c mf_explicit_no_definite). */
         B->mu[j].xlen = len;
         B->mu[j].xref = t->mrefuses >= 0;
+        if (incl) {
+            snprintf(v->method, sizeof v->method, "no definite kill: %s",
+                     incl == 1 ? "the mutant has every original behaviour"
+                               : "a common behaviour for every test");
+            B->mu[j].searched = MF_SEARCHED_DEFINITE;
+            B->mu[j].xdlen = MF_XD_NONE;
+        }
         which[j] = 0;
         st->killed++;
         break;
@@ -846,6 +1066,102 @@ static int table_size(const mf_model *m)
     return bits >= 16 ? 1 << 18 : 1 << 15;
 }
 
+/* The last batch's session, kept for the next batch of the same model
+ * (same canonical print, inputs and observables): a farm worker gets a
+ * job per model item, often of a single mutant, and the original's
+ * relations and reachable states were most of such a job's BDD work.
+ * BuDDy stays initialised in between; a session that met a BuDDy error,
+ * or whose table grew past CACHE_NODES, is dropped. A build that failed
+ * is remembered without its BDDs (each job would pay its budget again),
+ * except for a forced run after an auto one (a larger budget). Under
+ * bdd_lock. */
+#define CACHE_NODES (2 << 20)
+static struct {
+    mf_model *m; /* the session's model: a copy, owned */
+    sess S;
+    int live;     /* BuDDy is initialised, S built */
+    double reach; /* reach_count's answer */
+    int rc;       /* sess_open's */
+    int forced;   /* built with the forced budget */
+    char why[160];
+} cache;
+
+static int same_model(const mf_model *a, const mf_model *b)
+{
+    if (strcmp(a->hash, b->hash) || a->nvars != b->nvars ||
+        a->nitems != b->nitems || a->nobs_defines != b->nobs_defines)
+        return 0;
+    for (int i = 0; i < a->nvars; i++)
+        if (a->vars[i].decl != b->vars[i].decl ||
+            a->vars[i].is_input != b->vars[i].is_input ||
+            a->vars[i].is_observable != b->vars[i].is_observable)
+            return 0;
+    for (int i = 0; i < a->nobs_defines; i++)
+        if (a->obs_defines[i] != b->obs_defines[i])
+            return 0;
+    return 1;
+}
+
+static void cache_drop_bdds(void)
+{
+    if (!cache.live)
+        return;
+    sess_free(&cache.S);
+    bdd_done();
+    bdd_clear_error();
+    cache.live = 0;
+}
+
+static void cache_drop(void)
+{
+    cache_drop_bdds();
+    mf_model_free(cache.m);
+    memset(&cache, 0, sizeof cache);
+}
+
+/* The session of m in the cache, built if it is not there: 0, or the
+ * negative code of its build (the message in cache.why). */
+static int cache_open(const mf_model *m, double secs, long tmax, int forced)
+{
+    if (cache.m && same_model(cache.m, m) &&
+        (cache.rc == 0 || cache.forced >= forced))
+        return cache.rc;
+    cache_drop();
+    cache.forced = forced;
+    /* A copy (item 0 replaced by itself): the caller's model goes with its
+     * job. */
+    if (m->nitems == 0 ||
+        mf_model_replace_item(&cache.m, m, 0, &m->items[0]) < 0) {
+        snprintf(cache.why, sizeof cache.why, "BDDs: no items");
+        return cache.rc = MF_EUNSUPPORTED;
+    }
+    bdd_err = 0;
+    cache.live = 1;
+    bdd_init(table_size(m), table_size(m));
+    /* bdd_done frees a table twice when no variable was ever declared. */
+    bdd_setvarnum(1);
+    bdd_error_hook(on_error);
+    bdd_gbc_hook(NULL);
+    bdd_resize_hook(NULL);
+    bdd_setmaxincrease(1 << 20);
+    /* The original's relations within a node and time budget (auto: 1M
+     * nodes and a fifth of a mutant's BDD budget: bubblesort's TRANS fill
+     * millions of nodes, dme1's relation takes seconds), the searches
+     * within the whole table. */
+    bdd_setmaxnodenum(tmax < TREL_MAX ? NODES_AUTO : NODES_MAX);
+    sess *S = &cache.S;
+    int rc = sess_open(S, cache.m, tmax < TREL_MAX ? secs / 5 : secs);
+    bdd_setmaxnodenum(NODES_MAX);
+    S->sp.deadline = 0; /* a mutant's items: its search's budget */
+    if (rc == 0)
+        cache.reach = reach_count(S, mf_z3_now() + secs);
+    if (rc < 0) {
+        snprintf(cache.why, sizeof cache.why, "%s", mf_err_msg());
+        cache_drop_bdds();
+    }
+    return cache.rc = rc;
+}
+
 void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
                 mf_bdd_stats *st)
 {
@@ -859,53 +1175,41 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
     if (!any)
         return;
     pthread_mutex_lock(&bdd_lock);
-    bdd_err = 0;
-    bdd_init(table_size(B->m), table_size(B->m));
-    /* bdd_done frees a table twice when no variable was ever declared. */
-    bdd_setvarnum(1);
-    bdd_error_hook(on_error);
-    bdd_gbc_hook(NULL);
-    bdd_resize_hook(NULL);
-    bdd_setmaxnodenum(NODES_MAX);
-    bdd_setmaxincrease(1 << 20);
-    /* The original's relations within a node and time budget (auto: 1M
-     * nodes and a fifth of a mutant's BDD budget: bubblesort's TRANS fill
-     * millions of nodes, dme1's relation takes seconds), the searches
-     * within the whole table. */
-    bdd_setmaxnodenum(tmax < TREL_MAX ? NODES_AUTO : NODES_MAX);
-    sess S;
-    int rc = sess_open(&S, B->m, tmax < TREL_MAX ? secs / 5 : secs);
-    bdd_setmaxnodenum(NODES_MAX);
-    S.sp.deadline = 0; /* a mutant's items: its search's budget */
+    int rc = cache_open(B->m, secs, tmax, forced);
+    sess *S = &cache.S;
     if (rc == 0) {
-        st->tnodes = bdd_nodecount(S.To);
-        st->bits = S.sp.bits;
-        double r = reach_count(&S, mf_z3_now() + secs);
-        if (S.det)
+        st->tnodes = bdd_nodecount(S->To);
+        st->bits = S->sp.bits;
+        double r = cache.reach;
+        if (S->det)
             st->reach = r;
         /* Small products are the explorer's: its exploration of a mutant
          * costs less than a BDD search (HyperQB's bakery, 167 states: 0.2
          * against 1.4 ms a mutant). */
         long xmax = B->o->prove ? B->o->explicit_max : 0;
-        S.pot = forced || xmax <= 0 || r <= 0 || r * 20 > (double)xmax;
+        /* Under the explorer's memory budget (explicit_max < 0), against
+         * its old fixed count: a product of a few hundred states. */
+        double xref = xmax < 0 ? (double)EXPLORER_REF : (double)xmax;
+        S->pot = forced || xmax == 0 || r <= 0 || r * 20 > xref;
         if (st->tnodes > tmax)
             rc = mf_err_set(MF_ELIMIT, "BDDs: transition relation of %ld "
                                        "nodes",
                             st->tnodes);
     }
     if (rc < 0)
-        snprintf(st->why, sizeof st->why, "%s", mf_err_msg());
+        snprintf(st->why, sizeof st->why, "%s",
+                 cache.rc < 0 ? cache.why : mf_err_msg());
     else
         st->built = 1;
     for (int j = 0; j < B->nmut && rc == 0; j++) {
         if (!which[j] || !B->mu[j].todo)
             continue;
-        if (!S.det && !(S.obsfix && S.enabled && S.pot) &&
+        if (!S->det && !(S->obsfix && S->enabled && S->pot) &&
             !(B->mu[j].v->orig_det && B->mu[j].v->mut_det)) {
             st->left++; /* no search of this original would be exact */
             continue;
         }
-        if (decide(&S, B, j, which, secs, st)) {
+        if (decide(S, B, j, which, secs, st)) {
             snprintf(st->why, sizeof st->why, "BDDs: %s",
                      bdd_errstring(bdd_err));
             for (int q = j + 1; q < B->nmut; q++)
@@ -916,8 +1220,7 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
     if (!st->built)
         for (int j = 0; j < B->nmut; j++)
             st->left += which[j] && B->mu[j].todo;
-    sess_free(&S);
-    bdd_done();
-    bdd_clear_error();
+    if (cache.live && (bdd_err || bdd_getallocnum() > CACHE_NODES))
+        cache_drop();
     pthread_mutex_unlock(&bdd_lock);
 }
