@@ -235,6 +235,16 @@ int mf_store_job_lease(mf_store *s, mf_store_job *out, int64_t job,
 int mf_store_job_take(mf_store *s, mf_store_job *out, int64_t campaign,
                       int max_mutants, const char *worker, int64_t deadline_ms);
 
+/* mf_store_job_take, calling fn (as mf_store_job_mutants does) for each
+ * mutant of the job taken, in planning order, in the same transaction:
+ * the dispatch path. A job cut from unplanned mutants is created leased
+ * (one write of its row). fn's non-zero value undoes the take and is
+ * returned. */
+int mf_store_job_take_each(mf_store *s, mf_store_job *out, int64_t campaign,
+                           int max_mutants, const char *worker,
+                           int64_t deadline_ms, mf_store_mutant_fn fn,
+                           void *ctx);
+
 /* Push the deadline of a leased job (the worker is alive). Ignored (0) if
  * the job is no longer leased under that attempt. */
 int mf_store_job_extend(mf_store *s, int64_t job, int attempt,
