@@ -40,14 +40,17 @@ static const mf_store_query q_unplanned_take = {
     "INDEXED BY mutants_unplanned_item "
     "WHERE campaign_id = ?2 AND item = ?3 AND job_id IS NULL "
     "AND status = 'ok' AND reused = 0 ORDER BY id LIMIT ?4)"};
-/* The next mutants of one item, for a job cut and leased in one go
- * (cut_leased). */
+/* The oldest unplanned mutant and the next ones of its item, for a job
+ * cut and leased in one go (cut_leased). */
 static const mf_store_query q_unplanned_rows = {
     Q_UNPLANNED_ROWS,
     "SELECT id, mutant_id, operator, site, item, line, col FROM mutants "
     "INDEXED BY mutants_unplanned_item "
-    "WHERE campaign_id = ?1 AND item = ?2 AND job_id IS NULL "
-    "AND status = 'ok' AND reused = 0 ORDER BY id LIMIT ?3"};
+    "WHERE campaign_id = ?1 AND job_id IS NULL AND status = 'ok' "
+    "AND reused = 0 AND item = (SELECT item FROM mutants "
+    "INDEXED BY mutants_unplanned WHERE campaign_id = ?1 "
+    "AND job_id IS NULL AND status = 'ok' AND reused = 0 "
+    "ORDER BY id LIMIT 1) ORDER BY id LIMIT ?2"};
 static const mf_store_query q_job_ins_leased = {
     Q_JOB_INS_LEASED,
     "INSERT INTO jobs(campaign_id, item, nmut, state, attempts, worker_id, "
@@ -309,14 +312,17 @@ int mf_store_job_lease(mf_store *s, mf_store_job *out, int64_t job,
  * caller's fn as it is read. */
 typedef struct {
     MF_VEC(int64_t) rows;
+    int item; /* the model item they change */
     mf_store_mutant_fn fn;
     void *ctx;
+    int stop; /* fn's non-zero value: it stopped the take */
 } cut_rows;
 
 static int cut_row(sqlite3_stmt *st, void *ctx)
 {
     cut_rows *cr = ctx;
     MF_VEC_PUSH(cr->rows, sqlite3_column_int64(st, 0));
+    cr->item = sqlite3_column_int(st, 4);
     if (!cr->fn)
         return 0;
     mf_store_mutant m = {
@@ -327,32 +333,25 @@ static int cut_row(sqlite3_stmt *st, void *ctx)
         sqlite3_column_int(st, 5),
         sqlite3_column_int(st, 6),
     };
-    return cr->fn(&m, cr->ctx);
+    cr->stop = cr->fn(&m, cr->ctx);
+    return cr->stop;
 }
 
 /* Cut a new job from the oldest unplanned mutant and more of its item,
  * leased to `worker` as it is created: the job's row is written once and
  * each mutant's once, and its mutants go to cr->fn as they are read (the
  * dispatch path: no second read of the job or of its mutants). 1 and
- * *out, 0 if no mutant is left unplanned, fn's non-zero value, or < 0. */
+ * *out, 0 if no mutant is left unplanned (or fn stopped: cr->stop), or
+ * < 0. */
 static int cut_leased(mf_store *s, mf_store_job *out, int64_t campaign,
                       int max, const char *worker, int64_t deadline_ms,
                       cut_rows *cr)
 {
-    int item = 0;
-    int rc = mf_store_one(s, &q_unplanned_first, "finding unplanned mutants",
-                          BIND(ARG_INT(campaign)), INTO(COL_INT(&item)));
-    if (rc != 1)
-        return rc;
-    rc = mf_store_each(s, &q_unplanned_rows, "cutting a job",
-                       BIND(ARG_INT(campaign), ARG_INT(item), ARG_INT(max)),
-                       cut_row, cr);
-    if (rc != 0)
-        return rc;
-    if (cr->rows.n == 0) /* the first query found one of this item */
-        return mf_err_set(MF_ERROR, "store %s: unplanned mutants of item %d "
-                                    "vanished while cutting a job",
-                          s->path, item);
+    int rc = mf_store_each(s, &q_unplanned_rows, "cutting a job",
+                           BIND(ARG_INT(campaign), ARG_INT(max)), cut_row, cr);
+    if (rc < 0 || cr->stop || cr->rows.n == 0)
+        return rc < 0 ? rc : 0; /* a failure, fn stopped, nothing left */
+    int item = cr->item;
     int64_t now = mf_store_now_ms();
     rc = mf_store_one(s, &q_job_ins_leased, "creating a job",
                       BIND(ARG_INT(campaign), ARG_INT(item),
@@ -387,12 +386,14 @@ static int take_locked(mf_store *s, mf_store_job *out, int64_t campaign,
     int rc = pending_locked(s, &j, campaign, max);
     if (rc == 0) {
         rc = cut_leased(s, out, campaign, max, worker, deadline_ms, cr);
+        if (rc < 0 || cr->stop)
+            return rc < 0 ? rc : cr->stop;
         if (rc == 0)
             return mf_err_set(MF_ENOTFOUND,
                               "store %s: campaign %lld has no job to hand "
                               "out",
                               s->path, (long long)campaign);
-        return rc == 1 ? 0 : rc;
+        return 0;
     }
     if (rc < 0)
         return rc;
@@ -408,7 +409,7 @@ int mf_store_job_take_each(mf_store *s, mf_store_job *out, int64_t campaign,
                            void *ctx)
 {
     mf_store_job j;
-    cut_rows cr = {{0}, fn, ctx};
+    cut_rows cr = {{0}, 0, fn, ctx, 0};
     memset(out, 0, sizeof *out);
     memset(&j, 0, sizeof j);
     int rc = mf_store_tx_begin(s, 1);

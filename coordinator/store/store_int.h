@@ -64,6 +64,7 @@ enum {
     Q_JOBS_OF_WORKER,
     /* results.c */
     Q_MUT_LOOKUP,
+    Q_JOB_ROWS,
     Q_TEST_INS,
     Q_TEST_ID,
     Q_VERDICT_INS,
