@@ -290,18 +290,24 @@ int mf_store_batch_end(mf_store *s, int commit)
         return 0;
     s->batch = 0;
     s->savepoints = 0;
+    int rc = mf_store_worker_jobs_flush(
+        s, commit && !sqlite3_get_autocommit(s->db));
+    if (rc < 0)
+        commit = 0;
     if (!commit || sqlite3_get_autocommit(s->db)) {
         /* A failure SQLite answered with a rollback of its own leaves
          * nothing open: then nothing of the batch stays either way. */
         int open = !sqlite3_get_autocommit(s->db);
         if (open)
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        if (rc < 0)
+            return rc;
         return commit ? mf_err_set(MF_ERROR, "store %s: the batch was "
                                              "rolled back by SQLite",
                                    s->path)
                       : 0;
     }
-    int rc = mf_store_one(s, &q_commit, "committing a batch", NULL, NULL);
+    rc = mf_store_one(s, &q_commit, "committing a batch", NULL, NULL);
     if (rc < 0)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
@@ -508,6 +514,7 @@ void mf_store_close(mf_store *s)
             sqlite3_finalize(s->st[i]);
         sqlite3_close(s->db);
     }
+    MF_VEC_FREE(s->worker_jobs);
     free(s->path);
     free(s);
 }

@@ -48,8 +48,10 @@ void mf_store_close(mf_store *s); /* NULL-safe; finalizes statements */
  * messages instead of once per message (docs/protocol.md: still
  * committed before anything is acknowledged). Inside it each call keeps
  * its all-or-nothing promise through a savepoint; a call's failure undoes
- * that call only. batch_end(s, 1) commits everything (its failure undoes
- * the whole batch, returned), batch_end(s, 0) undoes it. No plan may be
+ * that call only (the count of a worker's jobs that mf_store_commit keeps
+ * is written once per worker, when the batch commits). batch_end(s, 1)
+ * commits everything (its failure undoes the whole batch, returned),
+ * batch_end(s, 0) undoes it. No plan may be
  * open, and batches do not nest (MF_ERROR). */
 int mf_store_batch_begin(mf_store *s);
 int mf_store_batch_end(mf_store *s, int commit);

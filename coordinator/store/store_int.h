@@ -97,6 +97,14 @@ enum {
     Q__COUNT
 };
 
+/* A worker's jobs committed in the open batch (results.c), written to its
+ * row once when the batch commits. */
+typedef struct {
+    char id[MF_STORE_WORKER_ID];
+    int jobs;
+    int64_t last; /* the last commit's time */
+} mf_store_worker_jobs;
+
 struct mf_store {
     sqlite3 *db;
     char *path;
@@ -106,6 +114,7 @@ struct mf_store {
     int savepoints;             /* open savepoints of the batch */
     int64_t plan_campaign;      /* the campaign being planned */
     int last_rc;                /* SQLite's code of the last mf_store_fail */
+    MF_VEC(mf_store_worker_jobs) worker_jobs; /* batch: jobs per worker */
     sqlite3_stmt *st[Q__COUNT]; /* prepared on first use */
     const char *sql[Q__COUNT];  /* the text each slot was prepared from */
 };
@@ -193,6 +202,10 @@ int mf_store_tx_end(mf_store *s, int rc);
 void mf_store_tx_rollback(mf_store *s);
 
 /* ---- borrowed between table groups -------------------------------------- */
+
+/* results.c: write the batch's jobs per worker (before its COMMIT), or
+ * with write = 0 forget them (the batch is undone). */
+int mf_store_worker_jobs_flush(mf_store *s, int write);
 
 /* jobs.c: read one job: 1 and *out, 0 if absent, or < 0. */
 int mf_store_job_read(mf_store *s, mf_store_job *out, int64_t job);
