@@ -139,17 +139,25 @@ typedef struct {
     void *ctx;
 } mutant_cb;
 
+/* The mutant in columns at .. at + 5 of the row (mutant_id, operator,
+ * site, item, line, col). */
+static mf_store_mutant mutant_at(sqlite3_stmt *st, int at)
+{
+    mf_store_mutant m = {
+        (const char *)sqlite3_column_text(st, at),
+        (const char *)sqlite3_column_text(st, at + 1),
+        (const char *)sqlite3_column_text(st, at + 2),
+        sqlite3_column_int(st, at + 3),
+        sqlite3_column_int(st, at + 4),
+        sqlite3_column_int(st, at + 5),
+    };
+    return m;
+}
+
 static int job_mutant_row(sqlite3_stmt *st, void *ctx)
 {
     const mutant_cb *cb = ctx;
-    mf_store_mutant m = {
-        (const char *)sqlite3_column_text(st, 0),
-        (const char *)sqlite3_column_text(st, 1),
-        (const char *)sqlite3_column_text(st, 2),
-        sqlite3_column_int(st, 3),
-        sqlite3_column_int(st, 4),
-        sqlite3_column_int(st, 5),
-    };
+    mf_store_mutant m = mutant_at(st, 0);
     return cb->fn(&m, cb->ctx);
 }
 
@@ -325,14 +333,7 @@ static int cut_row(sqlite3_stmt *st, void *ctx)
     cr->item = sqlite3_column_int(st, 4);
     if (!cr->fn)
         return 0;
-    mf_store_mutant m = {
-        (const char *)sqlite3_column_text(st, 1),
-        (const char *)sqlite3_column_text(st, 2),
-        (const char *)sqlite3_column_text(st, 3),
-        sqlite3_column_int(st, 4),
-        sqlite3_column_int(st, 5),
-        sqlite3_column_int(st, 6),
-    };
+    mf_store_mutant m = mutant_at(st, 1);
     cr->stop = cr->fn(&m, cr->ctx);
     return cr->stop;
 }

@@ -38,7 +38,7 @@ static const mf_store_query q_job_done = {
     Q_JOB_DONE, "UPDATE jobs SET state = 'done', worker_id = ?2, "
                 "lease_deadline = NULL, finished_at = ?3 WHERE id = ?1"};
 static const mf_store_query q_worker_job = {
-    Q_WORKER_JOB, "UPDATE workers SET jobs_done = jobs_done + ?3, "
+    Q_WORKER_JOB, "UPDATE workers SET jobs_done = jobs_done + 1, "
                   "last_seen = ?2 WHERE id = ?1"};
 
 /* A mutant of the job being committed: its row and its id. */
@@ -336,12 +336,12 @@ static int commit_locked(mf_store *s, commit_ctx *c, const mf_store_result *r)
         BIND(ARG_INT(c->job), ARG_TEXT(c->worker), ARG_INT(c->now)), NULL);
     if (rc < 0 || !c->worker || s->batch) /* a batch counts in the end */
         return rc;
-    return mf_store_one(
-        s, &q_worker_job, "counting a worker's job",
-        BIND(ARG_TEXT(c->worker), ARG_INT(c->now), ARG_INT(1)), NULL);
+    return mf_store_one(s, &q_worker_job, "counting a worker's job",
+                        BIND(ARG_TEXT(c->worker), ARG_INT(c->now)), NULL);
 }
 
-/* One more job committed by `worker` in the open batch. */
+/* One more job committed by `worker` in the open batch (written when it
+ * commits: db.c, mf_store_batch_end). */
 static void worker_jobs_add(mf_store *s, const char *worker, int64_t now)
 {
     mf_store_worker_jobs *w = NULL;
@@ -358,19 +358,6 @@ static void worker_jobs_add(mf_store *s, const char *worker, int64_t now)
     w->last = now;
 }
 
-int mf_store_worker_jobs_flush(mf_store *s, int write)
-{
-    int rc = 0;
-    for (int i = 0; i < s->worker_jobs.n && write && rc == 0; i++) {
-        const mf_store_worker_jobs *w = &s->worker_jobs.v[i];
-        rc = mf_store_one(s, &q_worker_job, "counting a worker's jobs",
-                          BIND(ARG_TEXT(w->id), ARG_INT(w->last),
-                               ARG_INT(w->jobs)),
-                          NULL);
-    }
-    s->worker_jobs.n = 0;
-    return rc;
-}
 
 int mf_store_commit(mf_store *s, mf_store_commit_info *out,
                     const mf_store_result *r)

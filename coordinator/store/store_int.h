@@ -28,6 +28,7 @@ enum {
     Q_COMMIT,
     Q_SAVEPOINT,
     Q_RELEASE,
+    Q_WORKER_JOBS,
     /* campaigns.c */
     Q_MODEL_INS,
     Q_MODEL_ID,
@@ -97,8 +98,8 @@ enum {
     Q__COUNT
 };
 
-/* A worker's jobs committed in the open batch (results.c), written to its
- * row once when the batch commits. */
+/* A worker's jobs committed in the open batch (counted by results.c),
+ * written to its row once when the batch commits (db.c). */
 typedef struct {
     char id[MF_STORE_WORKER_ID];
     int jobs;
@@ -202,10 +203,6 @@ int mf_store_tx_end(mf_store *s, int rc);
 void mf_store_tx_rollback(mf_store *s);
 
 /* ---- borrowed between table groups -------------------------------------- */
-
-/* results.c: write the batch's jobs per worker (before its COMMIT), or
- * with write = 0 forget them (the batch is undone). */
-int mf_store_worker_jobs_flush(mf_store *s, int write);
 
 /* jobs.c: read one job: 1 and *out, 0 if absent, or < 0. */
 int mf_store_job_read(mf_store *s, mf_store_job *out, int64_t job);
