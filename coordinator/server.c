@@ -55,8 +55,12 @@
 #define BATCH 512
 /* Refusal log lines per second before they are counted instead. */
 #define LOG_BURST 20
-/* How often the store is asked for expired leases and fresh counts. */
+/* How often the store is asked for expired leases. */
 #define HOUSEKEEP_MS 1000
+/* How often the tallies are counted afresh in the store even when nothing
+ * said they changed: counting reads every mutant of the campaign, too
+ * much to do every second for a million of them. */
+#define RECOUNT_MS 60000
 /* A worker's last_seen in the store (its last contact in `mutfarm
  * status`) is refreshed at most this often. */
 #define SEEN_MS 2000
@@ -128,6 +132,7 @@ struct mf_coord {
     int rate_n, rate_i;
     int line_shown;                   /* a progress line is on stderr */
     int64_t next_log;                 /* monotonic ms: progress log line due */
+    int64_t next_recount;             /* monotonic ms: housekeep recounts */
 
     /* Log throttling. */
     int64_t log_sec;
@@ -856,16 +861,14 @@ static int dispatch_one(mf_coord *c, peer *p, id_list *ids)
      * cut off would start again at attempt 0, and a poison mutant in it
      * would kill more than max_attempts workers. */
     int size = c->counts.jobs_pending > 0 ? c->cfg.job_max : job_size(c);
-    int rc = mf_store_job_take(c->st, &job, c->camp.id, size, p->id,
-                               mf_store_now_ms() + c->cfg.lease_ms);
+    ids->n = 0;
+    int rc = mf_store_job_take_each(c->st, &job, c->camp.id, size, p->id,
+                                    mf_store_now_ms() + c->cfg.lease_ms,
+                                    collect_id, ids);
     if (rc == MF_ENOTFOUND) {
         c->dry = 1;
         return 0;
     }
-    if (rc < 0)
-        return rc;
-    ids->n = 0;
-    rc = mf_store_job_mutants(c->st, job.id, collect_id, ids);
     if (rc < 0)
         return rc;
     if (job.attempts == 1) { /* its first lease: cut just now */
@@ -1474,6 +1477,13 @@ static int housekeep(mf_coord *c)
                 "%d quarantined",
              rq + q, c->cfg.lease_ms, rq, q);
     c->dry = 0; /* new work may have appeared in any way: look again */
+    /* The tallies follow every commit and release; what the store says
+     * is only needed after a change they do not see (leases ran out), and
+     * now and then as a check. */
+    int64_t now = mono_ms();
+    if (!rq && !q && now < c->next_recount)
+        return 0;
+    c->next_recount = now + RECOUNT_MS;
     return refresh_counts(c);
 }
 

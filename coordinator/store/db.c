@@ -25,6 +25,9 @@ static const mf_store_query q_begin_read = {Q_BEGIN_READ, "BEGIN"};
 static const mf_store_query q_commit = {Q_COMMIT, "COMMIT"};
 static const mf_store_query q_savepoint = {Q_SAVEPOINT, "SAVEPOINT mf_tx"};
 static const mf_store_query q_release = {Q_RELEASE, "RELEASE mf_tx"};
+static const mf_store_query q_worker_jobs = {
+    Q_WORKER_JOBS, "UPDATE workers SET jobs_done = jobs_done + ?3, "
+                   "last_seen = ?2 WHERE id = ?1"};
 
 /* ---- errors ------------------------------------------------------------- */
 
@@ -284,24 +287,46 @@ int mf_store_batch_begin(mf_store *s)
     return rc;
 }
 
+/* Write the batch's jobs per worker (results.c counts them), or with
+ * write = 0 forget them (the batch is undone). */
+static int worker_jobs_flush(mf_store *s, int write)
+{
+    int rc = 0;
+    for (int i = 0; i < s->worker_jobs.n && write && rc == 0; i++) {
+        const mf_store_worker_jobs *w = &s->worker_jobs.v[i];
+        rc = mf_store_one(s, &q_worker_jobs, "counting a worker's jobs",
+                          BIND(ARG_TEXT(w->id), ARG_INT(w->last),
+                               ARG_INT(w->jobs)),
+                          NULL);
+    }
+    s->worker_jobs.n = 0;
+    return rc;
+}
+
 int mf_store_batch_end(mf_store *s, int commit)
 {
     if (!s->batch)
         return 0;
     s->batch = 0;
     s->savepoints = 0;
+    int rc = worker_jobs_flush(
+        s, commit && !sqlite3_get_autocommit(s->db));
+    if (rc < 0)
+        commit = 0;
     if (!commit || sqlite3_get_autocommit(s->db)) {
         /* A failure SQLite answered with a rollback of its own leaves
          * nothing open: then nothing of the batch stays either way. */
         int open = !sqlite3_get_autocommit(s->db);
         if (open)
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        if (rc < 0)
+            return rc;
         return commit ? mf_err_set(MF_ERROR, "store %s: the batch was "
                                              "rolled back by SQLite",
                                    s->path)
                       : 0;
     }
-    int rc = mf_store_one(s, &q_commit, "committing a batch", NULL, NULL);
+    rc = mf_store_one(s, &q_commit, "committing a batch", NULL, NULL);
     if (rc < 0)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
@@ -508,6 +533,7 @@ void mf_store_close(mf_store *s)
             sqlite3_finalize(s->st[i]);
         sqlite3_close(s->db);
     }
+    MF_VEC_FREE(s->worker_jobs);
     free(s->path);
     free(s);
 }

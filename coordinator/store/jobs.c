@@ -7,6 +7,7 @@
 #include "store_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static const mf_store_query q_job_pending = {
     Q_JOB_PENDING, "SELECT id FROM jobs WHERE campaign_id = ?1 "
@@ -39,6 +40,24 @@ static const mf_store_query q_unplanned_take = {
     "INDEXED BY mutants_unplanned_item "
     "WHERE campaign_id = ?2 AND item = ?3 AND job_id IS NULL "
     "AND status = 'ok' AND reused = 0 ORDER BY id LIMIT ?4)"};
+/* The oldest unplanned mutant and the next ones of its item, for a job
+ * cut and leased in one go (cut_leased). */
+static const mf_store_query q_unplanned_rows = {
+    Q_UNPLANNED_ROWS,
+    "SELECT id, mutant_id, operator, site, item, line, col FROM mutants "
+    "INDEXED BY mutants_unplanned_item "
+    "WHERE campaign_id = ?1 AND job_id IS NULL AND status = 'ok' "
+    "AND reused = 0 AND item = (SELECT item FROM mutants "
+    "INDEXED BY mutants_unplanned WHERE campaign_id = ?1 "
+    "AND job_id IS NULL AND status = 'ok' AND reused = 0 "
+    "ORDER BY id LIMIT 1) ORDER BY id LIMIT ?2"};
+static const mf_store_query q_job_ins_leased = {
+    Q_JOB_INS_LEASED,
+    "INSERT INTO jobs(campaign_id, item, nmut, state, attempts, worker_id, "
+    "lease_deadline, leased_at, created_at) "
+    "VALUES (?1, ?2, ?3, 'leased', 1, ?4, ?5, ?6, ?6)"};
+static const mf_store_query q_mut_to_job = {
+    Q_MUT_TO_JOB, "UPDATE mutants SET job_id = ?2 WHERE id = ?1"};
 static const mf_store_query q_job_mutants = {
     Q_JOB_MUTANTS, "SELECT mutant_id, operator, site, item, line, col "
                    "FROM mutants WHERE job_id = ?1 ORDER BY id"};
@@ -120,17 +139,25 @@ typedef struct {
     void *ctx;
 } mutant_cb;
 
+/* The mutant in columns at .. at + 5 of the row (mutant_id, operator,
+ * site, item, line, col). */
+static mf_store_mutant mutant_at(sqlite3_stmt *st, int at)
+{
+    mf_store_mutant m = {
+        (const char *)sqlite3_column_text(st, at),
+        (const char *)sqlite3_column_text(st, at + 1),
+        (const char *)sqlite3_column_text(st, at + 2),
+        sqlite3_column_int(st, at + 3),
+        sqlite3_column_int(st, at + 4),
+        sqlite3_column_int(st, at + 5),
+    };
+    return m;
+}
+
 static int job_mutant_row(sqlite3_stmt *st, void *ctx)
 {
     const mutant_cb *cb = ctx;
-    mf_store_mutant m = {
-        (const char *)sqlite3_column_text(st, 0),
-        (const char *)sqlite3_column_text(st, 1),
-        (const char *)sqlite3_column_text(st, 2),
-        sqlite3_column_int(st, 3),
-        sqlite3_column_int(st, 4),
-        sqlite3_column_int(st, 5),
-    };
+    mf_store_mutant m = mutant_at(st, 0);
     return cb->fn(&m, cb->ctx);
 }
 
@@ -201,23 +228,33 @@ static int job_cut(mf_store *s, int64_t campaign, int max, int64_t *job)
     return rc < 0 ? rc : 1;
 }
 
-static int job_next_locked(mf_store *s, mf_store_job *out, int64_t campaign,
-                           int max)
+/* The oldest pending job, split so it has at most max mutants: 1 and
+ * *out, 0 if none is pending, or < 0. */
+static int pending_locked(mf_store *s, mf_store_job *out, int64_t campaign,
+                          int max)
 {
     int64_t job = 0;
     int rc = mf_store_one(s, &q_job_pending, "finding a pending job",
                           BIND(ARG_INT(campaign)), INTO(COL_I64(&job)));
-    if (rc == 1) {
-        rc = mf_store_job_read(s, out, job);
-        if (rc == 1 && out->nmut > max) {
-            rc = job_split(s, out, max);
-            if (rc >= 0)
-                rc = mf_store_job_read(s, out, job);
-        }
-        return rc < 0 ? rc : 0;
+    if (rc != 1)
+        return rc;
+    rc = mf_store_job_read(s, out, job);
+    if (rc == 1 && out->nmut > max) {
+        rc = job_split(s, out, max);
+        if (rc >= 0)
+            rc = mf_store_job_read(s, out, job);
     }
-    if (rc == 0)
-        rc = job_cut(s, campaign, max, &job);
+    return rc;
+}
+
+static int job_next_locked(mf_store *s, mf_store_job *out, int64_t campaign,
+                           int max)
+{
+    int64_t job = 0;
+    int rc = pending_locked(s, out, campaign, max);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
+    rc = job_cut(s, campaign, max, &job);
     if (rc == 0)
         return mf_err_set(MF_ENOTFOUND,
                           "store %s: campaign %lld has no job "
@@ -279,25 +316,124 @@ int mf_store_job_lease(mf_store *s, mf_store_job *out, int64_t job,
     return rc;
 }
 
-int mf_store_job_take(mf_store *s, mf_store_job *out, int64_t campaign,
-                      int max_mutants, const char *worker, int64_t deadline_ms)
+/* The mutants of a job being cut: their row ids, and each handed to the
+ * caller's fn as it is read. */
+typedef struct {
+    MF_VEC(int64_t) rows;
+    int item; /* the model item they change */
+    mf_store_mutant_fn fn;
+    void *ctx;
+    int stop; /* fn's non-zero value: it stopped the take */
+} cut_rows;
+
+static int cut_row(sqlite3_stmt *st, void *ctx)
+{
+    cut_rows *cr = ctx;
+    MF_VEC_PUSH(cr->rows, sqlite3_column_int64(st, 0));
+    cr->item = sqlite3_column_int(st, 4);
+    if (!cr->fn)
+        return 0;
+    mf_store_mutant m = mutant_at(st, 1);
+    cr->stop = cr->fn(&m, cr->ctx);
+    return cr->stop;
+}
+
+/* Cut a new job from the oldest unplanned mutant and more of its item,
+ * leased to `worker` as it is created: the job's row is written once and
+ * each mutant's once, and its mutants go to cr->fn as they are read (the
+ * dispatch path: no second read of the job or of its mutants). 1 and
+ * *out, 0 if no mutant is left unplanned (or fn stopped: cr->stop), or
+ * < 0. */
+static int cut_leased(mf_store *s, mf_store_job *out, int64_t campaign,
+                      int max, const char *worker, int64_t deadline_ms,
+                      cut_rows *cr)
+{
+    int rc = mf_store_each(s, &q_unplanned_rows, "cutting a job",
+                           BIND(ARG_INT(campaign), ARG_INT(max)), cut_row, cr);
+    if (rc < 0 || cr->stop || cr->rows.n == 0)
+        return rc < 0 ? rc : 0; /* a failure, fn stopped, nothing left */
+    int item = cr->item;
+    int64_t now = mf_store_now_ms();
+    rc = mf_store_one(s, &q_job_ins_leased, "creating a job",
+                      BIND(ARG_INT(campaign), ARG_INT(item),
+                           ARG_INT(cr->rows.n), ARG_TEXT(worker),
+                           ARG_INT(deadline_ms), ARG_INT(now)),
+                      NULL);
+    if (rc < 0)
+        return rc;
+    int64_t job = sqlite3_last_insert_rowid(s->db);
+    for (int i = 0; i < cr->rows.n && rc == 0; i++)
+        rc = mf_store_one(s, &q_mut_to_job, "cutting a job",
+                          BIND(ARG_INT(cr->rows.v[i]), ARG_INT(job)), NULL);
+    if (rc < 0)
+        return rc;
+    out->id = job;
+    out->campaign_id = campaign;
+    out->state = MF_JOB_LEASED;
+    out->attempts = 1;
+    out->nmut = cr->rows.n;
+    out->item = item;
+    out->deadline_ms = deadline_ms;
+    snprintf(out->worker, sizeof out->worker, "%s", worker);
+    return 1;
+}
+
+/* mf_store_job_take_each inside the caller's transaction. */
+static int take_locked(mf_store *s, mf_store_job *out, int64_t campaign,
+                       int max, const char *worker, int64_t deadline_ms,
+                       cut_rows *cr)
 {
     mf_store_job j;
+    int rc = pending_locked(s, &j, campaign, max);
+    if (rc == 0) {
+        rc = cut_leased(s, out, campaign, max, worker, deadline_ms, cr);
+        if (rc < 0 || cr->stop)
+            return rc < 0 ? rc : cr->stop;
+        if (rc == 0)
+            return mf_err_set(MF_ENOTFOUND,
+                              "store %s: campaign %lld has no job to hand "
+                              "out",
+                              s->path, (long long)campaign);
+        return 0;
+    }
+    if (rc < 0)
+        return rc;
+    rc = lease_locked(s, out, j.id, worker, deadline_ms);
+    if (rc == 0 && cr->fn)
+        rc = mf_store_job_mutants(s, out->id, cr->fn, cr->ctx);
+    return rc;
+}
+
+int mf_store_job_take_each(mf_store *s, mf_store_job *out, int64_t campaign,
+                           int max_mutants, const char *worker,
+                           int64_t deadline_ms, mf_store_mutant_fn fn,
+                           void *ctx)
+{
+    mf_store_job j;
+    cut_rows cr = {{0}, 0, fn, ctx, 0};
     memset(out, 0, sizeof *out);
+    memset(&j, 0, sizeof j);
     int rc = mf_store_tx_begin(s, 1);
     if (rc < 0)
         return rc;
-    rc = job_next_locked(s, &j, campaign, max_mutants < 1 ? 1 : max_mutants);
-    if (rc == MF_ENOTFOUND) {
+    rc = take_locked(s, &j, campaign, max_mutants < 1 ? 1 : max_mutants,
+                     worker, deadline_ms, &cr);
+    MF_VEC_FREE(cr.rows);
+    if (rc != 0) { /* nothing to hand out, fn stopped, or a failure */
         mf_store_tx_rollback(s);
         return rc;
     }
-    if (rc == 0)
-        rc = lease_locked(s, &j, j.id, worker, deadline_ms);
     rc = mf_store_tx_end(s, rc);
     if (rc == 0)
         *out = j;
     return rc;
+}
+
+int mf_store_job_take(mf_store *s, mf_store_job *out, int64_t campaign,
+                      int max_mutants, const char *worker, int64_t deadline_ms)
+{
+    return mf_store_job_take_each(s, out, campaign, max_mutants, worker,
+                                  deadline_ms, NULL, NULL);
 }
 
 int mf_store_job_extend(mf_store *s, int64_t job, int attempt,

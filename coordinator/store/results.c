@@ -14,6 +14,9 @@
 static const mf_store_query q_mut_lookup = {
     Q_MUT_LOOKUP, "SELECT id, job_id FROM mutants "
                   "WHERE campaign_id = ?1 AND mutant_id = ?2"};
+static const mf_store_query q_job_rows = {
+    Q_JOB_ROWS, "SELECT id, mutant_id FROM mutants WHERE job_id = ?1 "
+                "ORDER BY id"};
 static const mf_store_query q_test_ins = {
     Q_TEST_INS, "INSERT INTO tests(campaign_id, hash, length, notion, inputs, "
                 "expected, allowed, text, found_for, created_at) "
@@ -38,12 +41,20 @@ static const mf_store_query q_worker_job = {
     Q_WORKER_JOB, "UPDATE workers SET jobs_done = jobs_done + 1, "
                   "last_seen = ?2 WHERE id = ?1"};
 
+/* A mutant of the job being committed: its row and its id. */
+typedef struct {
+    int64_t row;
+    char id[65];
+} job_mutant;
+
 typedef struct {
     int64_t campaign, job;
     int attempt;
     const char *worker;
     int64_t now;
     mf_store_commit_info *info;
+    MF_VEC(job_mutant) muts; /* the job's mutants, in planning order */
+    job_mutant **by_id;      /* the same sorted by id; NULL until needed */
 } commit_ctx;
 
 /* Mark the result invalid; returns 1 so callers stop without an error. */
@@ -61,6 +72,42 @@ static int mutant_lookup(mf_store *s, int64_t campaign, const char *mid,
     return mf_store_one(s, &q_mut_lookup, "finding a mutant",
                         BIND(ARG_INT(campaign), ARG_TEXTN(mid, 64)),
                         INTO(COL_I64(id), COL_I64(job)));
+}
+
+static int job_row(sqlite3_stmt *st, void *ctx)
+{
+    commit_ctx *c = ctx;
+    job_mutant m;
+    m.row = sqlite3_column_int64(st, 0);
+    const unsigned char *t = sqlite3_column_text(st, 1);
+    snprintf(m.id, sizeof m.id, "%s", t ? (const char *)t : "");
+    MF_VEC_PUSH(c->muts, m);
+    return 0;
+}
+
+static int by_id_cmp(const void *a, const void *b)
+{
+    return strcmp((*(job_mutant *const *)a)->id, (*(job_mutant *const *)b)->id);
+}
+
+/* The row of mutant `mid` of the job (verdict number i: workers answer
+ * in the job's order, so that place is looked at first), 0 if it is not
+ * in the job. One read of the job's mutants serves the whole result. */
+static int64_t job_mutant_row(commit_ctx *c, int i, const char *mid)
+{
+    if (i < c->muts.n && strncmp(c->muts.v[i].id, mid, 64) == 0)
+        return c->muts.v[i].row;
+    if (!c->by_id) {
+        c->by_id = mf_xcalloc((size_t)c->muts.n + 1, sizeof *c->by_id);
+        for (int k = 0; k < c->muts.n; k++)
+            c->by_id[k] = &c->muts.v[k];
+        qsort(c->by_id, (size_t)c->muts.n, sizeof *c->by_id, by_id_cmp);
+    }
+    job_mutant key, *kp = &key;
+    snprintf(key.id, sizeof key.id, "%.64s", mid);
+    job_mutant **hit = bsearch(&kp, c->by_id, (size_t)c->muts.n,
+                               sizeof *c->by_id, by_id_cmp);
+    return hit ? (*hit)->row : 0;
 }
 
 /* A kill row: the test kills the mutant, found by `source` ("verdict" or
@@ -160,23 +207,21 @@ static int verdict_insert(mf_store *s, commit_ctx *c, const mf_verdict *v,
     return rc;
 }
 
-/* One verdict of the result; *test_id gets its test's row (kills). */
+/* Verdict number i of the result; *test_id gets its test's row (kills). */
 static int commit_verdict(mf_store *s, commit_ctx *c, const mf_model *m,
-                          const mf_store_verdict *sv, int64_t *test_id)
+                          int i, const mf_store_verdict *sv, int64_t *test_id)
 {
     const mf_verdict *v = sv->v;
-    int64_t mutant = 0, job = 0;
     *test_id = 0;
     if (!sv->mutant_id || !v)
         return invalid(c, "%s", "a verdict without mutant id");
     if ((unsigned)v->kind > MF_V_ERROR ||
         (v->kind == MF_V_KILLED && (unsigned)v->notion > MF_N_DEFINITE))
         return invalid(c, "bad verdict kind for mutant %.64s", sv->mutant_id);
-    int rc = mutant_lookup(s, c->campaign, sv->mutant_id, &mutant, &job);
-    if (rc <= 0 || job != c->job)
-        return rc < 0 ? rc
-                      : invalid(c, "mutant %.64s is not in the job",
-                                sv->mutant_id);
+    int64_t mutant = job_mutant_row(c, i, sv->mutant_id);
+    if (!mutant)
+        return invalid(c, "mutant %.64s is not in the job", sv->mutant_id);
+    int rc = 0;
     if (v->kind == MF_V_KILLED) {
         if (!v->test)
             return invalid(c, "kill of mutant %.64s without a test",
@@ -274,10 +319,13 @@ static int commit_locked(mf_store *s, commit_ctx *c, const mf_store_result *r)
         return rc;
     c->campaign = j.campaign_id;
     c->worker = r->worker ? r->worker : (j.worker[0] ? j.worker : NULL);
+    rc = mf_store_each(s, &q_job_rows, "reading a job's mutants",
+                       BIND(ARG_INT(c->job)), job_row, c);
+    if (rc < 0)
+        return rc;
     int64_t *test_ids = mf_xcalloc((size_t)r->nverdicts + 1, sizeof *test_ids);
-    rc = 0;
     for (int i = 0; i < r->nverdicts && rc == 0; i++)
-        rc = commit_verdict(s, c, r->model, &r->verdicts[i], &test_ids[i]);
+        rc = commit_verdict(s, c, r->model, i, &r->verdicts[i], &test_ids[i]);
     for (int i = 0; i < r->nkills && rc == 0; i++)
         rc = commit_kill(s, c, r, &r->kills[i], test_ids);
     free(test_ids);
@@ -286,17 +334,37 @@ static int commit_locked(mf_store *s, commit_ctx *c, const mf_store_result *r)
     rc = mf_store_one(
         s, &q_job_done, "finishing a job",
         BIND(ARG_INT(c->job), ARG_TEXT(c->worker), ARG_INT(c->now)), NULL);
-    if (rc < 0 || !c->worker)
+    if (rc < 0 || !c->worker || s->batch) /* a batch counts in the end */
         return rc;
     return mf_store_one(s, &q_worker_job, "counting a worker's job",
                         BIND(ARG_TEXT(c->worker), ARG_INT(c->now)), NULL);
 }
 
+/* One more job committed by `worker` in the open batch (written when it
+ * commits: db.c, mf_store_batch_end). */
+static void worker_jobs_add(mf_store *s, const char *worker, int64_t now)
+{
+    mf_store_worker_jobs *w = NULL;
+    for (int i = s->worker_jobs.n - 1; i >= 0 && !w; i--)
+        if (!strcmp(s->worker_jobs.v[i].id, worker))
+            w = &s->worker_jobs.v[i];
+    if (!w) {
+        mf_store_worker_jobs z = {{0}, 0, 0};
+        snprintf(z.id, sizeof z.id, "%s", worker);
+        MF_VEC_PUSH(s->worker_jobs, z);
+        w = &s->worker_jobs.v[s->worker_jobs.n - 1];
+    }
+    w->jobs++;
+    w->last = now;
+}
+
+
 int mf_store_commit(mf_store *s, mf_store_commit_info *out,
                     const mf_store_result *r)
 {
     memset(out, 0, sizeof *out);
-    commit_ctx c = {0, r->job_id, r->attempt, NULL, mf_store_now_ms(), out};
+    commit_ctx c = {0, r->job_id, r->attempt, NULL, mf_store_now_ms(), out,
+                    {0}, NULL};
     if (r->nverdicts < 0 || r->nkills < 0 || (r->nverdicts && !r->verdicts) ||
         (r->nkills && !r->kills)) {
         out->outcome = MF_COMMIT_INVALID;
@@ -307,8 +375,13 @@ int mf_store_commit(mf_store *s, mf_store_commit_info *out,
     if (rc < 0)
         return rc;
     rc = commit_locked(s, &c, r);
-    if (rc == 0 && out->outcome == MF_COMMIT_OK)
+    MF_VEC_FREE(c.muts);
+    free(c.by_id);
+    if (rc == 0 && out->outcome == MF_COMMIT_OK) {
         rc = mf_store_tx_end(s, 0);
+        if (rc == 0 && s->batch && c.worker)
+            worker_jobs_add(s, c.worker, c.now);
+    }
     else
         mf_store_tx_rollback(s); /* refused or failed: nothing of it stays */
     if (rc != 0 || out->outcome != MF_COMMIT_OK) {

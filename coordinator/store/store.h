@@ -48,8 +48,10 @@ void mf_store_close(mf_store *s); /* NULL-safe; finalizes statements */
  * messages instead of once per message (docs/protocol.md: still
  * committed before anything is acknowledged). Inside it each call keeps
  * its all-or-nothing promise through a savepoint; a call's failure undoes
- * that call only. batch_end(s, 1) commits everything (its failure undoes
- * the whole batch, returned), batch_end(s, 0) undoes it. No plan may be
+ * that call only (the count of a worker's jobs that mf_store_commit keeps
+ * is written once per worker, when the batch commits). batch_end(s, 1)
+ * commits everything (its failure undoes the whole batch, returned),
+ * batch_end(s, 0) undoes it. No plan may be
  * open, and batches do not nest (MF_ERROR). */
 int mf_store_batch_begin(mf_store *s);
 int mf_store_batch_end(mf_store *s, int commit);
@@ -234,6 +236,16 @@ int mf_store_job_lease(mf_store *s, mf_store_job *out, int64_t job,
  * 0 and *out (out->attempts is the attempt to send), or MF_ENOTFOUND. */
 int mf_store_job_take(mf_store *s, mf_store_job *out, int64_t campaign,
                       int max_mutants, const char *worker, int64_t deadline_ms);
+
+/* mf_store_job_take, calling fn (as mf_store_job_mutants does) for each
+ * mutant of the job taken, in planning order, in the same transaction:
+ * the dispatch path. A job cut from unplanned mutants is created leased
+ * (one write of its row). fn's non-zero value undoes the take and is
+ * returned. */
+int mf_store_job_take_each(mf_store *s, mf_store_job *out, int64_t campaign,
+                           int max_mutants, const char *worker,
+                           int64_t deadline_ms, mf_store_mutant_fn fn,
+                           void *ctx);
 
 /* Push the deadline of a leased job (the worker is alive). Ignored (0) if
  * the job is no longer leased under that attempt. */

@@ -28,6 +28,7 @@ enum {
     Q_COMMIT,
     Q_SAVEPOINT,
     Q_RELEASE,
+    Q_WORKER_JOBS,
     /* campaigns.c */
     Q_MODEL_INS,
     Q_MODEL_ID,
@@ -51,6 +52,9 @@ enum {
     Q_JOB_SET_NMUT,
     Q_UNPLANNED_FIRST,
     Q_UNPLANNED_TAKE,
+    Q_UNPLANNED_ROWS,
+    Q_JOB_INS_LEASED,
+    Q_MUT_TO_JOB,
     Q_JOB_MUTANTS,
     Q_JOB_LEASE,
     Q_JOB_EXTEND,
@@ -61,6 +65,7 @@ enum {
     Q_JOBS_OF_WORKER,
     /* results.c */
     Q_MUT_LOOKUP,
+    Q_JOB_ROWS,
     Q_TEST_INS,
     Q_TEST_ID,
     Q_VERDICT_INS,
@@ -93,6 +98,14 @@ enum {
     Q__COUNT
 };
 
+/* A worker's jobs committed in the open batch (counted by results.c),
+ * written to its row once when the batch commits (db.c). */
+typedef struct {
+    char id[MF_STORE_WORKER_ID];
+    int jobs;
+    int64_t last; /* the last commit's time */
+} mf_store_worker_jobs;
+
 struct mf_store {
     sqlite3 *db;
     char *path;
@@ -102,6 +115,7 @@ struct mf_store {
     int savepoints;             /* open savepoints of the batch */
     int64_t plan_campaign;      /* the campaign being planned */
     int last_rc;                /* SQLite's code of the last mf_store_fail */
+    MF_VEC(mf_store_worker_jobs) worker_jobs; /* batch: jobs per worker */
     sqlite3_stmt *st[Q__COUNT]; /* prepared on first use */
     const char *sql[Q__COUNT];  /* the text each slot was prepared from */
 };
