@@ -4,10 +4,11 @@
 # does it agree with the explorer? Per model (the corpus models the
 # front-end accepts, then tests/models/scr_sis.smv, car_alarm.smv and
 # mutation_testing.smv), the same mutants are checked twice:
-#   explorer: `check --all --bound auto --method explicit --explicit-mb XMB`
-#             (the explorer alone, kills of any length; what it cannot
-#             finish within XMB is unknown);
-#   default:  `check --all --bound 40` (default options).
+#   explorer: `check --all --bound auto --method explicit --explicit-mb XMB
+#             [--explicit-max XMAX]` (the explorer alone, kills of any
+#             length; what it cannot finish within the limits is unknown);
+#   default:  `check --all --bound 40` (default options), on the models
+#             the explorer finishes (ALL=1: on every model).
 # The model "finishes" when the explorer decides every mutant checked.
 # Columns: mutants checked; explorer decided; default killed, equivalent,
 # survived (of them killable past the bound: >B), unknown, error; CPU
@@ -20,7 +21,9 @@
 # usage: bench/decide.sh [MUTFARM]   (default build/mutfarm)
 # env: BOUND (40), SAMPLE (mutants per model, evenly spaced, 0: all;
 #      default 0), CAP (seconds per run, 1200), XMB (explorer MB, 4096),
-#      MODELS (substrings: only those models), KEEP (a directory to keep
+#      XMAX (explorer product states besides, --explicit-max; default
+#      check's own), ALL (1: the default
+#      run where the explorer does not finish too), MODELS (substrings: only those models), KEEP (a directory to keep
 #      each run's output in)
 set -u
 BIN=${1:-${MF_BIN:-build/mutfarm}}
@@ -30,6 +33,8 @@ BOUND=${BOUND:-40}
 SAMPLE=${SAMPLE:-0}
 CAP=${CAP:-1200}
 XMB=${XMB:-4096}
+xmax=()
+[ -n "${XMAX:-}" ] && xmax=(--explicit-max "$XMAX")
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -77,23 +82,26 @@ for f in "${models[@]}"; do
         continue
     fi
     cpu "$TMP/x" "$BIN" check "$f" --all --bound auto --method explicit \
-        --explicit-mb "$XMB" "${samp[@]}" > /dev/null
-    t=$(cpu "$TMP/d" "$BIN" check "$f" --all --bound "$BOUND" "${samp[@]}")
-    if [ -n "${KEEP:-}" ]; then
-        mkdir -p "$KEEP"
-        cp "$TMP/x" "$KEEP/$b.explorer"
-        cp "$TMP/d" "$KEEP/$b.default"
+        --explicit-mb "$XMB" "${xmax[@]}" "${samp[@]}" > /dev/null
+    verdicts "$TMP/x" > "$TMP/xv"
+    xn=$(wc -l < "$TMP/xv")
+    xdec=$(awk '$2 == "killed" || $2 == "equivalent"' "$TMP/xv" | wc -l)
+    grep -q '^# [0-9]* mutants:' "$TMP/x" || xdec="cap"
+    [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$TMP/x" "$KEEP/$b.explorer"
+    if [ "$xdec" != "$xn" ] && [ "${ALL:-0}" != 1 ]; then
+        printf '%-40.40s %5s %5s | explorer does not finish: no default run\n' \
+            "$bn" "$xn" "$xdec"
+        continue
     fi
+    t=$(cpu "$TMP/d" "$BIN" check "$f" --all --bound "$BOUND" "${samp[@]}")
+    [ -n "${KEEP:-}" ] && cp "$TMP/d" "$KEEP/$b.default"
     if ! grep -q '^# [0-9]* mutants:' "$TMP/d"; then
         printf '%-40.40s cap (%ss) or failure: %s\n' "$bn" "$CAP" \
             "$(grep -v '^ ' "$TMP/d" | tail -1 | cut -c1-60)"
         continue
     fi
-    verdicts "$TMP/x" > "$TMP/xv"
     verdicts "$TMP/d" > "$TMP/dv"
     n=$(wc -l < "$TMP/dv")
-    xdec=$(awk '$2 == "killed" || $2 == "equivalent"' "$TMP/xv" | wc -l)
-    grep -q '^# [0-9]* mutants:' "$TMP/x" || xdec="cap"
     read -r k e s u r <<< "$(awk '{ c[$2]++ } END {
         print c["killed"] + 0, c["equivalent"] + 0, c["survived"] + 0,
               c["unknown"] + 0, c["error"] + 0 }' "$TMP/dv")"
