@@ -841,16 +841,44 @@ static Mutfarm__V1__Test *test_to_pb(const mf_test *t, const mf_model *m)
             pt->n_allowed = at;
         }
     }
+    pt->text = NULL; /* init left protobuf-c's static "" */
     if (m && m->nslots == t->nslots && mf_model_nobs(m) == t->nobs &&
         t->inputs && t->expect) {
-        test_steps(pt, m, t);
         mf_buf b = {0};
         mf_test_print(&b, m, t);
-        pt->text = buf_take(&b);
-    } else {
-        pt->text = mf_xstrdup("");
+        /* A long test of a non-deterministic model prints every allowed
+         * observation in full, twice (steps and text): dozens of times
+         * its arrays. The receiver renders its own text from the arrays
+         * (coordinator/store/tests.c), so such a test goes without. */
+        if (b.len <= MF_WIRE_TEXT_MAX) {
+            test_steps(pt, m, t);
+            pt->text = buf_take(&b);
+        } else {
+            mf_buf_free(&b);
+        }
     }
+    if (!pt->text)
+        pt->text = mf_xstrdup("");
     return pt;
+}
+
+/* Free a built test's text form (its arrays stay). */
+static void test_text_free(Mutfarm__V1__Test *pt)
+{
+    for (size_t k = 0; k < pt->n_steps; k++) {
+        Mutfarm__V1__Step *s = pt->steps[k];
+        free(s->inputs);
+        free(s->expect);
+        for (size_t a = 0; a < s->n_allowed; a++)
+            free(s->allowed[a]);
+        free(s->allowed);
+        free(s);
+    }
+    free(pt->steps);
+    pt->steps = NULL;
+    pt->n_steps = 0;
+    free(pt->text);
+    pt->text = NULL;
 }
 
 static void test_free_built(Mutfarm__V1__Test *pt)
@@ -862,17 +890,7 @@ static void test_free_built(Mutfarm__V1__Test *pt)
     free(pt->mobs);
     free(pt->nallowed);
     free(pt->allowed);
-    for (size_t k = 0; k < pt->n_steps; k++) {
-        Mutfarm__V1__Step *s = pt->steps[k];
-        free(s->inputs);
-        free(s->expect);
-        for (size_t a = 0; a < s->n_allowed; a++)
-            free(s->allowed[a]);
-        free(s->allowed);
-        free(s);
-    }
-    free(pt->steps);
-    free(pt->text);
+    test_text_free(pt);
     free(pt);
 }
 
@@ -946,6 +964,94 @@ void mf_wire_result_add_error(mf_wire_result *r, const char *mutant_id,
     mr->verdict = MUTFARM__V1__VERDICT__VERDICT_ERROR;
     mr->method = mf_xstrdup("");
     mr->reason = bounded_dup(reason);
+}
+
+/* The size of r's envelope on the wire. */
+static size_t result_frame_size(const mf_wire_result *r)
+{
+    mf_wire_env e = MUTFARM__V1__ENVELOPE__INIT;
+    e.protocol_version = MF_WIRE_VERSION;
+    e.body_case = MUTFARM__V1__ENVELOPE__BODY_RESULT;
+    e.result = (mf_wire_result *)(uintptr_t)r; /* only read */
+    return mutfarm__v1__envelope__get_packed_size(&e);
+}
+
+/* Bytes of a length-delimited field of n bytes: tag, length, body. */
+static size_t field_size(size_t n)
+{
+    size_t v = 1;
+    for (size_t x = n; x >= 0x80; x >>= 7)
+        v++;
+    return 1 + v + n;
+}
+
+/* A mutant's entry and its size on the wire, for ordering. */
+typedef struct {
+    size_t size, ix;
+} sized_entry;
+
+static int by_size_desc(const void *a, const void *b)
+{
+    const sized_entry *x = a, *y = b;
+    return x->size < y->size ? 1 : x->size > y->size ? -1 : 0;
+}
+
+/* A killed verdict whose test cannot travel becomes unknown, saying so. */
+static void demote_kill(Mutfarm__V1__MutantResult *mr, size_t bytes,
+                        size_t max)
+{
+    char why[300];
+    snprintf(why, sizeof why,
+             "killed by a test of %u steps, but the test (%zu bytes) does "
+             "not fit in one result frame of %zu bytes with the job's "
+             "other results; a smaller [farm] job_max sends it alone",
+             mr->test->length, bytes, max);
+    test_free_built(mr->test);
+    mr->test = NULL;
+    mr->verdict = MUTFARM__V1__VERDICT__VERDICT_UNKNOWN;
+    mr->notion = MUTFARM__V1__NOTION__NOTION_AUTO;
+    free(mr->reason);
+    mr->reason = mf_xstrdup(why);
+}
+
+size_t mf_wire_result_fit(mf_wire_result *r, size_t max)
+{
+    if (result_frame_size(r) <= max)
+        return 0;
+    for (size_t i = 0; i < r->n_mutants; i++) {
+        Mutfarm__V1__Test *pt = r->mutants[i]->test;
+        if (pt) {
+            test_text_free(pt);
+            pt->text = mf_xstrdup("");
+        }
+    }
+    size_t total = result_frame_size(r);
+    if (total <= max)
+        return 0;
+    /* Largest entries first: the fewest verdicts lost. The estimate
+     * ignores the envelope's length prefixes shrinking with it (it stays
+     * high); the exact size is taken again once it says the frame fits. */
+    size_t n = r->n_mutants, demoted = 0;
+    sized_entry *e = mf_xcalloc(n ? n : 1, sizeof *e);
+    for (size_t i = 0; i < n; i++) {
+        e[i].size = field_size(
+            mutfarm__v1__mutant_result__get_packed_size(r->mutants[i]));
+        e[i].ix = i;
+    }
+    qsort(e, n, sizeof *e, by_size_desc);
+    for (size_t k = 0; k < n && total > max; k++) {
+        Mutfarm__V1__MutantResult *mr = r->mutants[e[k].ix];
+        if (!mr->test)
+            continue;
+        demote_kill(mr, mutfarm__v1__test__get_packed_size(mr->test), max);
+        total = total - e[k].size +
+                field_size(mutfarm__v1__mutant_result__get_packed_size(mr));
+        demoted++;
+        if (total <= max)
+            total = result_frame_size(r);
+    }
+    free(e);
+    return demoted;
 }
 
 void mf_wire_result_free(mf_wire_result *r)

@@ -31,6 +31,10 @@
 #define MF_WIRE_MAX_STR 4096         /* ids, reasons, versions, names */
 #define MF_WIRE_MAX_TESTS 100000     /* tests per matrix job */
 #define MF_WIRE_MAX_KILLS 2000000    /* kill rows per matrix result */
+/* A killing test travels with its text form (Test.steps, Test.text) only
+ * while mf_test_print makes at most this many bytes of it; a longer one
+ * goes as its arrays alone (the coordinator renders text from those). */
+#define MF_WIRE_TEXT_MAX ((size_t)64 << 10)
 
 /* Short names for the generated types. */
 typedef Mutfarm__V1__Envelope mf_wire_env;
@@ -163,6 +167,14 @@ void mf_wire_result_add(mf_wire_result *r, const char *mutant_id,
 /* Append an error verdict for a mutant that could not be checked. */
 void mf_wire_result_add_error(mf_wire_result *r, const char *mutant_id,
                               const char *reason);
+/* Make r fit in a frame of max bytes (the worker's side, when
+ * mf_wire_encode_result refuses it as over the limit): first every test
+ * loses its text form; then, largest entry first, killed verdicts whose
+ * tests still do not fit become UNKNOWN, the reason saying why, until
+ * the frame fits. Returns the number of verdicts so changed (0: r fitted,
+ * or dropping the texts was enough). r may still not fit if its entries
+ * without tests are too many. */
+size_t mf_wire_result_fit(mf_wire_result *r, size_t max);
 void mf_wire_result_free(mf_wire_result *r); /* NULL-safe */
 
 /* The verdict of one decoded MutantResult (the coordinator's side): fills

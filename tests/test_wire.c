@@ -889,6 +889,196 @@ static void test_wire__job_is_decided_with_tests_as_text(void **state)
     free(text);
 }
 
+/* A killing test of the beverage machine from the engine (the first
+ * of its first mutants that is killed), and the model. */
+static mf_test *beverage_kill(mf_model **m)
+{
+    char *text = model_text();
+    idlist l;
+    pick_ids(&l, 8);
+    mf_wire_env *e = job_env(text, &l, 13);
+    mf_wire_result *r = NULL;
+    assert_int_equal(mf_worker_do_job(&r, e->job, "w-test"), 0);
+    mf_test *t = NULL;
+    for (size_t i = 0; i < r->n_mutants && !t; i++)
+        if (r->mutants[i]->test)
+            assert_int_equal(mf_wire_test_decode(&t, r->mutants[i]->test), 0);
+    assert_non_null(t);
+    mf_wire_result_free(r);
+    mf_wire_free(e);
+    free(text);
+    assert_int_equal(mf_model_load_file(m, BEVERAGE, NULL), 0);
+    return t;
+}
+
+/* t stretched to len steps, every state past its own a copy of its last
+ * one (values of the right types, so that it prints). */
+static mf_test *stretched(const mf_test *t, int len)
+{
+    mf_test *s = mf_test_new(t->nslots, t->nobs, len);
+    for (int k = 0; k <= len; k++) {
+        int from = k < t->length ? k : t->length;
+        memcpy(s->inputs + (size_t)k * (size_t)t->nslots,
+               t->inputs + (size_t)from * (size_t)t->nslots,
+               (size_t)t->nslots * sizeof(mf_val));
+        memcpy(s->expect + (size_t)k * (size_t)t->nobs,
+               t->expect + (size_t)from * (size_t)t->nobs,
+               (size_t)t->nobs * sizeof(mf_val));
+    }
+    return s;
+}
+
+/* A test whose text would pass MF_WIRE_TEXT_MAX travels as its arrays
+ * alone, and they arrive whole; a short one keeps its text. */
+static void test_wire__long_test_travels_without_its_text(void **state)
+{
+    (void)state;
+    mf_model *m = NULL;
+    mf_test *t = beverage_kill(&m);
+    mf_verdict v[2];
+    memset(v, 0, sizeof v);
+    v[0].kind = v[1].kind = MF_V_KILLED;
+    v[0].test = stretched(t, 4000);
+    v[1].test = stretched(t, t->length + 1);
+    mf_buf b = {0};
+    mf_test_print(&b, m, v[0].test);
+    assert_true(b.len > MF_WIRE_TEXT_MAX);
+    mf_buf_free(&b);
+
+    mf_wire_result *r = mf_wire_result_new(3, 1, 1, "w-1");
+    mf_wire_result_add(r, "0000000000000001", &v[0], m);
+    mf_wire_result_add(r, "0000000000000002", &v[1], m);
+    assert_int_equal(r->mutants[0]->test->n_steps, 0);
+    assert_string_equal(r->mutants[0]->test->text, "");
+    assert_int_equal(r->mutants[1]->test->n_steps,
+                     r->mutants[1]->test->length + 1);
+    assert_non_null(strstr(r->mutants[1]->test->text, "# expect"));
+    uint8_t *buf;
+    size_t len;
+    assert_int_equal(mf_wire_encode_result(&buf, &len, r), 0);
+    assert_true(len < MF_WIRE_TEXT_MAX);
+    mf_wire_result_free(r);
+    mf_wire_env *e = decode_ok(buf, len);
+    for (int i = 0; i < 2; i++) {
+        mf_verdict d;
+        assert_int_equal(mf_wire_verdict_from_result(&d, e->result->mutants[i]),
+                         0);
+        assert_int_equal(d.kind, MF_V_KILLED);
+        assert_tests_equal(v[i].test, d.test);
+        mf_verdict_clear(&d);
+    }
+    mf_wire_free(e);
+    free(buf);
+    mf_verdict_clear(&v[0]);
+    mf_verdict_clear(&v[1]);
+    mf_test_free(t);
+    mf_model_free(m);
+}
+
+/* A test of len steps with nslots input slots of values that take 6
+ * bytes each on the wire, and no observables. */
+static mf_test *wide_test(int len, int nslots)
+{
+    mf_test *t = mf_test_new(nslots, 0, len);
+    size_t n = (size_t)(len + 1) * (size_t)nslots;
+    for (size_t i = 0; i < n; i++)
+        t->inputs[i] = MF_SYM(i % 7);
+    return t;
+}
+
+/* A result over the frame limit: texts go first, and where that is
+ * enough every verdict stays; then the biggest tests go, their mutants
+ * unknown with the reason, the others as they were, and the frame
+ * fits and decodes. */
+static void test_wire__oversized_result_sheds_texts_then_biggest_tests(
+    void **state)
+{
+    (void)state;
+    mf_model *m = NULL;
+    mf_test *t = beverage_kill(&m);
+    /* Texts just under MF_WIRE_TEXT_MAX, sent twice (steps and text):
+     * enough of them pass the frame limit, their arrays do not. */
+    int len = t->length;
+    for (mf_buf b = {0};; len += 50) {
+        mf_test *s = stretched(t, len + 50);
+        mf_buf_reset(&b);
+        mf_test_print(&b, m, s);
+        mf_test_free(s);
+        if (b.len > MF_WIRE_TEXT_MAX) {
+            mf_buf_free(&b);
+            break;
+        }
+    }
+    mf_verdict v = {0};
+    v.kind = MF_V_KILLED;
+    v.test = stretched(t, len);
+    mf_wire_result *r = mf_wire_result_new(4, 1, 1, "w-1");
+    int n = 0;
+    char id[17];
+    uint8_t *buf = NULL;
+    size_t blen = 0;
+    while (mf_wire_encode_result(&buf, &blen, r) == 0) {
+        free(buf);
+        snprintf(id, sizeof id, "%016x", ++n);
+        mf_wire_result_add(r, id, &v, m);
+    }
+    assert_null(buf);
+    assert_true(r->mutants[0]->test->n_steps > 0);
+    assert_int_equal(mf_wire_result_fit(r, MF_WIRE_MAX_FRAME), 0);
+    assert_int_equal(mf_wire_encode_result(&buf, &blen, r), 0);
+    mf_wire_env *e = decode_ok(buf, blen);
+    assert_int_equal(e->result->n_mutants, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        Mutfarm__V1__MutantResult *mr = e->result->mutants[i];
+        assert_int_equal(mr->verdict, MUTFARM__V1__VERDICT__VERDICT_KILLED);
+        assert_int_equal(mr->test->n_steps, 0);
+        assert_int_equal(mr->test->length, (uint32_t)len);
+    }
+    mf_wire_free(e);
+    free(buf);
+    mf_wire_result_free(r);
+    mf_verdict_clear(&v);
+
+    /* Arrays alone too big: three tests of ~6 MB each, and a short one.
+     * One big test goes; the rest arrive. */
+    mf_verdict w[4];
+    memset(w, 0, sizeof w);
+    int steps[4] = {250000, 10, 300000, 280000};
+    r = mf_wire_result_new(5, 1, 1, "w-1");
+    for (int i = 0; i < 4; i++) {
+        w[i].kind = MF_V_KILLED;
+        w[i].test = wide_test(steps[i], 4);
+        snprintf(id, sizeof id, "%016x", i + 1);
+        mf_wire_result_add(r, id, &w[i], NULL);
+    }
+    assert_int_equal(mf_wire_encode_result(&buf, &blen, r), MF_ELIMIT);
+    assert_int_equal(mf_wire_result_fit(r, MF_WIRE_MAX_FRAME), 1);
+    assert_int_equal(mf_wire_encode_result(&buf, &blen, r), 0);
+    mf_wire_result_free(r);
+    e = decode_ok(buf, blen);
+    for (int i = 0; i < 4; i++) {
+        mf_verdict d;
+        assert_int_equal(mf_wire_verdict_from_result(&d, e->result->mutants[i]),
+                         0);
+        if (i == 2) { /* the longest */
+            assert_int_equal(d.kind, MF_V_UNKNOWN);
+            assert_null(d.test);
+            assert_non_null(strstr(d.reason, "does not fit"));
+            assert_non_null(strstr(d.reason, "300000 steps"));
+        } else {
+            assert_int_equal(d.kind, MF_V_KILLED);
+            assert_tests_equal(w[i].test, d.test);
+        }
+        mf_verdict_clear(&d);
+    }
+    mf_wire_free(e);
+    free(buf);
+    for (int i = 0; i < 4; i++)
+        mf_verdict_clear(&w[i]);
+    mf_test_free(t);
+    mf_model_free(m);
+}
+
 /* A matrix job made of the engine's own kills: every killed mutant is
  * killed again by its test in the replay, none is unconfirmed, and a
  * job naming a mutant the model lacks is refused as a whole. */
@@ -1333,6 +1523,9 @@ int main(void)
         cmocka_unit_test(test_wire__matrix_job_round_trips),
         cmocka_unit_test(test_wire__matrix_result_round_trips),
         cmocka_unit_test(test_wire__job_is_decided_with_tests_as_text),
+        cmocka_unit_test(test_wire__long_test_travels_without_its_text),
+        cmocka_unit_test(
+            test_wire__oversized_result_sheds_texts_then_biggest_tests),
         cmocka_unit_test(test_wire__job_with_wrong_hash_is_refused),
         cmocka_unit_test(test_wire__matrix_job_replays_the_engines_kills),
         cmocka_unit_test_teardown(

@@ -380,12 +380,21 @@ static done_msg *run_job(worker *w, const mf_wire_job *job)
         r->stats->threads_busy = (uint32_t)w->busy;
         pthread_mutex_unlock(&w->mu);
         rc = mf_wire_encode_result(&d->frame, &d->len, r);
-        if (rc < 0) {
-            /* Over the frame limit (huge tests): the verdicts are lost,
-             * the coordinator re-leases or splits the job. */
+        if (rc == MF_ELIMIT) {
+            /* Long tests of a non-deterministic model, several to a
+             * job: their texts go first, then the biggest tests, whose
+             * mutants come back unknown rather than the whole job lost
+             * (the coordinator would only send it again). */
+            size_t lost = mf_wire_result_fit(r, MF_WIRE_MAX_FRAME);
+            if (lost)
+                wlog("job %llu: %zu test(s) too large for the result "
+                     "frame, their mutants sent as unknown",
+                     (unsigned long long)job->job_id, lost);
+            rc = mf_wire_encode_result(&d->frame, &d->len, r);
+        }
+        if (rc < 0)
             wlog("job %llu: %s", (unsigned long long)job->job_id,
                  mf_err_msg());
-        }
         mf_wire_result_free(r);
         if (rc == 0)
             return d;
