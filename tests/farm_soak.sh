@@ -18,6 +18,11 @@
 #   SOAK_ARGS     campaign options (default "--bound 2 --sample 120")
 #   SOAK_SLOW_MS  MF_TEST_MUTANT_MS of the workers (default 150)
 #   SOAK_KILLS    worker kills over the campaign (default 10)
+#   SOAK_JOB      mutants per job (default: at most 4); given, it is
+#                 job_min and job_max both: a worker enumerates the
+#                 model's mutants once per job, a fixed cost that small
+#                 jobs of a large model pay over and over
+#   SOAK_POLL     seconds between looks at the store (default 0.2)
 . "$(dirname "$0")/farm_common.sh"
 
 NW=${SOAK_WORKERS:-8}
@@ -32,7 +37,11 @@ DB=$WORK/soak.db
 sed -i 's/^max_attempts = .*/max_attempts = 50/' "$CONF"
 # Small jobs: progress moves in small steps, so each restart lands at its
 # point of the campaign, never after its end.
-echo 'job_max = 4' >>"$CONF"
+if [ -n "${SOAK_JOB:-}" ]; then
+    printf 'job_min = %s\njob_max = %s\n' "$SOAK_JOB" "$SOAK_JOB" >>"$CONF"
+else
+    echo 'job_max = 4' >>"$CONF"
+fi
 ep=$(free_endpoint)
 
 coords=0
@@ -58,7 +67,7 @@ ok "campaign of $total mutants, $NW workers, checks slowed by $SLOW ms"
 restarts=0 wkills=0 kills_due=0
 end=$((SECONDS + LIMIT - 30))
 while ! campaign_done "$DB" && [ $SECONDS -lt $end ]; do
-    sleep 0.2
+    sleep "${SOAK_POLL:-0.2}"
     d=$(decided_count "$DB" 2>/dev/null || echo 0)
     # Three coordinator restarts, at a fifth, two and three fifths.
     if [ $restarts -lt 3 ] && [ "$d" -ge $((total * (restarts + 1) / 5)) ]; then
