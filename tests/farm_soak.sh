@@ -23,6 +23,15 @@
 #                 model's mutants once per job, a fixed cost that small
 #                 jobs of a large model pay over and over
 #   SOAK_POLL     seconds between looks at the store (default 0.2)
+#   SOAK_HEARTBEAT_MS, SOAK_LIVENESS  both sides' heartbeats (default
+#                 250 and 4): a large model stalls the coordinator's loop
+#                 for seconds per result (it enumerates the mutants to
+#                 replay the kills), longer than 4 x 250 ms
+#   SOAK_PARTITION=1  one more worker, p1, in its own network namespace
+#                 (farm_partition.sh); at three tenths of the campaign its
+#                 link goes down until the coordinator declares it dead,
+#                 then comes back (skipped, with the reason, where the
+#                 machine allows no namespaces)
 . "$(dirname "$0")/farm_common.sh"
 
 NW=${SOAK_WORKERS:-8}
@@ -35,6 +44,8 @@ DB=$WORK/soak.db
 # Random kills are not a poison job: a job that lost several workers and
 # coordinators must not be quarantined for it.
 sed -i 's/^max_attempts = .*/max_attempts = 50/' "$CONF"
+HB=${SOAK_HEARTBEAT_MS:-250} LV=${SOAK_LIVENESS:-4}
+sed -i "s/^heartbeat_ms = .*/heartbeat_ms = $HB/; s/^liveness = .*/liveness = $LV/" "$CONF"
 # Small jobs: progress moves in small steps, so each restart lands at its
 # point of the campaign, never after its end.
 if [ -n "${SOAK_JOB:-}" ]; then
@@ -43,6 +54,15 @@ else
     echo 'job_max = 4' >>"$CONF"
 fi
 ep=$(free_endpoint)
+part=off
+if [ "${SOAK_PARTITION:-0}" = 1 ]; then
+    if net_setup; then
+        ep=tcp://$NET_HOST:$(free_port)
+        part=armed
+    else
+        echo "  partition skipped: $NET_WHY"
+    fi
+fi
 
 coords=0
 start_coord() {
@@ -53,12 +73,16 @@ start_coord() {
 nworkers=0
 start_worker() {
     nworkers=$((nworkers + 1))
-    MF_TEST_MUTANT_MS=$SLOW bg_worker "w$nworkers" "$ep"
+    MF_TEST_MUTANT_MS=$SLOW bg "w$nworkers" "$MF_BIN" worker --connect "$ep" \
+        --threads 1 --id "w$nworkers" --heartbeat "$HB" --liveness "$LV"
     live+=("$nworkers")
 }
 start_coord
 live=()
 for _ in $(seq "$NW"); do start_worker; done
+# p1 is never among the random kills: its fault is the partition.
+[ $part = armed ] && MF_TEST_MUTANT_MS=$SLOW net_bg p1 "$MF_BIN" worker \
+    --connect "$ep" --threads 1 --id p1 --heartbeat "$HB" --liveness "$LV"
 planned() { [ "$(q "$DB" "SELECT count(*) FROM campaigns WHERE state <> 'planning'" 2>/dev/null)" = 1 ]; }
 wait_for 120 planned || { fail "the campaign was not planned: $(tail -3 "$WORK/coord1.err")"; finish; }
 total=$(q "$DB" "SELECT total FROM campaign_scores")
@@ -93,7 +117,20 @@ while ! campaign_done "$DB" && [ $SECONDS -lt $end ]; do
         live=("${live[@]:0:$i}" "${live[@]:$((i + 1))}")
         start_worker
     fi
+    # The partition: p1's link down until a coordinator declares it dead
+    # (or, if one was restarted meanwhile, for twice the lease on life).
+    if [ $part = armed ] && [ "$d" -ge $((total * 3 / 10)) ]; then
+        net_cut
+        part=cut cut_at=$SECONDS
+        echo "  p1's link cut at $d of $total decided"
+    elif [ $part = cut ] && { grep -q "worker p1 silent" "$WORK"/coord*.err ||
+        [ $((SECONDS - cut_at)) -gt $((2 * HB * LV / 1000 + 5)) ]; }; then
+        net_heal
+        part=healed
+        echo "  p1's link restored after $((SECONDS - cut_at)) s"
+    fi
 done
+[ $part = cut ] && net_heal
 pv=PID_coord$coords
 if kill -0 "${!pv}" 2>/dev/null || [ $restarts = 3 ]; then
     expect_exit0 "coord$coords" 60 "the last coordinator completes the campaign"
@@ -123,5 +160,12 @@ echo "closing note: $total mutants, $(q "$DB" 'SELECT count(*) FROM jobs') jobs,
     "$((nworkers)) worker processes ($wkills SIGKILLed, $dead declared dead)," \
     "$restarts coordinator restarts, $late late results taken, $expired lease expiries," \
     "$quar jobs quarantined, integrity_check $(q "$DB" 'PRAGMA integrity_check')"
+if [ $part != off ]; then
+    grep -q "worker p1 silent for .*declared dead" "$WORK"/coord*.err &&
+        ok "partitioned p1 declared dead: $(grep -h "worker p1 is dead" "$WORK"/coord*.err | head -1 | sed 's/.*dead: //')" ||
+        fail "the partition of p1 went unnoticed (state $part)"
+    echo "partition: p1 cut off at three tenths, $(grep -h 'took the late result' "$WORK"/coord*.err | grep -c 'from worker p1') late results of p1 taken," \
+        "$(grep -h 'ignored a result' "$WORK"/coord*.err | grep -c 'from worker p1') ignored"
+fi
 [ "$quar" = 0 ] || fail "$quar jobs quarantined: $(q "$DB" "SELECT last_error FROM jobs WHERE state = 'quarantined' LIMIT 3")"
 finish
