@@ -46,7 +46,8 @@ trap 'rm -rf "$work"' EXIT
 echo "== soak: $("$MF_BIN" mutants list "$work/bank.smv" | wc -l) mutants of $nv variables x $nb branches, ${SOAK_WORKERS:-32} workers, load $(cut -d' ' -f1-3 /proc/loadavg)"
 SOAK_MODEL=$work/bank.smv SOAK_ARGS=${SOAK_ARGS:-"--bound 2 --method explicit"} \
     SOAK_WORKERS=${SOAK_WORKERS:-32} SOAK_SLOW_MS=${SOAK_SLOW_MS:-0} \
-    SOAK_KILLS=${SOAK_KILLS:-30} SOAK_JOB=${SOAK_JOB:-600} SOAK_POLL=${SOAK_POLL:-1} \
-    SOAK_HEARTBEAT_MS=${SOAK_HEARTBEAT_MS:-1000} SOAK_LIVENESS=${SOAK_LIVENESS:-15} \
+    SOAK_KILLS=${SOAK_KILLS:-30} SOAK_JOB=${SOAK_JOB:-800} SOAK_POLL=${SOAK_POLL:-1} \
+    SOAK_HEARTBEAT_MS=${SOAK_HEARTBEAT_MS:-1000} SOAK_LIVENESS=${SOAK_LIVENESS:-60} \
+    SOAK_WORKER_NICE=${SOAK_WORKER_NICE:-10} \
     SOAK_PARTITION=${SOAK_PARTITION:-1} FARM_LIMIT=${FARM_LIMIT:-7200} MF_BIN=$MF_BIN bash tests/farm_soak.sh
 echo "== load $(cut -d' ' -f1-3 /proc/loadavg)"

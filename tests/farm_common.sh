@@ -196,6 +196,22 @@ finish() {
     exit 0
 }
 
+# same_as_undisturbed DB MODEL WORKERS ARGS...: the campaign of DB run
+# again undisturbed (mutfarm run, WORKERS local workers, into
+# $WORK/calm.db) gives every mutant the same verdict.
+same_as_undisturbed() {
+    local db=$1 model=$2 nw=$3
+    shift 3
+    "$MF_BIN" run "$model" --db "$WORK/calm.db" --workers "$nw" "$@" \
+        >/dev/null 2>"$WORK/calm.err" ||
+        fail "the undisturbed run failed: $(tail -2 "$WORK/calm.err")"
+    verdict_set "$db" >"$WORK/disturbed.set"
+    verdict_set "$WORK/calm.db" >"$WORK/calm.set"
+    cmp -s "$WORK/disturbed.set" "$WORK/calm.set" &&
+        ok "every verdict equals the undisturbed run's ($(wc -l <"$WORK/calm.set") mutants)" ||
+        fail "verdicts differ from the undisturbed run's: $(diff "$WORK/disturbed.set" "$WORK/calm.set" | head -5)"
+}
+
 # ---- a network partition (farm_partition.sh, bench/soak.sh) ----------------
 # net_setup: a network namespace $NET_NS joined to this one by a veth pair,
 # $NET_HOST the address of this end (bind the coordinator there) and

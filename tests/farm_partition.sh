@@ -99,11 +99,5 @@ check_store "$DB"
 dups=$(q "$DB" "SELECT count(*) FROM (SELECT mutant FROM verdicts GROUP BY mutant HAVING count(*) > 1)")
 [ "$dups" = 0 ] && ok "no mutant with two verdict rows" || fail "$dups mutants with two verdicts"
 
-# The same campaign undisturbed.
-"$MF_BIN" run "$MODEL" --db "$WORK/u.db" --workers 1 "${ARGS[@]}" >/dev/null 2>"$WORK/u.err" ||
-    fail "the undisturbed run failed: $(tail -2 "$WORK/u.err")"
-verdict_set "$DB" >"$WORK/f.set"
-verdict_set "$WORK/u.db" >"$WORK/u.set"
-cmp -s "$WORK/f.set" "$WORK/u.set" && ok "verdicts equal the undisturbed run's ($(wc -l <"$WORK/u.set") mutants)" ||
-    fail "verdicts differ: $(diff "$WORK/f.set" "$WORK/u.set" | head -5)"
+same_as_undisturbed "$DB" "$MODEL" 1 "${ARGS[@]}"
 finish
