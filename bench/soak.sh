@@ -6,19 +6,25 @@
 # undisturbed run's, integrity_check ok. It prints the test's lines and
 # its closing note (the counts).
 #
-# The model: 8 two-valued state variables, each with a case of 60
-# guarded branches over one input of 16 values (20,638 mutants). Its
-# product is small (256 states x 16 inputs), so the explicit-state method
-# (--method explicit) decides every mutant exactly (kills replayed by the
-# simulator, equivalence by exhausting the product) in well under a
-# millisecond; what a job costs is the worker enumerating the model's
-# mutants to find the job's (about 3 s of CPU for this model), so the
-# jobs are large (SOAK_JOB=400, about 55 jobs).
+# The model: 8 two-valued state variables, each with a case of 62
+# guarded branches over one input of 16 values (21,305 mutants, 20,473 to
+# decide after duplicates). Its product is small (256 states x 16
+# inputs), so the explicit-state method (--method explicit) decides every
+# mutant exactly (kills replayed by the simulator, equivalence by
+# exhausting the product) in about a millisecond. What costs is finding
+# a job's mutants: the worker enumerates the model's mutants once per
+# job, and the coordinator once per result to replay its kills (about
+# 3 s of CPU each for this model). So a job is a whole model item
+# (SOAK_JOB=2700: 16 jobs), the heartbeats are slow enough for a
+# coordinator busy replaying (1000 ms x 20), and the workers run at nice
+# +5 over the coordinator, which 32 workers on 2 cores would starve.
 #
 # usage: bench/soak.sh            env: MF_BIN (default ./build/mutfarm),
 #        SOAK_VARS (state variables, default 8), SOAK_BRANCHES (per
 #        variable, default 62), SOAK_WORKERS (default 32), SOAK_KILLS
-#        (default 30), SOAK_JOB (default 400)
+#        (default 30), SOAK_JOB (default 2700), SOAK_PARTITION (default
+#        1: one more worker in a network namespace, its link cut at
+#        three tenths of the campaign; tests/farm_partition.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MF_BIN=${MF_BIN:-./build/mutfarm}
@@ -46,8 +52,8 @@ trap 'rm -rf "$work"' EXIT
 echo "== soak: $("$MF_BIN" mutants list "$work/bank.smv" | wc -l) mutants of $nv variables x $nb branches, ${SOAK_WORKERS:-32} workers, load $(cut -d' ' -f1-3 /proc/loadavg)"
 SOAK_MODEL=$work/bank.smv SOAK_ARGS=${SOAK_ARGS:-"--bound 2 --method explicit"} \
     SOAK_WORKERS=${SOAK_WORKERS:-32} SOAK_SLOW_MS=${SOAK_SLOW_MS:-0} \
-    SOAK_KILLS=${SOAK_KILLS:-30} SOAK_JOB=${SOAK_JOB:-800} SOAK_POLL=${SOAK_POLL:-1} \
-    SOAK_HEARTBEAT_MS=${SOAK_HEARTBEAT_MS:-1000} SOAK_LIVENESS=${SOAK_LIVENESS:-60} \
-    SOAK_WORKER_NICE=${SOAK_WORKER_NICE:-10} \
+    SOAK_KILLS=${SOAK_KILLS:-30} SOAK_JOB=${SOAK_JOB:-2700} SOAK_POLL=${SOAK_POLL:-1} \
+    SOAK_HEARTBEAT_MS=${SOAK_HEARTBEAT_MS:-1000} SOAK_LIVENESS=${SOAK_LIVENESS:-20} \
+    SOAK_WORKER_NICE=${SOAK_WORKER_NICE:-5} \
     SOAK_PARTITION=${SOAK_PARTITION:-1} FARM_LIMIT=${FARM_LIMIT:-7200} MF_BIN=$MF_BIN bash tests/farm_soak.sh
 echo "== load $(cut -d' ' -f1-3 /proc/loadavg)"
