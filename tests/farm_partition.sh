@@ -4,7 +4,7 @@
 # binds on this end's address); it takes a job, then its link goes down
 # for longer than its lease on life (heartbeat_ms x liveness): the
 # coordinator declares it dead and leases the job again, to w2. The link
-# comes back; w1 reconnects and sends its result of attempt 1, which is
+# comes back; w1 reconnects and sends its result of the first lease, which is
 # handled as any late result (issue 22, point 5): taken while w2's re-run
 # is not finished (w2's lease cancelled), ignored if it is. Every mutant
 # ends with exactly one verdict, equal to an undisturbed run's;
@@ -13,8 +13,7 @@
 #
 # Timing: jobs of 9 mutants; w1 spends 600 ms on each (MF_TEST_MUTANT_MS),
 # w2 1000 ms, so w2's re-run ends seconds after w1, whose result waits
-# only for its reconnection. w3 (not slowed) joins after the re-lease and
-# takes the rest of the campaign.
+# only for its reconnection; then the two share the other two jobs.
 . "$(dirname "$0")/farm_common.sh"
 
 if ! net_setup; then
@@ -47,7 +46,10 @@ if ! wait_for 60 w1_leased; then
 fi
 net_cut
 cut=$SECONDS
-ok "w1 holds job $job (attempt 1); its link is cut"
+# Attempt 1, unless w1 was slow to answer and said hello twice (a loaded
+# machine): its second hello gave the job back and took it again.
+att=$(q "$DB" "SELECT attempts FROM jobs WHERE id = $job")
+ok "w1 holds job $job (attempt $att); its link is cut"
 
 # w2 comes after w1 is declared dead, so that the job back in the queue
 # (the oldest pending) is the first it gets.
@@ -55,40 +57,39 @@ dead() { grep -q "worker w1 silent for .*declared dead" "$WORK/coord.err"; }
 wait_for 30 dead && ok "the coordinator declares w1 dead" ||
     fail "w1 not declared dead: $(tail -3 "$WORK/coord.err")"
 MF_TEST_MUTANT_MS=1000 bg_worker w2 "$ep"
-if wait_for 30 held_by "$job" w2 2; then
-    ok "job $job leased again, to w2 (attempt 2), $((SECONDS - cut)) s into the partition"
+if wait_for 30 held_by "$job" w2 $((att + 1)); then
+    ok "job $job leased again, to w2 (attempt $((att + 1))), $((SECONDS - cut)) s into the partition"
 else
     fail "job $job not leased again to w2: $(q "$DB" "SELECT * FROM jobs WHERE id = $job")"
 fi
 net_heal
 ok "link restored"
-bg_worker w3 "$ep"
 
 expect_exit0 coord 120 "the coordinator completes the campaign"
-for w in w1 w2 w3; do expect_exit0 $w 30 "$w exits 0 on bye"; done
+for w in w1 w2; do expect_exit0 $w 30 "$w exits 0 on bye"; done
 
 # The late result: taken if w2's re-run had not finished, else ignored.
-taken="took the late result of job $job (attempt 1) from worker w1; the lease of its re-run by worker w2 is cancelled"
+taken="took the late result of job $job (attempt $att) from worker w1; the lease of its re-run by worker w2 is cancelled"
 r=$(q "$DB" "SELECT state, attempts, worker_id FROM jobs WHERE id = $job")
-n1=$(q "$DB" "SELECT count(*) FROM verdicts WHERE job_id = $job AND attempt = 1 AND worker_id = 'w1'")
-n2=$(q "$DB" "SELECT count(*) FROM verdicts WHERE job_id = $job AND attempt = 2")
+n1=$(q "$DB" "SELECT count(*) FROM verdicts WHERE job_id = $job AND attempt = $att AND worker_id = 'w1'")
+n2=$(q "$DB" "SELECT count(*) FROM verdicts WHERE job_id = $job AND attempt = $((att + 1))")
 nmut=$(q "$DB" "SELECT nmut FROM jobs WHERE id = $job")
 if grep -qF "$taken" "$WORK/coord.err"; then
     ok "w1's late result of job $job taken, w2's lease cancelled"
-    [ "$r" = "done|2|w1" ] && [ "$n1" = "$nmut" ] && [ "$n2" = 0 ] &&
-        ok "job $job: its $nmut verdicts are w1's attempt 1" ||
-        fail "job $job: $r, $n1 verdicts of attempt 1, $n2 of attempt 2"
+    [ "$r" = "done|$((att + 1))|w1" ] && [ "$n1" = "$nmut" ] && [ "$n2" = 0 ] &&
+        ok "job $job: its $nmut verdicts are w1's attempt $att" ||
+        fail "job $job: $r, $n1 verdicts of attempt $att, $n2 of attempt $((att + 1))"
     # w2's own result, if it came before the end, is not stored.
-    if grep -q "job $job (attempt 2) from worker w2" "$WORK/coord.err"; then
-        grep -q "ignored a result of job $job (attempt 2) from worker w2: job $job is already done" \
-            "$WORK/coord.err" && ok "w2's result of attempt 2 ignored" ||
-            fail "w2's result: $(grep "job $job (attempt 2)" "$WORK/coord.err")"
+    if grep -q "job $job (attempt $((att + 1))) from worker w2" "$WORK/coord.err"; then
+        grep -q "ignored a result of job $job (attempt $((att + 1))) from worker w2: job $job is already done" \
+            "$WORK/coord.err" && ok "w2's result of attempt $((att + 1)) ignored" ||
+            fail "w2's result: $(grep "job $job (attempt $((att + 1)))" "$WORK/coord.err")"
     fi
-elif grep -q "ignored a result of job $job (attempt 1) from worker w1" "$WORK/coord.err"; then
+elif grep -q "ignored a result of job $job (attempt $att) from worker w1" "$WORK/coord.err"; then
     ok "w1's late result of job $job ignored: w2's re-run had finished"
-    [ "$r" = "done|2|w2" ] && [ "$n2" = "$nmut" ] && [ "$n1" = 0 ] &&
-        ok "job $job: its $nmut verdicts are w2's attempt 2" ||
-        fail "job $job: $r, $n1 verdicts of attempt 1, $n2 of attempt 2"
+    [ "$r" = "done|$((att + 1))|w2" ] && [ "$n2" = "$nmut" ] && [ "$n1" = 0 ] &&
+        ok "job $job: its $nmut verdicts are w2's attempt $((att + 1))" ||
+        fail "job $job: $r, $n1 verdicts of attempt $att, $n2 of attempt $((att + 1))"
 else
     fail "w1's late result of job $job not seen: $(grep -E "job $job|w1" "$WORK/coord.err" | head -8)"
 fi
