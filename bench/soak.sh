@@ -18,13 +18,18 @@
 # (SOAK_JOB=2700: 16 jobs), the heartbeats are slow enough for a
 # coordinator busy replaying (1000 ms x 20), and the workers run at nice
 # +5 over the coordinator, which 32 workers on 2 cores would starve.
+# With 8 large jobs the campaign's progress moves in a few big steps, so
+# the faults are placed by time (SOAK_FAULT_SECS=240: spread over the
+# first 4 minutes after planning), not by progress.
 #
 # usage: bench/soak.sh            env: MF_BIN (default ./build/mutfarm),
 #        SOAK_VARS (state variables, default 8), SOAK_BRANCHES (per
 #        variable, default 62), SOAK_WORKERS (default 32), SOAK_KILLS
 #        (default 30), SOAK_JOB (default 2700), SOAK_PARTITION (default
 #        1: one more worker in a network namespace, its link cut at
-#        three tenths of the campaign; tests/farm_partition.sh)
+#        three tenths of the campaign; tests/farm_partition.sh),
+#        SOAK_CALM_DB (a store of the campaign run undisturbed before:
+#        compared with instead of running it again)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MF_BIN=${MF_BIN:-./build/mutfarm}
@@ -54,6 +59,6 @@ SOAK_MODEL=$work/bank.smv SOAK_ARGS=${SOAK_ARGS:-"--bound 2 --method explicit"} 
     SOAK_WORKERS=${SOAK_WORKERS:-32} SOAK_SLOW_MS=${SOAK_SLOW_MS:-0} \
     SOAK_KILLS=${SOAK_KILLS:-30} SOAK_JOB=${SOAK_JOB:-2700} SOAK_POLL=${SOAK_POLL:-1} \
     SOAK_HEARTBEAT_MS=${SOAK_HEARTBEAT_MS:-1000} SOAK_LIVENESS=${SOAK_LIVENESS:-20} \
-    SOAK_WORKER_NICE=${SOAK_WORKER_NICE:-5} \
+    SOAK_WORKER_NICE=${SOAK_WORKER_NICE:-5} SOAK_FAULT_SECS=${SOAK_FAULT_SECS:-240} \
     SOAK_PARTITION=${SOAK_PARTITION:-1} FARM_LIMIT=${FARM_LIMIT:-7200} MF_BIN=$MF_BIN bash tests/farm_soak.sh
 echo "== load $(cut -d' ' -f1-3 /proc/loadavg)"

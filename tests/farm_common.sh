@@ -196,6 +196,15 @@ finish() {
     exit 0
 }
 
+# same_verdicts DB CALM: every mutant of DB has the verdict it has in CALM.
+same_verdicts() {
+    verdict_set "$1" >"$WORK/disturbed.set"
+    verdict_set "$2" >"$WORK/calm.set"
+    cmp -s "$WORK/disturbed.set" "$WORK/calm.set" &&
+        ok "every verdict equals the undisturbed run's ($(wc -l <"$WORK/calm.set") mutants)" ||
+        fail "verdicts differ from the undisturbed run's: $(diff "$WORK/disturbed.set" "$WORK/calm.set" | head -5)"
+}
+
 # same_as_undisturbed DB MODEL WORKERS ARGS...: the campaign of DB run
 # again undisturbed (mutfarm run, WORKERS local workers, into
 # $WORK/calm.db) gives every mutant the same verdict.
@@ -205,11 +214,7 @@ same_as_undisturbed() {
     "$MF_BIN" run "$model" --db "$WORK/calm.db" --workers "$nw" "$@" \
         >/dev/null 2>"$WORK/calm.err" ||
         fail "the undisturbed run failed: $(tail -2 "$WORK/calm.err")"
-    verdict_set "$db" >"$WORK/disturbed.set"
-    verdict_set "$WORK/calm.db" >"$WORK/calm.set"
-    cmp -s "$WORK/disturbed.set" "$WORK/calm.set" &&
-        ok "every verdict equals the undisturbed run's ($(wc -l <"$WORK/calm.set") mutants)" ||
-        fail "verdicts differ from the undisturbed run's: $(diff "$WORK/disturbed.set" "$WORK/calm.set" | head -5)"
+    same_verdicts "$db" "$WORK/calm.db"
 }
 
 # ---- a network partition (farm_partition.sh, bench/soak.sh) ----------------

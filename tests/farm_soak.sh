@@ -30,6 +30,11 @@
 #   SOAK_WORKER_NICE  the workers' nice value above the coordinator's
 #                 (default 0): 32 workers on a few cores starve the one
 #                 coordinator, whose replays of kills then stall heartbeats
+#   SOAK_FAULT_SECS  place the faults by time instead: spread over the
+#                 first S seconds after planning (for jobs so large that
+#                 progress moves in a few big steps)
+#   SOAK_CALM_DB  a store of the same campaign run undisturbed before,
+#                 compared with instead of running it again
 #   SOAK_PARTITION=1  one more worker, p1, in its own network namespace
 #                 (farm_partition.sh); at three tenths of the campaign its
 #                 link goes down until the coordinator declares it dead,
@@ -91,15 +96,18 @@ wait_for 120 planned || { fail "the campaign was not planned: $(tail -3 "$WORK/c
 total=$(q "$DB" "SELECT total FROM campaign_scores")
 ok "campaign of $total mutants, $NW workers, checks slowed by $SLOW ms"
 
-restarts=0 wkills=0 kills_due=0
+restarts=0 wkills=0 kills_due=0 t0=$SECONDS
 end=$((SECONDS + LIMIT - 30))
 while ! campaign_done "$DB" && [ $SECONDS -lt $end ]; do
     sleep "${SOAK_POLL:-0.2}"
     # Verdict rows, not the mutant_verdicts view: a scan of every mutant at
     # each look costs a core at full size. One campaign: the same count.
     d=$(q "$DB" "SELECT count(*) FROM verdicts" 2>/dev/null || echo 0)
+    # Where the campaign stands: its progress, or the time gone by.
+    at=$d
+    [ -n "${SOAK_FAULT_SECS:-}" ] && at=$(((SECONDS - t0) * total / SOAK_FAULT_SECS))
     # Three coordinator restarts, at a fifth, two and three fifths.
-    if [ $restarts -lt 3 ] && [ "$d" -ge $((total * (restarts + 1) / 5)) ]; then
+    if [ $restarts -lt 3 ] && [ "$at" -ge $((total * (restarts + 1) / 5)) ]; then
         pv=PID_coord$coords
         c=$(child_of "${!pv}")
         kill -KILL "$c" 2>/dev/null
@@ -112,7 +120,7 @@ while ! campaign_done "$DB" && [ $SECONDS -lt $end ]; do
         start_coord
     fi
     # A random worker SIGKILLed and replaced, KILLS times over the campaign.
-    if [ $kills_due -lt "$KILLS" ] && [ "$d" -ge $((total * (kills_due + 1) / (KILLS + 2))) ]; then
+    if [ $kills_due -lt "$KILLS" ] && [ "$at" -ge $((total * (kills_due + 1) / (KILLS + 2))) ]; then
         kills_due=$((kills_due + 1))
         i=$((RANDOM % ${#live[@]}))
         n=${live[$i]}
@@ -124,7 +132,7 @@ while ! campaign_done "$DB" && [ $SECONDS -lt $end ]; do
     fi
     # The partition: p1's link down until a coordinator declares it dead
     # (or, if one was restarted meanwhile, for twice the lease on life).
-    if [ $part = armed ] && [ "$d" -ge $((total * 3 / 10)) ]; then
+    if [ $part = armed ] && [ "$at" -ge $((total * 3 / 10)) ]; then
         net_cut
         part=cut cut_at=$SECONDS
         echo "  p1's link cut at $d of $total decided"
@@ -149,7 +157,11 @@ dups=$(q "$DB" "SELECT count(*) FROM (SELECT mutant FROM verdicts GROUP BY mutan
 [ "$dups" = 0 ] && ok "no mutant with two verdict rows" || fail "$dups mutants with two verdicts"
 
 # The same campaign undisturbed.
-same_as_undisturbed "$DB" "$SOAK_MODEL" 2 "${ARGS[@]}"
+if [ -n "${SOAK_CALM_DB:-}" ]; then
+    same_verdicts "$DB" "$SOAK_CALM_DB"
+else
+    same_as_undisturbed "$DB" "$SOAK_MODEL" 2 "${ARGS[@]}"
+fi
 
 late=$(cat "$WORK"/coord*.err | grep -c 'took the late result')
 expired=$(cat "$WORK"/coord*.err | grep -c 'lease(s) ran out')
