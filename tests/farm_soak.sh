@@ -92,7 +92,7 @@ for _ in $(seq "$NW"); do start_worker; done
 [ $part = armed ] && MF_TEST_MUTANT_MS=$SLOW net_bg p1 nice -n "$WNICE" "$MF_BIN" worker \
     --connect "$ep" --threads 1 --id p1 --heartbeat "$HB" --liveness "$LV"
 planned() { [ "$(q "$DB" "SELECT count(*) FROM campaigns WHERE state <> 'planning'" 2>/dev/null)" = 1 ]; }
-wait_for 120 planned || { fail "the campaign was not planned: $(tail -3 "$WORK/coord1.err")"; finish; }
+wait_for $((LIMIT / 2)) planned || { fail "the campaign was not planned: $(tail -3 "$WORK/coord1.err")"; finish; }
 total=$(q "$DB" "SELECT total FROM campaign_scores")
 ok "campaign of $total mutants, $NW workers, checks slowed by $SLOW ms"
 
