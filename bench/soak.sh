@@ -22,6 +22,27 @@
 # the faults are placed by time (SOAK_FAULT_SECS=240: spread over the
 # first 4 minutes after planning), not by progress.
 #
+# Measured on 2 cores shared with 4 other helpers (load average 26 to 56),
+# 27 November 2026; no run has yet both completed and had its faults land:
+# - whole-item jobs, faults by progress: 20,473 mutants decided in about
+#   10 minutes of wall time, integrity_check ok, each mutant exactly one
+#   verdict row, one campaign (6,350 killed, 14,123 equivalent); the 8
+#   large results were committed in one wake-up, progress went from 16
+#   to 20,473 at once and no restart, kill or partition landed (the run
+#   failed for it; hence SOAK_FAULT_SECS).
+# - jobs of 400 to 800, heartbeats 250 ms x 4 or 1000 ms x 15: the
+#   coordinator, replaying each result's kills (an enumeration of the
+#   model's mutants, about 3 s of CPU), went silent past the liveness;
+#   every worker reconnected and re-sent, and each duplicate result was
+#   replayed again before being ignored (7 to 12 such in the first
+#   minutes); no run got past 1% in 10 minutes.
+# - faults by time (the defaults here): 3 coordinator restarts, 24 workers
+#   SIGKILLed and replaced, p1's link cut for 21 s (declared dead after
+#   20 s, its job back in the queue) within the first 4 minutes; 16 of
+#   20,473 decided 18 minutes in, the large jobs at their 5th and 6th
+#   attempt. The undisturbed run (mutfarm run --workers 8) of the same
+#   campaign took longer than 18 minutes too.
+#
 # usage: bench/soak.sh            env: MF_BIN (default ./build/mutfarm),
 #        SOAK_VARS (state variables, default 8), SOAK_BRANCHES (per
 #        variable, default 62), SOAK_WORKERS (default 32), SOAK_KILLS
