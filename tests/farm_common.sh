@@ -196,6 +196,79 @@ finish() {
     exit 0
 }
 
+# same_verdicts DB CALM: every mutant of DB has the verdict it has in CALM.
+same_verdicts() {
+    verdict_set "$1" >"$WORK/disturbed.set"
+    verdict_set "$2" >"$WORK/calm.set"
+    cmp -s "$WORK/disturbed.set" "$WORK/calm.set" &&
+        ok "every verdict equals the undisturbed run's ($(wc -l <"$WORK/calm.set") mutants)" ||
+        fail "verdicts differ from the undisturbed run's: $(diff "$WORK/disturbed.set" "$WORK/calm.set" | head -5)"
+}
+
+# same_as_undisturbed DB MODEL WORKERS ARGS...: the campaign of DB run
+# again undisturbed (mutfarm run, WORKERS local workers, into
+# $WORK/calm.db) gives every mutant the same verdict.
+same_as_undisturbed() {
+    local db=$1 model=$2 nw=$3
+    shift 3
+    "$MF_BIN" run "$model" --db "$WORK/calm.db" --workers "$nw" "$@" \
+        >/dev/null 2>"$WORK/calm.err" ||
+        fail "the undisturbed run failed: $(tail -2 "$WORK/calm.err")"
+    same_verdicts "$db" "$WORK/calm.db"
+}
+
+# ---- a network partition (farm_partition.sh, bench/soak.sh) ----------------
+# net_setup: a network namespace $NET_NS joined to this one by a veth pair,
+# $NET_HOST the address of this end (bind the coordinator there) and
+# $NET_PEER the namespace's; net_cut and net_heal take this end's link
+# down and up: a process in the namespace (net_bg) loses every packet to
+# and from the coordinator, while processes here still reach $NET_HOST.
+# Needs root and iproute2; where the machine does not allow it, returns 1
+# with the reason in $NET_WHY. Torn down at exit.
+net_setup() {
+    NET_WHY=
+    command -v ip >/dev/null || { NET_WHY="no ip command (iproute2)"; return 1; }
+    [ "$(id -u)" = 0 ] || { NET_WHY="network namespaces need root"; return 1; }
+    NET_NS=mf$$n NET_VETH=mf$$h
+    local err
+    if ! err=$(ip netns add "$NET_NS" 2>&1); then
+        NET_WHY="ip netns add: $err"
+        return 1
+    fi
+    trap 'cleanup; net_teardown' EXIT
+    # A /30 no interface here has: two runs of the test may overlap.
+    local a b
+    for _ in $(seq 50); do
+        a=$((RANDOM % 50 + 200)) b=$((RANDOM % 64 * 4))
+        ip -4 addr show | grep -q "inet 10\.$a\.$((b / 256))\." || break
+    done
+    NET_HOST=10.$a.0.$((b + 1)) NET_PEER=10.$a.0.$((b + 2))
+    if ! err=$({ ip link add "$NET_VETH" type veth peer name mf$$p &&
+        ip link set mf$$p netns "$NET_NS" &&
+        ip addr add "$NET_HOST/30" dev "$NET_VETH" &&
+        ip link set "$NET_VETH" up &&
+        ip netns exec "$NET_NS" ip addr add "$NET_PEER/30" dev mf$$p &&
+        ip netns exec "$NET_NS" ip link set mf$$p up &&
+        ip netns exec "$NET_NS" ip link set lo up; } 2>&1); then
+        NET_WHY="veth pair: $err"
+        return 1
+    fi
+}
+net_teardown() {
+    [ -n "${NET_NS:-}" ] || return 0
+    ip link del "$NET_VETH" 2>/dev/null
+    ip netns del "$NET_NS" 2>/dev/null
+}
+net_cut() { ip link set "$NET_VETH" down; }
+net_heal() { ip link set "$NET_VETH" up; }
+# net_bg NAME CMD...: bg, with CMD inside the namespace (ip netns exec
+# execs it: child_of gives CMD's pid).
+net_bg() {
+    local name=$1
+    shift
+    bg "$name" ip netns exec "$NET_NS" "$@"
+}
+
 # ---- run by itself: the command lines of run, coordinator, status ----------
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     expect_code() { # CODE DESC CMD...
