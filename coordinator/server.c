@@ -1132,7 +1132,14 @@ static int on_result(mf_coord *c, peer *p, const mf_wire_result *r)
         sv[i].mutant_id = r->mutants[i]->mutant_id;
         sv[i].v = &v[i];
     }
-    if (!verified(c, p, r, v, &rc)) /* every kill replayed first */
+    /* Every kill is replayed before it is stored, but a result the store
+     * will not take (its job done or quarantined: a re-sent or duplicate
+     * result) is not worth a replay: a busy coordinator hears the same
+     * result again from every worker that reconnects. */
+    mf_store_job job;
+    int settled = mf_store_job_get(c->st, &job, (int64_t)r->job_id) == 0 &&
+                  (job.state == MF_JOB_DONE || job.state == MF_JOB_QUARANTINED);
+    if (!settled && !verified(c, p, r, v, &rc))
         goto done;
     mf_store_result res = {0};
     res.job_id = (int64_t)r->job_id;

@@ -286,6 +286,9 @@ typedef struct {
     const mf_model *m;
     unsigned mask;
     mf_mutant_fn fn;
+    mf_mutant_pick pick; /* NULL: every mutant goes to fn */
+    int ids_only;        /* a first pass: ids only, picked ones set hit */
+    int hit;             /* the current item holds a picked mutant */
     void *cb;
     int rc;    /* non-zero: stop, return this */
     int index; /* current item */
@@ -376,6 +379,17 @@ static void emit(enumst *st, mf_mop op, mf_arena *a, mf_expr *new_e, int line,
     memcpy(mu.id, hex, 16);
     mu.id[16] = '\0';
 
+    if (st->ids_only) {
+        if (st->pick(mu.id, st->cb))
+            st->hit = 1;
+        return;
+    }
+
+    /* A mutant the caller does not want still goes into the duplicate
+     * set (a wanted one may be its twin), but skips the type check, which
+     * is most of the enumeration's cost on a large model. */
+    int picked = !st->pick || st->pick(mu.id, st->cb);
+
     mf_item *it = NULL;
     if (new_e) {
         it = mf_arena_alloc(a, sizeof(*it));
@@ -397,14 +411,15 @@ static void emit(enumst *st, mf_mop op, mf_arena *a, mf_expr *new_e, int line,
             snprintf(st->dup_id, sizeof(st->dup_id), "%016llx",
                      (unsigned long long)d->id);
             mu.dup_of = st->dup_id;
-        } else if (it && mf_model_check_item(m, it) != 0) {
+        } else if (picked && it && mf_model_check_item(m, it) != 0) {
             mu.status = MF_MUT_STILLBORN;
             mf_buf_reset(&st->why);
             mf_buf_puts(&st->why, mf_err_msg());
             mu.why = st->why.data;
         }
     }
-    st->rc = st->fn(&mu, st->cb);
+    if (picked)
+        st->rc = st->fn(&mu, st->cb);
 }
 
 static mf_expr *shallow(mf_arena *a, const mf_expr *e)
@@ -1070,14 +1085,18 @@ static void item_name(mf_buf *out, const mf_model *m, const mf_item *it,
 int mf_mutants_each(const mf_model *m, unsigned mask, mf_mutant_fn fn,
                     void *cbctx)
 {
-    enumst st;
-    memset(&st, 0, sizeof(st));
-    st.m = m;
-    st.mask = mask ? mask : (1u << MF_MOP__COUNT) - 1;
-    st.fn = fn;
-    st.cb = cbctx;
+    return mf_mutants_pick(m, mask, NULL, fn, cbctx);
+}
+
+/* One pass over the items of st->m: every item's mutants, or with
+ * `only` just those of the items i with only[i]; with st->ids_only, each
+ * item whose mutants include a picked id gets hits[i] = 1. */
+static void enum_items(enumst *st, const unsigned char *only,
+                       unsigned char *hits)
+{
+    const mf_model *m = st->m;
     int counts[3] = {0, 0, 0};
-    for (int i = 0; i < m->nitems && st.rc == 0; i++) {
+    for (int i = 0; i < m->nitems && st->rc == 0; i++) {
         const mf_item *it = &m->items[i];
         if (it->kind == MF_IT_INIT_C)
             counts[0]++;
@@ -1085,15 +1104,16 @@ int mf_mutants_each(const mf_model *m, unsigned mask, mf_mutant_fn fn,
             counts[1]++;
         else if (it->kind == MF_IT_INVAR_C)
             counts[2]++;
-        if (!it->e)
+        if (!it->e || (only && !only[i]))
             continue;
-        st.index = i;
-        st.item = it;
-        item_name(&st.itemname, m, it, counts);
-        item_key(&st.key, m, i, it);
-        key_hash(&st.key, &st.orig_h0, &st.orig_h1);
-        mf_buf_reset(&st.path);
-        st.frames.n = 0;
+        st->index = i;
+        st->item = it;
+        st->hit = 0;
+        item_name(&st->itemname, m, it, counts);
+        item_key(&st->key, m, i, it);
+        key_hash(&st->key, &st->orig_h0, &st->orig_h1);
+        mf_buf_reset(&st->path);
+        st->frames.n = 0;
 
         ctx c = {0, 0, 0, NULL};
         switch (it->kind) {
@@ -1112,8 +1132,34 @@ int mf_mutants_each(const mf_model *m, unsigned mask, mf_mutant_fn fn,
             c.boolval = 1;
             break;
         }
-        visit(&st, it->e, c);
+        visit(st, it->e, c);
+        if (hits)
+            hits[i] = (unsigned char)st->hit;
     }
+}
+
+int mf_mutants_pick(const mf_model *m, unsigned mask, mf_mutant_pick pick,
+                    mf_mutant_fn fn, void *cbctx)
+{
+    enumst st;
+    memset(&st, 0, sizeof(st));
+    st.m = m;
+    st.mask = mask ? mask : (1u << MF_MOP__COUNT) - 1;
+    st.fn = fn;
+    st.pick = pick;
+    st.cb = cbctx;
+    unsigned char *hits = NULL;
+    if (pick) {
+        /* Duplicates are twins within one item (the key holds the item's
+         * index): a first pass of ids alone finds the items that hold a
+         * picked mutant, and only those are classified. */
+        hits = mf_xcalloc((size_t)(m->nitems ? m->nitems : 1), 1);
+        st.ids_only = 1;
+        enum_items(&st, NULL, hits);
+        st.ids_only = 0;
+    }
+    enum_items(&st, hits, NULL);
+    free(hits);
     int rc = st.rc;
     free(st.dups.v);
     MF_VEC_FREE(st.frames);
@@ -1141,6 +1187,12 @@ typedef struct {
 static const char *dup_str(mf_arena *a, const char *s)
 {
     return s ? mf_arena_strdup(a, s) : NULL;
+}
+
+static int find_pick(const char *id, void *vctx)
+{
+    const find_ctx *f = vctx;
+    return strncmp(id, f->prefix, f->plen) == 0;
 }
 
 static int find_cb(const mf_mutant *mu, void *vctx)
@@ -1185,7 +1237,7 @@ int mf_mutant_find(mf_mutant **out, const mf_model *m, const char *prefix)
                           "'%s' is not a mutant id (4 to 16 hex digits)",
                           prefix);
     find_ctx f = {low, n, NULL, 0};
-    mf_mutants_each(m, 0, find_cb, &f);
+    mf_mutants_pick(m, 0, find_pick, find_cb, &f);
     if (f.nfound > 1) {
         mf_mutant_free(f.found);
         return mf_err_set(MF_EAMBIGUOUS, "mutant id prefix '%s' is ambiguous",

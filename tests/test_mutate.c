@@ -459,6 +459,68 @@ static void test_duplicate__same_text_as_original_or_earlier(void **state)
                    "1; esac\n");
 }
 
+/* ---- picking some mutants by id */
+
+typedef struct {
+    collect c;
+    mf_buf ids;   /* "ID\n" per mutant picked */
+    long k;       /* mutants seen */
+} pick_all;
+
+/* A line of collect_cb's form prefixed with the id and its dup target. */
+static int full_line_cb(const mf_mutant *mu, void *v)
+{
+    collect *c = v;
+    mf_buf_printf(&c->out, "%s %s %s ", mu->id, mu->dup_of ? mu->dup_of : "-",
+                  mu->why ? "why" : "-");
+    return collect_cb(mu, v);
+}
+
+/* Every third mutant, and every duplicate and stillborn one. */
+static int every_third_cb(const mf_mutant *mu, void *v)
+{
+    pick_all *p = v;
+    if (p->k++ % 3 == 0 || mu->status != MF_MUT_OK) {
+        full_line_cb(mu, &p->c);
+        mf_buf_printf(&p->ids, "%s\n", mu->id);
+    }
+    return 0;
+}
+
+static int pick_cb(const char *id, void *v)
+{
+    const pick_all *p = v;
+    char key[18];
+    snprintf(key, sizeof key, "%s\n", id);
+    return p->ids.data && strstr(p->ids.data, key) != NULL;
+}
+
+static void test_pick__same_mutants_and_status_as_full_enumeration(void **s)
+{
+    (void)s;
+    /* Duplicates (swapped twins), stillborn ones and several items. */
+    mf_model *m = load("MODULE main\nIVAR a : boolean; i : 0..3;\n"
+                       "VAR x : 0..3; y : boolean;\n"
+                       "ASSIGN next(x) := case a : 1; a : 1; y : i; "
+                       "TRUE : 0; esac;\n"
+                       "next(y) := case x = 2 : !y; TRUE : a; esac;\n"
+                       "TRANS next(x) = i | y;\n");
+    pick_all want = {{m, {0}, 0}, {0}, 0};
+    assert_int_equal(mf_mutants_each(m, 0, every_third_cb, &want), 0);
+    assert_true(want.c.n > 10 && want.c.n < want.k);
+    pick_all got = {{m, {0}, 0}, {0}, 0};
+    got.ids = want.ids; /* pick_cb reads the ids from its context */
+    assert_int_equal(mf_mutants_pick(m, 0, pick_cb, full_line_cb, &got), 0);
+    assert_int_equal(got.c.n, want.c.n);
+    assert_string_equal(got.c.out.data, want.c.out.data);
+    assert_non_null(strstr(want.c.out.data, "[dup of"));
+    assert_non_null(strstr(want.c.out.data, "[stillborn]"));
+    mf_buf_free(&want.c.out);
+    mf_buf_free(&got.c.out);
+    mf_buf_free(&want.ids);
+    mf_model_free(m);
+}
+
 static void test_stillborn__next_of_input_variable(void **state)
 {
     (void)state;
@@ -673,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_ids__stable_across_runs_and_layout_comment_edits),
         cmocka_unit_test(test_ids__follow_the_site_path),
         cmocka_unit_test(test_duplicate__same_text_as_original_or_earlier),
+        cmocka_unit_test(test_pick__same_mutants_and_status_as_full_enumeration),
         cmocka_unit_test(test_stillborn__next_of_input_variable),
         cmocka_unit_test(test_beverage__refill_one_unit_mutant),
         cmocka_unit_test(test_print__every_mutant_of_seed_models_loads),

@@ -117,6 +117,14 @@ static mf_mutant *copy_mutant(const mf_mutant *mu)
     return c;
 }
 
+static int derive_pick(const char *id, void *arg)
+{
+    const derive_ctx *d = arg;
+    id_ix key = {id, 0};
+    return bsearch(&key, d->sorted, (size_t)d->n, sizeof key, cmp_id_ix) !=
+           NULL;
+}
+
 static int derive_fn(const mf_mutant *mu, void *arg)
 {
     derive_ctx *d = arg;
@@ -134,14 +142,15 @@ static int derive_fn(const mf_mutant *mu, void *arg)
 }
 
 /* Find every mutant of the job in ONE enumeration of the model's mutants
- * (mf_mutant_find would enumerate once per id); short id prefixes, which
+ * (mf_mutant_find would enumerate once per id), only the job's classified
+ * in full; short id prefixes, which
  * the coordinator does not send, fall back to mf_mutant_find. */
 static void derive_mutants(derive_ctx *d, const mf_model *m, char **ids)
 {
     for (int i = 0; i < d->n; i++)
         d->sorted[i] = (id_ix){ids[i], i};
     qsort(d->sorted, (size_t)d->n, sizeof *d->sorted, cmp_id_ix);
-    mf_mutants_each(m, 0, derive_fn, d);
+    mf_mutants_pick(m, 0, derive_pick, derive_fn, d);
     for (int i = 0; i < d->n; i++)
         if (!d->found[i] && strlen(ids[i]) < 16) {
             mf_mutant *mu = NULL;
