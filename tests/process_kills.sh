@@ -2,12 +2,11 @@
 # process_kills.sh - kills of models with NuSMV processes (issue 23) read
 # from `mutfarm check` output and replayed by `mutfarm simulate`:
 #   - tests/models/proc_turns.smv, every mutant at bound 6;
-#   - the corpus's six process models (abp4, brp, p-queue, prod-cons,
-#     semaphore, RaillRoad; $MF_SHARED_MODELS/corpus), evenly sampled
-#     mutants (`check --all --sample N`) at a small bound: the table below
-#     gives N and the bound per model, chosen so that the whole script
-#     stays near a minute under ASan (brp, abp4, p-queue and prod-cons cost
-#     the engine seconds per mutant).
+#   - the corpus's six process models ($MF_SHARED_MODELS/corpus: abp4,
+#     p-queue, prod-cons, semaphore, RaillRoad; brp in a manual run),
+#     evenly sampled mutants (`check --all --sample N`) at a small bound:
+#     the table below gives N and the bound per model, kept small because
+#     abp4, p-queue and prod-cons cost the engine seconds per mutant.
 # For every kill of every mutant checked: every step of its test names the
 # process that moves (`_process_selector_=P`, P one of the values `model
 # print` declares for the selector: main and the model's processes); every
@@ -18,7 +17,7 @@
 # tests/test_process.c replays them again in-process.
 # env: MF_BIN, MF_SHARED_MODELS (absent: only proc_turns.smv is checked),
 #      MF_PROC_KILLS_SCALE=K (K times the mutants sampled per corpus model;
-#      a manual run, default 1).
+#      a manual run, default 1), MF_PROC_KILLS_ALL=1 (brp too).
 set -uo pipefail
 MF_BIN=${MF_BIN:-./build/mutfarm}
 SCALE=${MF_PROC_KILLS_SCALE:-1}
@@ -107,14 +106,22 @@ check_kills() {
 check_kills tests/models/proc_turns.smv 6 0 50 20
 
 # The corpus's process models: file name, bound, mutants sampled, kills
-# and deterministic kills at least.
+# and deterministic kills at least, and whether CI runs it (brp: over a
+# minute of CPU for 2 mutants at bound 2 in a release build, the BDD
+# engine's product and the simulator over its INIT and 19 TRANS; run with
+# MF_PROC_KILLS_ALL=1). semaphore, prod-cons and p-queue
+# choose values non-deterministically (`{idle, entering}`), so their kills
+# are potential or definite: the shell checks their naming, test_process.c
+# their replay. abp4's kills stay unknown (65,536 initial states, past the
+# replay's limit: docs/smv.md, The corpus), so it is checked for naming
+# where a kill comes, and for a clean run.
 corpus=(
-    "felipeblassioli__nusmv__examples__smv-dist__semaphore 8 40 10 5"
-    "llgelarall__Railroad-Controller-Liveness-NuSMV__RaillRoad 6 30 10 5"
-    "felipeblassioli__nusmv__examples__prod-cons__prod-cons 4 12 3 1"
-    "felipeblassioli__nusmv__examples__p-queue__p-queue 4 12 3 1"
-    "felipeblassioli__nusmv__examples__brp__brp 3 8 2 1"
-    "felipeblassioli__nusmv__examples__abp__abp4 4 8 1 0"
+    "felipeblassioli__nusmv__examples__smv-dist__semaphore 8 40 10 0 ci"
+    "llgelarall__Railroad-Controller-Liveness-NuSMV__RaillRoad 6 30 10 5 ci"
+    "felipeblassioli__nusmv__examples__prod-cons__prod-cons 4 12 3 0 ci"
+    "felipeblassioli__nusmv__examples__p-queue__p-queue 4 12 3 0 ci"
+    "felipeblassioli__nusmv__examples__abp__abp4 4 4 0 0 ci"
+    "felipeblassioli__nusmv__examples__brp__brp 3 4 1 0 manual"
 )
 dir=${MF_SHARED_MODELS:-}/corpus
 if [ -z "${MF_SHARED_MODELS:-}" ] || [ ! -d "$dir" ]; then
@@ -122,7 +129,11 @@ if [ -z "${MF_SHARED_MODELS:-}" ] || [ ! -d "$dir" ]; then
          "the corpus's process models are not checked"
 else
     for row in "${corpus[@]}"; do
-        read -r f bound sample minkill mindet <<<"$row"
+        read -r f bound sample minkill mindet when <<<"$row"
+        if [ "$when" = manual ] && [ "${MF_PROC_KILLS_ALL:-0}" != 1 ]; then
+            echo "$f: not in CI (MF_PROC_KILLS_ALL=1 checks it)"
+            continue
+        fi
         if [ ! -f "$dir/$f.smv" ]; then
             echo "FAIL: $dir/$f.smv: not found"
             fail=1
