@@ -36,7 +36,7 @@ static const char *models_dir(void)
 
 /* Bytes of mutant prints reloaded per model, at most: above every model
  * of the corpus but the VerifAPS PLC one (dme1, the next largest: 10k
- * mutants of 7 kB), whose every 35th mutant is reloaded. */
+ * mutants of 7 kB), whose every 34th mutant is reloaded. */
 #define RELOAD_BUDGET ((long)80 << 20)
 
 typedef struct {
