@@ -118,9 +118,9 @@ check_kills tests/models/proc_turns.smv 6 0 50 20
 corpus=(
     "felipeblassioli__nusmv__examples__smv-dist__semaphore 8 40 10 0 ci"
     "llgelarall__Railroad-Controller-Liveness-NuSMV__RaillRoad 6 30 10 5 ci"
-    "felipeblassioli__nusmv__examples__prod-cons__prod-cons 4 12 3 0 ci"
-    "felipeblassioli__nusmv__examples__p-queue__p-queue 4 12 3 0 ci"
-    "felipeblassioli__nusmv__examples__abp__abp4 4 4 0 0 ci"
+    "felipeblassioli__nusmv__examples__prod-cons__prod-cons 4 4 1 0 ci"
+    "felipeblassioli__nusmv__examples__p-queue__p-queue 4 4 1 0 ci"
+    "felipeblassioli__nusmv__examples__abp__abp4 4 2 0 0 ci"
     "felipeblassioli__nusmv__examples__brp__brp 3 4 1 0 manual"
 )
 dir=${MF_SHARED_MODELS:-}/corpus
