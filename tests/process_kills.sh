@@ -66,12 +66,14 @@ check_kills() {
         t="$d/$id.in"
         # every step line: the scheduler's choice, a process of the model
         while IFS= read -r line; do
+            # state 0: no scheduler choice (its line is the initial
+            # inputs, or none)
             case "$line" in
-            *"# initial state"*) continue ;;
+            *"# initial state"* | "    init:"*) continue ;;
             esac
             nsteps=$((nsteps + 1))
-            if ! grep -qE "^    _process_selector_=($procs)( |,|$)" <<<"$line"
-            then
+            if ! grep -qE "(^    |, )_process_selector_=($procs)( |,|$)" \
+                <<<"$line"; then
                 echo "FAIL: $name $id: a step that names no process: $line"
                 fail=1
             fi
