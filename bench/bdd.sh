@@ -25,20 +25,7 @@ CAP=${CAP:-600}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# CPU seconds (user + system) of a command and its children.
-cpu() { # cpu OUTFILE CMD...
-    local f=$1 t
-    shift
-    t=$( { TIMEFORMAT='%U %S'; time timeout "$CAP" "$@" > "$f" 2>&1; } 2>&1 )
-    echo "$t" | tail -1 | awk '{printf "%.2f\n", $1 + $2}'
-}
-
-wanted() {
-    [ -z "${MODELS:-}" ] && return 0
-    local s
-    for s in ${MODELS//,/ }; do case "$1" in *"$s"*) return 0 ;; esac; done
-    return 1
-}
+. "$ROOT/bench/lib.sh" # cpu, wanted
 
 # "mutants decided survived unknown" from a check's summary line.
 counts() {

@@ -22,9 +22,9 @@
 # env: BOUND (40), SAMPLE (mutants per model, evenly spaced, 0: all;
 #      default 0), CAP (seconds per run, 1200), XMB (explorer MB, 4096),
 #      XMAX (explorer product states besides, --explicit-max; default
-#      check's own), ALL (1: the default
-#      run where the explorer does not finish too), MODELS (substrings: only those models), KEEP (a directory to keep
-#      each run's output in)
+#      check's own), ALL (1: the default run where the explorer does
+#      not finish too), MODELS (substrings: only those models), KEEP (a
+#      directory to keep each run's output in)
 set -u
 BIN=${1:-${MF_BIN:-build/mutfarm}}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,20 +38,7 @@ xmax=()
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# CPU seconds (user + system) of a command and its children.
-cpu() { # cpu OUTFILE CMD...
-    local f=$1 t
-    shift
-    t=$( { TIMEFORMAT='%U %S'; time timeout "$CAP" "$@" > "$f" 2>&1; } 2>&1 )
-    echo "$t" | tail -1 | awk '{printf "%.2f\n", $1 + $2}'
-}
-
-wanted() {
-    [ -z "${MODELS:-}" ] && return 0
-    local s
-    for s in ${MODELS//,/ }; do case "$1" in *"$s"*) return 0 ;; esac; done
-    return 1
-}
+. "$ROOT/bench/lib.sh" # cpu, wanted
 
 # "id verdict" per mutant line of a check's output.
 verdicts() {
