@@ -1135,11 +1135,16 @@ static int on_result(mf_coord *c, peer *p, const mf_wire_result *r)
     /* Every kill is replayed before it is stored, but a result the store
      * will not take (its job done or quarantined: a re-sent or duplicate
      * result) is not worth a replay: a busy coordinator hears the same
-     * result again from every worker that reconnects. */
+     * result again from every worker that reconnects. Only a result with
+     * a kill asks the store: the others have nothing to replay. */
+    int kills = 0;
+    for (size_t i = 0; i < n && !kills; i++)
+        kills = v[i].kind == MF_V_KILLED;
     mf_store_job job;
-    int settled = mf_store_job_get(c->st, &job, (int64_t)r->job_id) == 0 &&
+    int settled = kills &&
+                  mf_store_job_get(c->st, &job, (int64_t)r->job_id) == 0 &&
                   (job.state == MF_JOB_DONE || job.state == MF_JOB_QUARANTINED);
-    if (!settled && !verified(c, p, r, v, &rc))
+    if (kills && !settled && !verified(c, p, r, v, &rc))
         goto done;
     mf_store_result res = {0};
     res.job_id = (int64_t)r->job_id;
