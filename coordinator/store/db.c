@@ -491,6 +491,18 @@ static int configure(mf_store *s, unsigned busy_timeout_ms)
                     "configuring");
 }
 
+int mf_store_process_init(void)
+{
+    /* The statistics cost a mutex and counter updates per allocation,
+     * and the coordinator allocates on every statement (docs/cluster.md,
+     * dispatch). */
+    int rc = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    if (rc != SQLITE_OK)
+        return mf_err_set(MF_ERROR, "configuring SQLite: %s",
+                          sqlite3_errstr(rc));
+    return 0;
+}
+
 int mf_store_open(mf_store **out, const char *path, int flags,
                   unsigned busy_timeout_ms)
 {
