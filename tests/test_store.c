@@ -340,6 +340,49 @@ static void test_store__checked_writes_build_no_temporary_tables(
     assert_int_equal(ephemeral_tables(f, writes[2]), 0);
 }
 
+/* The query plan of sql as one string, rows joined by "; ". */
+static void query_plan(fx *f, const char *sql, char *out, size_t n)
+{
+    char x[600];
+    sqlite3_stmt *st;
+    snprintf(x, sizeof x, "EXPLAIN QUERY PLAN %s", sql);
+    assert_int_equal(sqlite3_prepare_v2(mf_store_db(f->s), x, -1, &st, NULL),
+                     SQLITE_OK);
+    out[0] = '\0';
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        size_t at = strlen(out);
+        snprintf(out + at, n - at, "%s; ", sqlite3_column_text(st, 3));
+    }
+    sqlite3_finalize(st);
+}
+
+/* A planned mutant enters mutants_by_job only when it is cut into a job
+ * (schema/008_job_index_partial.sql), and every read by job still goes
+ * through that index. */
+static void test_store__job_index_holds_only_mutants_in_jobs(void **state)
+{
+    fx *f = *state;
+    char p[512];
+    open_store(f);
+    assert_int_equal(query_int(f, "SELECT partial FROM "
+                                  "pragma_index_list('mutants') "
+                                  "WHERE name = 'mutants_by_job'"),
+                     1);
+    static const char *const by_job[] = {
+        "SELECT id, mutant_id FROM mutants WHERE job_id = 1 ORDER BY id",
+        "SELECT id FROM mutants WHERE job_id = 1 ORDER BY id LIMIT 1 "
+        "OFFSET 2",
+        "UPDATE mutants SET job_id = 2 WHERE job_id = 1 AND id >= 3",
+        "SELECT mutant_id, operator, site, item, line, col FROM mutants "
+        "WHERE job_id = 1 ORDER BY id",
+    };
+    for (size_t i = 0; i < sizeof by_job / sizeof *by_job; i++) {
+        query_plan(f, by_job[i], p, sizeof p);
+        if (!strstr(p, "INDEX mutants_by_job (job_id=?"))
+            fail_msg("%s: %s", by_job[i], p);
+    }
+}
+
 static void test_store__refuses_foreign_newer_and_garbage_files(void **state)
 {
     fx *f = *state;
@@ -1289,6 +1332,7 @@ int main(void)
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
         T(test_store__migrates_empty_file_and_reopens),
         T(test_store__checked_writes_build_no_temporary_tables),
+        T(test_store__job_index_holds_only_mutants_in_jobs),
         T(test_store__refuses_foreign_newer_and_garbage_files),
         T(test_store__campaign_resumes_with_same_options_only),
         T(test_store__plan_rollback_leaves_nothing),
