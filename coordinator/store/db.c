@@ -450,8 +450,17 @@ static int migrate(mf_store *s)
                               s->path, version, mf_schema_count);
         return 0;
     }
+    /* Migration 007 rewrites CHECK constraints in sqlite_schema, which a
+     * SQLite built defensive by default refuses: allowed while migrating
+     * only, then set back. */
+    int defensive = 0;
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, -1, &defensive);
+    if (version < mf_schema_count && defensive)
+        sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 0, NULL);
     for (int v = version + 1; v <= mf_schema_count && rc == 0; v++)
         rc = migrate_one(s, v);
+    if (defensive)
+        sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
     return rc;
 }
 
