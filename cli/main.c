@@ -4,6 +4,7 @@
  * It parses no subcommand options itself; each command lives in its own
  * file (declared in cmd.h) and receives argv starting at its own name. */
 #include "cmd.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -108,6 +109,9 @@ int main(int argc, char **argv)
 {
     const command *c;
 
+    /* Before any SQLite use; should it fail, SQLite only keeps counting
+     * its memory, as before. */
+    (void)mf_store_process_init();
     if (argc < 2) {
         usage(stderr);
         return MF_EXIT_USAGE;

@@ -286,6 +286,103 @@ static void test_store__migrates_empty_file_and_reopens(void **state)
     mf_store_close(ro);
 }
 
+/* How many OpenEphemeral opcodes (temporary b-trees) SQLite compiles sql
+ * into, on the store's own connection. */
+static int ephemeral_tables(fx *f, const char *sql)
+{
+    char x[600];
+    sqlite3_stmt *st;
+    int n = 0;
+    snprintf(x, sizeof x, "EXPLAIN %s", sql);
+    assert_int_equal(sqlite3_prepare_v2(mf_store_db(f->s), x, -1, &st, NULL),
+                     SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        n += !strcmp((const char *)sqlite3_column_text(st, 1),
+                     "OpenEphemeral");
+    sqlite3_finalize(st);
+    return n;
+}
+
+/* Every mutant planned, job cut and result stored writes a checked column
+ * of these tables; a CHECK written as an IN list of three or more values
+ * costs a temporary b-tree per row (schema/007_check_comparisons.sql). */
+static void test_store__checked_writes_build_no_temporary_tables(
+    void **state)
+{
+    fx *f = *state;
+    open_store(f);
+    static const char *const writes[] = {
+        "INSERT INTO mutants(campaign_id, mutant_id, operator, item, site, "
+        "line, col, description, status) "
+        "VALUES (1, 'm', 'op', 0, 's', 1, 1, 'd', 'ok')",
+        "INSERT INTO jobs(campaign_id, item, nmut, state, created_at) "
+        "VALUES (1, 0, 1, 'leased', 0)",
+        "UPDATE jobs SET state = 'done' WHERE id = 1",
+        "INSERT INTO verdicts(mutant, campaign_id, kind, notion, created_at) "
+        "VALUES (1, 1, 'killed', 'definite', 0)",
+        "INSERT INTO kills(test_id, mutant, campaign_id, source, notion) "
+        "VALUES (1, 1, 1, 'verdict', 'potential')",
+    };
+    for (size_t i = 0; i < sizeof writes / sizeof *writes; i++)
+        assert_int_equal(ephemeral_tables(f, writes[i]), 0);
+    /* The constraints still hold: a state outside the set is refused. */
+    sqlite3 *db = mf_store_db(f->s);
+    assert_int_not_equal(
+        sqlite3_exec(db,
+                     "INSERT INTO jobs(campaign_id, item, nmut, state, "
+                     "created_at) VALUES (1, 0, 1, 'lost', 0)",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    assert_int_equal(sqlite3_extended_errcode(db), SQLITE_CONSTRAINT_CHECK);
+    ok(mf_store_integrity(f->s));
+    /* Reopened, the connection reads the same constraints. */
+    open_store(f);
+    assert_int_equal(ephemeral_tables(f, writes[2]), 0);
+}
+
+/* The query plan of sql as one string, rows joined by "; ". */
+static void query_plan(fx *f, const char *sql, char *out, size_t n)
+{
+    char x[600];
+    sqlite3_stmt *st;
+    snprintf(x, sizeof x, "EXPLAIN QUERY PLAN %s", sql);
+    assert_int_equal(sqlite3_prepare_v2(mf_store_db(f->s), x, -1, &st, NULL),
+                     SQLITE_OK);
+    out[0] = '\0';
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        size_t at = strlen(out);
+        snprintf(out + at, n - at, "%s; ", sqlite3_column_text(st, 3));
+    }
+    sqlite3_finalize(st);
+}
+
+/* A planned mutant enters mutants_by_job only when it is cut into a job
+ * (schema/008_job_index_partial.sql), and every read by job still goes
+ * through that index. */
+static void test_store__job_index_holds_only_mutants_in_jobs(void **state)
+{
+    fx *f = *state;
+    char p[512];
+    open_store(f);
+    assert_int_equal(query_int(f, "SELECT partial FROM "
+                                  "pragma_index_list('mutants') "
+                                  "WHERE name = 'mutants_by_job'"),
+                     1);
+    static const char *const by_job[] = {
+        "SELECT id, mutant_id FROM mutants WHERE job_id = 1 ORDER BY id",
+        "SELECT id FROM mutants WHERE job_id = 1 ORDER BY id LIMIT 1 "
+        "OFFSET 2",
+        "UPDATE mutants SET job_id = 2 WHERE job_id = 1 AND id >= 3",
+        "SELECT mutant_id, operator, site, item, line, col FROM mutants "
+        "WHERE job_id = 1 ORDER BY id",
+    };
+    for (size_t i = 0; i < sizeof by_job / sizeof *by_job; i++) {
+        query_plan(f, by_job[i], p, sizeof p);
+        if (!strstr(p, "INDEX mutants_by_job (job_id=?"))
+            fail_msg("%s: %s", by_job[i], p);
+    }
+}
+
 static void test_store__refuses_foreign_newer_and_garbage_files(void **state)
 {
     fx *f = *state;
@@ -1234,6 +1331,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
         T(test_store__migrates_empty_file_and_reopens),
+        T(test_store__checked_writes_build_no_temporary_tables),
+        T(test_store__job_index_holds_only_mutants_in_jobs),
         T(test_store__refuses_foreign_newer_and_garbage_files),
         T(test_store__campaign_resumes_with_same_options_only),
         T(test_store__plan_rollback_leaves_nothing),

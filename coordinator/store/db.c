@@ -450,8 +450,17 @@ static int migrate(mf_store *s)
                               s->path, version, mf_schema_count);
         return 0;
     }
+    /* Migration 007 rewrites CHECK constraints in sqlite_schema, which a
+     * SQLite built defensive by default refuses: allowed while migrating
+     * only, then set back. */
+    int defensive = 0;
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, -1, &defensive);
+    if (version < mf_schema_count && defensive)
+        sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 0, NULL);
     for (int v = version + 1; v <= mf_schema_count && rc == 0; v++)
         rc = migrate_one(s, v);
+    if (defensive)
+        sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
     return rc;
 }
 
@@ -489,6 +498,18 @@ static int configure(mf_store *s, unsigned busy_timeout_ms)
                     "PRAGMA synchronous = NORMAL; "
                     "PRAGMA journal_size_limit = 67108864",
                     "configuring");
+}
+
+int mf_store_process_init(void)
+{
+    /* The statistics cost a mutex and counter updates per allocation,
+     * and the coordinator allocates on every statement (docs/cluster.md,
+     * dispatch). */
+    int rc = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    if (rc != SQLITE_OK)
+        return mf_err_set(MF_ERROR, "configuring SQLite: %s",
+                          sqlite3_errstr(rc));
+    return 0;
 }
 
 int mf_store_open(mf_store **out, const char *path, int flags,

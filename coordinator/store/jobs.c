@@ -27,21 +27,10 @@ static const mf_store_query q_job_move = {Q_JOB_MOVE,
                                           "WHERE job_id = ?1 AND id >= ?3"};
 static const mf_store_query q_job_set_nmut = {
     Q_JOB_SET_NMUT, "UPDATE jobs SET nmut = ?2 WHERE id = ?1"};
-/* INDEXED BY: without ANALYZE statistics the planner prefers
- * mutants_by_status and would scan every planned mutant per job. */
-static const mf_store_query q_unplanned_first = {
-    Q_UNPLANNED_FIRST, "SELECT item FROM mutants "
-                       "INDEXED BY mutants_unplanned WHERE campaign_id = ?1 "
-                       "AND job_id IS NULL AND status = 'ok' AND reused = 0 "
-                       "ORDER BY id LIMIT 1"};
-static const mf_store_query q_unplanned_take = {
-    Q_UNPLANNED_TAKE,
-    "UPDATE mutants SET job_id = ?1 WHERE id IN (SELECT id FROM mutants "
-    "INDEXED BY mutants_unplanned_item "
-    "WHERE campaign_id = ?2 AND item = ?3 AND job_id IS NULL "
-    "AND status = 'ok' AND reused = 0 ORDER BY id LIMIT ?4)"};
 /* The oldest unplanned mutant and the next ones of its item, for a job
- * cut and leased in one go (cut_leased). */
+ * cut from them (job_cut). INDEXED BY: without ANALYZE statistics the
+ * planner prefers mutants_by_status and would scan every planned mutant
+ * per job. */
 static const mf_store_query q_unplanned_rows = {
     Q_UNPLANNED_ROWS,
     "SELECT id, mutant_id, operator, site, item, line, col FROM mutants "
@@ -207,27 +196,6 @@ static int job_split(mf_store *s, const mf_store_job *j, int max)
     return rc < 0 ? rc : job_set_nmut(s, j->id, max);
 }
 
-/* Cut a new job from the oldest unplanned mutant and more of its item:
- * 1 and *job, 0 if no mutant is left unplanned, or < 0. */
-static int job_cut(mf_store *s, int64_t campaign, int max, int64_t *job)
-{
-    int item = 0;
-    int rc = mf_store_one(s, &q_unplanned_first, "finding unplanned mutants",
-                          BIND(ARG_INT(campaign)), INTO(COL_INT(&item)));
-    if (rc != 1)
-        return rc;
-    rc = job_insert(s, campaign, item, 0, job);
-    if (rc == 0)
-        rc = mf_store_one(
-            s, &q_unplanned_take, "cutting a job",
-            BIND(ARG_INT(*job), ARG_INT(campaign), ARG_INT(item), ARG_INT(max)),
-            NULL);
-    if (rc < 0)
-        return rc;
-    rc = job_set_nmut(s, *job, sqlite3_changes(s->db));
-    return rc < 0 ? rc : 1;
-}
-
 /* The oldest pending job, split so it has at most max mutants: 1 and
  * *out, 0 if none is pending, or < 0. */
 static int pending_locked(mf_store *s, mf_store_job *out, int64_t campaign,
@@ -247,21 +215,89 @@ static int pending_locked(mf_store *s, mf_store_job *out, int64_t campaign,
     return rc;
 }
 
+/* The mutants of a job being cut: their row ids, and each handed to the
+ * caller's fn as it is read. */
+typedef struct {
+    MF_VEC(int64_t) rows;
+    int item; /* the model item they change */
+    mf_store_mutant_fn fn;
+    void *ctx;
+    int stop; /* fn's non-zero value: it stopped the take */
+} cut_rows;
+
+static int cut_row(sqlite3_stmt *st, void *ctx)
+{
+    cut_rows *cr = ctx;
+    MF_VEC_PUSH(cr->rows, sqlite3_column_int64(st, 0));
+    cr->item = sqlite3_column_int(st, 4);
+    if (!cr->fn)
+        return 0;
+    mf_store_mutant m = mutant_at(st, 1);
+    cr->stop = cr->fn(&m, cr->ctx);
+    return cr->stop;
+}
+
+/* Cut a new job from the oldest unplanned mutant and more of its item:
+ * leased to `worker` as it is created, or pending when worker is NULL
+ * (mf_store_job_next). The job's row is written once and each mutant's
+ * once, and its mutants go to cr->fn as they are read (the dispatch path:
+ * no second read of the job or of its mutants). 1 and *out, 0 if no
+ * mutant is left unplanned (or fn stopped: cr->stop), or < 0. */
+static int job_cut(mf_store *s, mf_store_job *out, int64_t campaign,
+                   int max, const char *worker, int64_t deadline_ms,
+                   cut_rows *cr)
+{
+    int rc = mf_store_each(s, &q_unplanned_rows, "cutting a job",
+                           BIND(ARG_INT(campaign), ARG_INT(max)), cut_row, cr);
+    if (rc < 0 || cr->stop || cr->rows.n == 0)
+        return rc < 0 ? rc : 0; /* a failure, fn stopped, nothing left */
+    int item = cr->item;
+    int64_t now = mf_store_now_ms();
+    if (worker)
+        rc = mf_store_one(s, &q_job_ins_leased, "creating a job",
+                          BIND(ARG_INT(campaign), ARG_INT(item),
+                               ARG_INT(cr->rows.n), ARG_TEXT(worker),
+                               ARG_INT(deadline_ms), ARG_INT(now)),
+                          NULL);
+    else
+        rc = mf_store_one(s, &q_job_ins, "creating a job",
+                          BIND(ARG_INT(campaign), ARG_INT(item),
+                               ARG_INT(cr->rows.n), ARG_INT(now)),
+                          NULL);
+    if (rc < 0)
+        return rc;
+    int64_t job = sqlite3_last_insert_rowid(s->db);
+    for (int i = 0; i < cr->rows.n && rc == 0; i++)
+        rc = mf_store_one(s, &q_mut_to_job, "cutting a job",
+                          BIND(ARG_INT(cr->rows.v[i]), ARG_INT(job)), NULL);
+    if (rc < 0)
+        return rc;
+    memset(out, 0, sizeof *out);
+    out->id = job;
+    out->campaign_id = campaign;
+    out->state = worker ? MF_JOB_LEASED : MF_JOB_PENDING;
+    out->attempts = worker ? 1 : 0;
+    out->nmut = cr->rows.n;
+    out->item = item;
+    out->deadline_ms = worker ? deadline_ms : 0;
+    snprintf(out->worker, sizeof out->worker, "%s", worker ? worker : "");
+    return 1;
+}
+
 static int job_next_locked(mf_store *s, mf_store_job *out, int64_t campaign,
                            int max)
 {
-    int64_t job = 0;
     int rc = pending_locked(s, out, campaign, max);
     if (rc != 0)
         return rc < 0 ? rc : 0;
-    rc = job_cut(s, campaign, max, &job);
+    cut_rows cr = {{0}, 0, NULL, NULL, 0};
+    rc = job_cut(s, out, campaign, max, NULL, 0, &cr);
+    MF_VEC_FREE(cr.rows);
     if (rc == 0)
         return mf_err_set(MF_ENOTFOUND,
                           "store %s: campaign %lld has no job "
                           "to hand out",
                           s->path, (long long)campaign);
-    if (rc == 1)
-        rc = mf_store_job_read(s, out, job);
     return rc < 0 ? rc : 0;
 }
 
@@ -316,68 +352,6 @@ int mf_store_job_lease(mf_store *s, mf_store_job *out, int64_t job,
     return rc;
 }
 
-/* The mutants of a job being cut: their row ids, and each handed to the
- * caller's fn as it is read. */
-typedef struct {
-    MF_VEC(int64_t) rows;
-    int item; /* the model item they change */
-    mf_store_mutant_fn fn;
-    void *ctx;
-    int stop; /* fn's non-zero value: it stopped the take */
-} cut_rows;
-
-static int cut_row(sqlite3_stmt *st, void *ctx)
-{
-    cut_rows *cr = ctx;
-    MF_VEC_PUSH(cr->rows, sqlite3_column_int64(st, 0));
-    cr->item = sqlite3_column_int(st, 4);
-    if (!cr->fn)
-        return 0;
-    mf_store_mutant m = mutant_at(st, 1);
-    cr->stop = cr->fn(&m, cr->ctx);
-    return cr->stop;
-}
-
-/* Cut a new job from the oldest unplanned mutant and more of its item,
- * leased to `worker` as it is created: the job's row is written once and
- * each mutant's once, and its mutants go to cr->fn as they are read (the
- * dispatch path: no second read of the job or of its mutants). 1 and
- * *out, 0 if no mutant is left unplanned (or fn stopped: cr->stop), or
- * < 0. */
-static int cut_leased(mf_store *s, mf_store_job *out, int64_t campaign,
-                      int max, const char *worker, int64_t deadline_ms,
-                      cut_rows *cr)
-{
-    int rc = mf_store_each(s, &q_unplanned_rows, "cutting a job",
-                           BIND(ARG_INT(campaign), ARG_INT(max)), cut_row, cr);
-    if (rc < 0 || cr->stop || cr->rows.n == 0)
-        return rc < 0 ? rc : 0; /* a failure, fn stopped, nothing left */
-    int item = cr->item;
-    int64_t now = mf_store_now_ms();
-    rc = mf_store_one(s, &q_job_ins_leased, "creating a job",
-                      BIND(ARG_INT(campaign), ARG_INT(item),
-                           ARG_INT(cr->rows.n), ARG_TEXT(worker),
-                           ARG_INT(deadline_ms), ARG_INT(now)),
-                      NULL);
-    if (rc < 0)
-        return rc;
-    int64_t job = sqlite3_last_insert_rowid(s->db);
-    for (int i = 0; i < cr->rows.n && rc == 0; i++)
-        rc = mf_store_one(s, &q_mut_to_job, "cutting a job",
-                          BIND(ARG_INT(cr->rows.v[i]), ARG_INT(job)), NULL);
-    if (rc < 0)
-        return rc;
-    out->id = job;
-    out->campaign_id = campaign;
-    out->state = MF_JOB_LEASED;
-    out->attempts = 1;
-    out->nmut = cr->rows.n;
-    out->item = item;
-    out->deadline_ms = deadline_ms;
-    snprintf(out->worker, sizeof out->worker, "%s", worker);
-    return 1;
-}
-
 /* mf_store_job_take_each inside the caller's transaction. */
 static int take_locked(mf_store *s, mf_store_job *out, int64_t campaign,
                        int max, const char *worker, int64_t deadline_ms,
@@ -386,7 +360,7 @@ static int take_locked(mf_store *s, mf_store_job *out, int64_t campaign,
     mf_store_job j;
     int rc = pending_locked(s, &j, campaign, max);
     if (rc == 0) {
-        rc = cut_leased(s, out, campaign, max, worker, deadline_ms, cr);
+        rc = job_cut(s, out, campaign, max, worker, deadline_ms, cr);
         if (rc < 0 || cr->stop)
             return rc < 0 ? rc : cr->stop;
         if (rc == 0)

@@ -33,6 +33,14 @@ enum {
     MF_STORE_READONLY = 1, /* no migration, no write (mutfarm status) */
 };
 
+/* Process-wide SQLite setting, made once before any store is opened
+ * (first thing in main): SQLite keeps no memory statistics, so that an
+ * allocation takes no global mutex and no counters. Nothing in mutfarm
+ * reads them (sqlite3_memory_used and _highwater answer 0 after this).
+ * Returns 0, or MF_ERROR if SQLite was already in use (the statistics
+ * stay on; nothing else changes). */
+int mf_store_process_init(void);
+
 /* Open or create the store at `path`: WAL, foreign keys, busy timeout, and
  * migrations up to the newest embedded schema (each in its own
  * transaction). A file written by a newer mutfarm (user_version above ours)
