@@ -44,8 +44,14 @@
 #                 machine allows no namespaces). Cut in the same look
 #                 that restarted the coordinator, the new coordinator
 #                 never saw p1 and the partition went unnoticed.
-#   SOAK_P1_SLOW_MS  MF_TEST_MUTANT_MS of p1 alone (default SOAK_SLOW_MS):
-#                 slowed, p1 holds each job long enough to be cut mid-job
+#   SOAK_P1_SLOW_MS  MF_TEST_MUTANT_MS of p1 alone (default SOAK_SLOW_MS)
+#   SOAK_P1_NICE  p1's nice value (default SOAK_WORKER_NICE): below the
+#                 other workers', p1 finishes its jobs first and is the
+#                 first to take the jobs a restarted coordinator puts
+#                 back; otherwise, with progress moving in waves and each
+#                 restart landing right after one, p1 may hold a job only
+#                 of coordinators already SIGKILLed (a partition then
+#                 never happens)
 . "$(dirname "$0")/farm_common.sh"
 
 NW=${SOAK_WORKERS:-8}
@@ -95,7 +101,8 @@ start_coord
 live=()
 for _ in $(seq "$NW"); do start_worker; done
 # p1 is never among the random kills: its fault is the partition.
-[ $part = armed ] && MF_TEST_MUTANT_MS=${SOAK_P1_SLOW_MS:-$SLOW} net_bg p1 nice -n "$WNICE" "$MF_BIN" worker \
+[ $part = armed ] && MF_TEST_MUTANT_MS=${SOAK_P1_SLOW_MS:-$SLOW} net_bg p1 \
+    nice -n "${SOAK_P1_NICE:-$WNICE}" "$MF_BIN" worker \
     --connect "$ep" --threads 1 --id p1 --heartbeat "$HB" --liveness "$LV"
 planned() { [ "$(q "$DB" "SELECT count(*) FROM campaigns WHERE state <> 'planning'" 2>/dev/null)" = 1 ]; }
 wait_for $((LIMIT / 2)) planned || { fail "the campaign was not planned: $(tail -3 "$WORK/coord1.err")"; finish; }
@@ -148,6 +155,10 @@ while ! campaign_done "$DB" && [ $SECONDS -lt $end ]; do
         live=("${live[@]:0:$i}" "${live[@]:$((i + 1))}")
         start_worker
     fi
+    # Each look, for the logs kept after a failure.
+    [ $part = off ] || echo "$((SECONDS - t0)) s: $d decided, coordinator $coords," \
+        "p1 leases: $(q "$DB" "SELECT group_concat(id || '/' || attempts) FROM jobs
+                              WHERE state = 'leased' AND worker_id = 'p1'" 2>&1)" >>"$WORK/looks.log"
     # The partition: p1's link down while it holds a job of the running
     # coordinator, until that coordinator declares it dead (or, if one
     # was restarted meanwhile, for twice the lease on life).
@@ -192,9 +203,9 @@ echo "closing note: $total mutants, $(q "$DB" 'SELECT count(*) FROM jobs') jobs,
     "$restarts coordinator restarts, $late late results taken, $expired lease expiries," \
     "$quar jobs quarantined, integrity_check $(q "$DB" 'PRAGMA integrity_check')"
 if [ $part != off ]; then
+    back=$(grep -h "worker p1 is dead" "$WORK"/coord*.err | head -1 | sed 's/.*dead: //')
     grep -q "worker p1 silent for .*declared dead" "$WORK"/coord*.err &&
-        ok "partitioned p1 declared dead ($(grep -h "worker p1 is dead" "$WORK"/coord*.err |
-            head -1 | sed 's/.*dead: //; s/^$/its lease cancelled by a late result/'))" ||
+        ok "partitioned p1 declared dead (${back:-nothing back in the queue: its lease was cancelled by a late result})" ||
         fail "the partition of p1 went unnoticed (state $part)"
     echo "partition: p1 cut off at three tenths, $(grep -h 'took the late result' "$WORK"/coord*.err | grep -c 'from worker p1') late results of p1 taken," \
         "$(grep -h 'ignored a result' "$WORK"/coord*.err | grep -c 'from worker p1') ignored"
