@@ -13,49 +13,69 @@
 # mutant exactly (kills replayed by the simulator, equivalence by
 # exhausting the product) in about a millisecond. What costs is finding
 # a job's mutants: the worker enumerates the model's mutants once per
-# job, and the coordinator once per result to replay its kills (about
-# 3 s of CPU each for this model). So a job is a whole model item
-# (SOAK_JOB=2700: 16 jobs), the heartbeats are slow enough for a
-# coordinator busy replaying (1000 ms x 20), and the workers run at nice
-# +5 over the coordinator, which 32 workers on 2 cores would starve.
-# With 8 large jobs the campaign's progress moves in a few big steps, so
-# the faults are placed by time (SOAK_FAULT_SECS=240: spread over the
-# first 4 minutes after planning), not by progress.
+# job, and the coordinator once per result to replay its kills. So jobs
+# are of 200 mutants (SOAK_JOB=200: 112 jobs, a few per worker): few
+# enumerations, and every phase of the campaign has jobs to cut into.
+# The faults are placed by progress (decided counts), not by time; with
+# 33 workers progress still moves in waves of about a third of the
+# campaign (the workers' jobs end together), so each fault lands right
+# after the wave that crosses its point. The heartbeats are slow enough
+# for a coordinator busy
+# replaying (1000 ms x 20), and the workers run at nice +5 over the
+# coordinator, which 32 workers on 2 cores would starve. p1, the worker
+# cut off by the partition, runs at nice 0 (SOAK_P1_NICE=0): progress
+# moves in waves (every worker takes a job, the results come back
+# together, each restart lands right after such a jump), and a p1 no
+# faster than the others, or slowed (SOAK_P1_SLOW_MS=20: 4 s a job),
+# was the last to ask for work after a restart and held jobs only of
+# coordinators already SIGKILLed, so it was never cut.
 #
-# Measured on 2 cores shared with 4 other helpers (load average 26 to 56),
-# 27 November 2026; no run has yet both completed and had its faults land:
-# - whole-item jobs, faults by progress: 20,473 mutants decided in about
-#   10 minutes of wall time, integrity_check ok, each mutant exactly one
-#   verdict row, one campaign (6,350 killed, 14,123 equivalent); the 8
-#   large results were committed in one wake-up, progress went from 16
-#   to 20,473 at once and no restart, kill or partition landed (the run
-#   failed for it; hence SOAK_FAULT_SECS). Its verdicts equal those of
-#   an undisturbed `mutfarm run --workers 8` of the same campaign (21,289
-#   mutants with the 816 duplicates, compared by mutant_verdicts), which
-#   took 1,696 s of wall time, 255 s user + 11 s sys CPU, load average
-#   56 falling to 6.
-# - jobs of 400 to 800, heartbeats 250 ms x 4 or 1000 ms x 15: the
-#   coordinator, replaying each result's kills (an enumeration of the
-#   model's mutants, about 3 s of CPU), went silent past the liveness;
-#   every worker reconnected and re-sent, and each duplicate result was
-#   replayed again before being ignored (7 to 12 such in the first
-#   minutes); no run got past 1% in 10 minutes.
-# - faults by time (the defaults here): within the first 4 minutes 3
-#   coordinator restarts, 30 worker kills (62 worker processes in all),
-#   p1's link cut for 21 s (declared dead after 20 s, its job back in the
-#   queue). Stopped after 14 minutes with 16 of 20,473 decided: workers
-#   re-sent the same result after each reconnection (p1 one result 9
-#   times), each replayed for seconds before "already done", so the
-#   coordinator stayed silent past the liveness (97 workers declared
-#   dead, 93 results ignored, 8 late results taken, the large jobs at
-#   their 6th to 8th attempt); integrity_check ok.
+# Measured with the release build (cmake -S . -B build
+# -DCMAKE_BUILD_TYPE=Release), 28 November 2026, on 2 cores shared with
+# two other sessions, `FARM_KEEP=1 bash bench/soak.sh`:
+# - With the defaults here (load average 16 at the start, 10 at the
+#   end): passed, 3 min 10 s in all. 21,305 mutants, 20,473 to decide
+#   (816 duplicates), 112 jobs of 200; the disturbed campaign took
+#   1 min 44 s of wall time, the undisturbed `mutfarm run --workers 2`
+#   of it 73 s. Coordinator SIGKILLed and restarted at 6,926, 11,649
+#   and 17,117 decided (aimed at 4,094, 8,189 and 12,283: each wave's
+#   results commit together). 27 of 30 worker SIGKILLs landed (60
+#   worker processes in all); 4 workers declared dead (p1 and 3 killed
+#   ones). p1 cut at 6,926 decided holding job 39 (its second lease,
+#   from the second coordinator), declared dead after 20,000 ms of
+#   silence, its link restored after 26 s; w3's late result of job 39's
+#   first lease had been taken meanwhile (p1's lease cancelled, nothing
+#   back in the queue) and p1's own result, re-sent on reconnection,
+#   ignored; over the campaign 1 late result of p1 taken, 2 ignored.
+#   24 late results taken in all, 0 lease expiries, 0 jobs
+#   quarantined, 32 jobs leased more than once (at most 4 times).
+#   Every mutant has exactly one verdict row (6,350 killed, 14,123
+#   equivalent), each equal to the undisturbed run's (21,289 mutants
+#   compared by mutant_verdicts, duplicates included); one campaign,
+#   resumed each time; PRAGMA integrity_check ok.
+#   Run again (load 5 to 13): passed, 3 min 29 s in all; restarts at
+#   6,926, 11,603 and 17,315; 27 worker kills; p1 cut at 6,926 holding
+#   job 39, declared dead, restored after 24 s, its result ignored;
+#   21 late results taken, 0 expiries, 0 quarantined; verdicts equal
+#   to the undisturbed run's; integrity_check ok.
+# - p1 at nice +5 and slowed by 20 ms a mutant (load 7 to 25): passed
+#   once, 2 min 19 s for the disturbed campaign (restarts at 6,526,
+#   11,687 and 17,159; 30 worker kills; p1 cut at 17,159 holding job 84
+#   of the fourth coordinator, declared dead after 20 s, restored after
+#   22 s; 22 late results taken, 0 quarantined; verdicts equal to the
+#   undisturbed run's), then failed: "the partition of p1 went
+#   unnoticed" (p1 never held a job of a running coordinator after
+#   three tenths), everything else passing; the same with p1 at nice +5
+#   and not slowed.
 #
 # usage: bench/soak.sh            env: MF_BIN (default ./build/mutfarm),
 #        SOAK_VARS (state variables, default 8), SOAK_BRANCHES (per
 #        variable, default 62), SOAK_WORKERS (default 32), SOAK_KILLS
-#        (default 30), SOAK_JOB (default 2700), SOAK_PARTITION (default
+#        (default 30), SOAK_JOB (default 200), SOAK_PARTITION (default
 #        1: one more worker in a network namespace, its link cut at
-#        three tenths of the campaign; tests/farm_partition.sh),
+#        three tenths of the campaign while it holds a job;
+#        tests/farm_partition.sh), SOAK_P1_SLOW_MS (default 0),
+#        SOAK_P1_NICE (default 0),
 #        SOAK_CALM_DB (a store of the campaign run undisturbed before:
 #        compared with instead of running it again)
 set -uo pipefail
@@ -85,8 +105,11 @@ trap 'rm -rf "$work"' EXIT
 echo "== soak: $("$MF_BIN" mutants list "$work/bank.smv" | wc -l) mutants of $nv variables x $nb branches, ${SOAK_WORKERS:-32} workers, load $(cut -d' ' -f1-3 /proc/loadavg)"
 SOAK_MODEL=$work/bank.smv SOAK_ARGS=${SOAK_ARGS:-"--bound 2 --method explicit"} \
     SOAK_WORKERS=${SOAK_WORKERS:-32} SOAK_SLOW_MS=${SOAK_SLOW_MS:-0} \
-    SOAK_KILLS=${SOAK_KILLS:-30} SOAK_JOB=${SOAK_JOB:-2700} SOAK_POLL=${SOAK_POLL:-1} \
+    SOAK_KILLS=${SOAK_KILLS:-30} SOAK_JOB=${SOAK_JOB:-200} SOAK_POLL=${SOAK_POLL:-1} \
     SOAK_HEARTBEAT_MS=${SOAK_HEARTBEAT_MS:-1000} SOAK_LIVENESS=${SOAK_LIVENESS:-20} \
-    SOAK_WORKER_NICE=${SOAK_WORKER_NICE:-5} SOAK_FAULT_SECS=${SOAK_FAULT_SECS:-240} \
+    SOAK_WORKER_NICE=${SOAK_WORKER_NICE:-5} SOAK_P1_SLOW_MS=${SOAK_P1_SLOW_MS:-0} \
+    SOAK_P1_NICE=${SOAK_P1_NICE:-0} \
     SOAK_PARTITION=${SOAK_PARTITION:-1} FARM_LIMIT=${FARM_LIMIT:-7200} MF_BIN=$MF_BIN bash tests/farm_soak.sh
+rc=$?
 echo "== load $(cut -d' ' -f1-3 /proc/loadavg)"
+exit $rc

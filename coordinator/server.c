@@ -1477,6 +1477,27 @@ static int heartbeats_and_deaths(mf_coord *c, int64_t now)
     return 0;
 }
 
+/* After a spell in which the coordinator could not hear (stopped, starved
+ * of CPU, or a long round of its own work), the workers' heartbeats of
+ * that spell may still wait unread in the socket, some not even handed
+ * over by libzmq's I/O thread yet: judged now, live workers would be
+ * declared dead and their leases re-queued. So after a spell longer than
+ * a heartbeat interval every worker gets two more intervals to be heard.
+ * A spell long enough to have killed workers is logged. */
+static void grace_after_stall(mf_coord *c, int64_t deaf_ms, int64_t now)
+{
+    int64_t hb = c->cfg.heartbeat_ms;
+    if (deaf_ms <= hb)
+        return;
+    for (int i = 0; i < c->peers.n; i++)
+        if (c->peers.v[i].expires < now + 2 * hb)
+            c->peers.v[i].expires = now + 2 * hb;
+    if (deaf_ms >= hb * c->cfg.liveness)
+        say(c, "deaf for %lld ms (stopped, starved or busy): %d worker(s) "
+               "get %lld ms more to be heard",
+             (long long)deaf_ms, c->peers.n, (long long)(2 * hb));
+}
+
 static int housekeep(mf_coord *c)
 {
     int rq = 0, q = 0;
@@ -1687,6 +1708,7 @@ int mf_coord_serve(mf_coord *c)
     int64_t now = mono_ms();
     int64_t next_house = now + HOUSEKEEP_MS, next_tick = now;
     int rc = 0, stopped = 0;
+    int64_t judged = now; /* when the peers' silence was last judged */
     mf_coord_progress pr;
     c->next_log = now + c->o.progress_log_ms;
     if (c->peers.n == 0 && !c->o.quiet && c->counts.done < c->counts.total)
@@ -1714,7 +1736,13 @@ int mf_coord_serve(mf_coord *c)
         long timeout = wake > now ? (long)(wake - now) : 0;
         zmq_pollitem_t it[2] = {{c->sock, 0, ZMQ_POLLIN, 0},
                                 {c->mon, 0, ZMQ_POLLIN, 0}};
+        int64_t poll_at = mono_ms();
         int n = zmq_poll(it, c->mon ? 2 : 1, timeout);
+        /* Time in the poll up to its timeout was spent listening; the
+         * rest since the last judgement was not (grace_after_stall). */
+        int64_t listened = mono_ms() - poll_at;
+        if (listened > timeout)
+            listened = timeout;
         if (n < 0 && errno != EINTR) {
             rc = mf_err_set(MF_ERROR, "polling the socket: %s",
                             zmq_strerror(errno));
@@ -1731,8 +1759,11 @@ int mf_coord_serve(mf_coord *c)
         if (rc >= 0)
             rc = dispatch(c);
         now = mono_ms();
-        if (rc >= 0)
+        if (rc >= 0) {
+            grace_after_stall(c, now - judged - listened, now);
+            judged = now;
             rc = heartbeats_and_deaths(c, now);
+        }
         if (rc >= 0 && now >= next_house) {
             next_house = now + HOUSEKEEP_MS;
             rc = housekeep(c);

@@ -21,9 +21,12 @@ static int is_set(const mf_expr *e)
            (e->kind == MF_E_BIN && e->op == MF_OP_UNION);
 }
 
-/* Does e contain a set below its root? Such a set is left alone. */
+/* Does e contain a set below its root? Such a set is left alone. The
+ * operands of a union are part of the one set it makes, not nested in it. */
 static int nested_set(const mf_expr *e)
 {
+    if (e->kind == MF_E_BIN && e->op == MF_OP_UNION)
+        return nested_set(e->kids[0]) || nested_set(e->kids[1]);
     for (int i = 0; i < e->nkids; i++)
         if (is_set(e->kids[i]) || nested_set(e->kids[i]))
             return 1;
@@ -59,11 +62,16 @@ static int item_sets(const mf_model *m, const mf_item *it)
     return count_sets(it->e);
 }
 
+/* The first value of a set: the one the rewrite falls back to. An
+ * operand of a union may be a plain value (`i.tag union error`), which is
+ * its own first value. */
 static const mf_expr *first_of(const mf_expr *e)
 {
-    if (e->kind == MF_E_BIN) /* union */
+    if (e->kind == MF_E_BIN && e->op == MF_OP_UNION)
         return first_of(e->kids[0]);
-    return e->kids[0];
+    if ((e->kind == MF_E_SET || e->kind == MF_E_RANGE) && e->nkids > 0)
+        return e->kids[0];
+    return e;
 }
 
 typedef struct {
@@ -82,12 +90,16 @@ static mf_expr *nd_ref(rewrite *w, const mf_expr *at)
 }
 
 /* "nd in S" without a set (a set reads as a choice to the determinism
- * check): nd = e1 | nd = e2 ..., lo <= nd & nd <= hi. */
+ * check): nd = e1 | nd = e2 ..., lo <= nd & nd <= hi; a plain value v
+ * among the operands of a union (`i.tag union error`) is nd = v. */
 static mf_expr *member(rewrite *w, const mf_expr *s)
 {
-    if (s->kind == MF_E_BIN) /* union */
+    if (s->kind == MF_E_BIN && s->op == MF_OP_UNION)
         return mf_expr_bin(w->a, MF_OP_OR, member(w, s->kids[0]),
                            member(w, s->kids[1]));
+    if (s->kind != MF_E_SET && s->kind != MF_E_RANGE)
+        return mf_expr_bin(w->a, MF_OP_EQ, nd_ref(w, s),
+                           mf_expr_copy(w->a, s));
     if (s->kind == MF_E_RANGE)
         return mf_expr_bin(
             w->a, MF_OP_AND,

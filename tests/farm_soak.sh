@@ -36,10 +36,22 @@
 #   SOAK_CALM_DB  a store of the same campaign run undisturbed before,
 #                 compared with instead of running it again
 #   SOAK_PARTITION=1  one more worker, p1, in its own network namespace
-#                 (farm_partition.sh); at three tenths of the campaign its
+#                 (farm_partition.sh); from three tenths of the campaign,
+#                 at the first look that finds p1 holding a job of the
+#                 running coordinator (one that has heard from p1), its
 #                 link goes down until the coordinator declares it dead,
 #                 then comes back (skipped, with the reason, where the
-#                 machine allows no namespaces)
+#                 machine allows no namespaces). Cut in the same look
+#                 that restarted the coordinator, the new coordinator
+#                 never saw p1 and the partition went unnoticed.
+#   SOAK_P1_SLOW_MS  MF_TEST_MUTANT_MS of p1 alone (default SOAK_SLOW_MS)
+#   SOAK_P1_NICE  p1's nice value (default SOAK_WORKER_NICE): below the
+#                 other workers', p1 finishes its jobs first and is the
+#                 first to take the jobs a restarted coordinator puts
+#                 back; otherwise, with progress moving in waves and each
+#                 restart landing right after one, p1 may hold a job only
+#                 of coordinators already SIGKILLed (a partition then
+#                 never happens)
 . "$(dirname "$0")/farm_common.sh"
 
 NW=${SOAK_WORKERS:-8}
@@ -89,13 +101,24 @@ start_coord
 live=()
 for _ in $(seq "$NW"); do start_worker; done
 # p1 is never among the random kills: its fault is the partition.
-[ $part = armed ] && MF_TEST_MUTANT_MS=$SLOW net_bg p1 nice -n "$WNICE" "$MF_BIN" worker \
+[ $part = armed ] && MF_TEST_MUTANT_MS=${SOAK_P1_SLOW_MS:-$SLOW} net_bg p1 \
+    nice -n "${SOAK_P1_NICE:-$WNICE}" "$MF_BIN" worker \
     --connect "$ep" --threads 1 --id p1 --heartbeat "$HB" --liveness "$LV"
 planned() { [ "$(q "$DB" "SELECT count(*) FROM campaigns WHERE state <> 'planning'" 2>/dev/null)" = 1 ]; }
 wait_for $((LIMIT / 2)) planned || { fail "the campaign was not planned: $(tail -3 "$WORK/coord1.err")"; finish; }
 total=$(q "$DB" "SELECT total FROM campaign_scores")
 ok "campaign of $total mutants, $NW workers, checks slowed by $SLOW ms"
 
+# p1 holds a job of the coordinator now running: one that has heard from
+# p1 (a coordinator restarted in this look has not) and leased it a job
+# (a restarted coordinator puts the old leases back before serving).
+p1_holds() {
+    local pv=PID_coord$coords
+    kill -0 "${!pv}" 2>/dev/null &&
+        grep -Eq "worker p1 (joined|reconnected)" "$WORK/coord$coords.err" &&
+        [ "$(q "$DB" "SELECT count(*) FROM jobs WHERE state = 'leased'
+                      AND worker_id = 'p1'" 2>/dev/null)" -gt 0 ]
+}
 restarts=0 wkills=0 kills_due=0 t0=$SECONDS
 end=$((SECONDS + LIMIT - 30))
 while ! campaign_done "$DB" && [ $SECONDS -lt $end ]; do
@@ -106,8 +129,10 @@ while ! campaign_done "$DB" && [ $SECONDS -lt $end ]; do
     # Where the campaign stands: its progress, or the time gone by.
     at=$d
     [ -n "${SOAK_FAULT_SECS:-}" ] && at=$(((SECONDS - t0) * total / SOAK_FAULT_SECS))
-    # Three coordinator restarts, at a fifth, two and three fifths.
-    if [ $restarts -lt 3 ] && [ "$at" -ge $((total * (restarts + 1) / 5)) ]; then
+    # Three coordinator restarts, at a fifth, two and three fifths; none
+    # while p1 is cut off, whose partition a coordinator must notice.
+    if [ $restarts -lt 3 ] && [ "$at" -ge $((total * (restarts + 1) / 5)) ] &&
+        [ $part != cut ]; then
         pv=PID_coord$coords
         c=$(child_of "${!pv}")
         kill -KILL "$c" 2>/dev/null
@@ -130,12 +155,18 @@ while ! campaign_done "$DB" && [ $SECONDS -lt $end ]; do
         live=("${live[@]:0:$i}" "${live[@]:$((i + 1))}")
         start_worker
     fi
-    # The partition: p1's link down until a coordinator declares it dead
-    # (or, if one was restarted meanwhile, for twice the lease on life).
-    if [ $part = armed ] && [ "$at" -ge $((total * 3 / 10)) ]; then
+    # Each look, for the logs kept after a failure.
+    [ $part = off ] || echo "$((SECONDS - t0)) s: $d decided, coordinator $coords," \
+        "p1 leases: $(q "$DB" "SELECT group_concat(id || '/' || attempts) FROM jobs
+                              WHERE state = 'leased' AND worker_id = 'p1'" 2>&1)" >>"$WORK/looks.log"
+    # The partition: p1's link down while it holds a job of the running
+    # coordinator, until that coordinator declares it dead (or, if one
+    # was restarted meanwhile, for twice the lease on life).
+    if [ $part = armed ] && [ "$at" -ge $((total * 3 / 10)) ] && p1_holds; then
         net_cut
         part=cut cut_at=$SECONDS
-        echo "  p1's link cut at $d of $total decided"
+        echo "  p1's link cut at $d of $total decided, holding job(s)" \
+            "$(q "$DB" "SELECT group_concat(id) FROM jobs WHERE state = 'leased' AND worker_id = 'p1'")"
     elif [ $part = cut ] && { grep -q "worker p1 silent" "$WORK"/coord*.err ||
         [ $((SECONDS - cut_at)) -gt $((2 * HB * LV / 1000 + 5)) ]; }; then
         net_heal
@@ -172,8 +203,9 @@ echo "closing note: $total mutants, $(q "$DB" 'SELECT count(*) FROM jobs') jobs,
     "$restarts coordinator restarts, $late late results taken, $expired lease expiries," \
     "$quar jobs quarantined, integrity_check $(q "$DB" 'PRAGMA integrity_check')"
 if [ $part != off ]; then
+    back=$(grep -h "worker p1 is dead" "$WORK"/coord*.err | head -1 | sed 's/.*dead: //')
     grep -q "worker p1 silent for .*declared dead" "$WORK"/coord*.err &&
-        ok "partitioned p1 declared dead: $(grep -h "worker p1 is dead" "$WORK"/coord*.err | head -1 | sed 's/.*dead: //')" ||
+        ok "partitioned p1 declared dead (${back:-nothing back in the queue: its lease was cancelled by a late result})" ||
         fail "the partition of p1 went unnoticed (state $part)"
     echo "partition: p1 cut off at three tenths, $(grep -h 'took the late result' "$WORK"/coord*.err | grep -c 'from worker p1') late results of p1 taken," \
         "$(grep -h 'ignored a result' "$WORK"/coord*.err | grep -c 'from worker p1') ignored"

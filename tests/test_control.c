@@ -105,6 +105,60 @@ static void test_control__coffee_only_is_killed_when_tea_is_asked_for(
     mf_model_free(m);
 }
 
+/* A union of a plain value and a constant (abp4.smv: `i.tag union
+ * error`) is a set of two values: under control the tester picks one.
+ * Passing an error on is equivalent as the model is (it may always do
+ * it), and killed under control when the tester asks for the value. */
+static void test_control__a_union_of_plain_values_becomes_a_choice(
+    void **state)
+{
+    (void)state;
+    static const char text[] =
+        "MODULE main\n"
+        "IVAR i : {mt, ack, data};\n"
+        "VAR o : {mt, ack, data, error};\n"
+        "ASSIGN\n"
+        "  init(o) := mt;\n"
+        "  next(o) := case\n"
+        "      o = mt & !(i = mt) : i union error;\n"
+        "      TRUE : o;\n"
+        "    esac;\n";
+    mf_model *m = NULL;
+    const char *obs[1] = {"o"};
+    mf_model_opts mo = {.observe = obs, .nobserve = 1};
+    if (mf_model_load(&m, "union.smv", text, sizeof text - 1, &mo) < 0)
+        fail_msg("%s", mf_err_msg());
+    assert_int_equal(mf_model_structurally_det(m), 0);
+    int item = next_of(m, "o");
+    mf_item it = m->items[item];
+    it.e = mf_expr_copy(m->arena, it.e);
+    mf_expr *err = mf_expr_new(m->arena, MF_E_SYM, 0, 0);
+    err->name = "error";
+    it.e->kids[1] = err;
+    const mf_item *alts[1] = {&it};
+    mf_control *c = NULL;
+    assert_int_equal(mf_control_new(&c, m, 1, &item, alts), 0);
+    assert_int_equal(mf_control_ninputs(c), 1);
+    const mf_model *t = mf_control_model(c);
+    assert_int_equal(mf_model_structurally_det(t), 1);
+    const mf_item *cit = mf_control_item(c, item, &it);
+    mf_model *tm = NULL;
+    assert_int_equal(mf_model_replace_item(&tm, t, item, cit), 0);
+    mf_engine_mutant mu = {item, cit, tm};
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.bound = 4;
+    mf_verdict v = {0};
+    assert_int_equal(mf_engine_check(t, &mu, 1, &o, &v), 0);
+    assert_int_equal(v.kind, MF_V_KILLED);
+    assert_int_equal(v.notion, MF_N_DETERMINISTIC);
+    assert_int_equal(mf_engine_replay(t, tm, v.test, v.notion), 0);
+    mf_verdict_clear(&v);
+    mf_model_free(tm);
+    mf_control_free(c);
+    mf_model_free(m);
+}
+
 typedef struct {
     mf_arena *a;
     MF_VEC(int) item;
@@ -199,6 +253,8 @@ int main(void)
             test_control__coffee_only_is_killed_when_tea_is_asked_for),
         cmocka_unit_test(
             test_control__equivalent_under_control_is_equivalent),
+        cmocka_unit_test(
+            test_control__a_union_of_plain_values_becomes_a_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
