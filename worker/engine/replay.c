@@ -292,6 +292,36 @@ static int replay_potential(const mf_model *m, const mf_model *mm,
     return rc;
 }
 
+/* Rows of (observables, state number): ordered by the observables (byte
+ * order, as memcmp), then by the state number, so that the states showing
+ * one output are adjacent and in the order the simulator listed them. */
+static _Thread_local int obs_row_n;
+
+static int obs_row_cmp(const void *x, const void *y)
+{
+    const mf_val *a = x, *b = y;
+    int c = memcmp(a, b, sizeof *a * (size_t)obs_row_n);
+    if (c)
+        return c;
+    return (a[obs_row_n] > b[obs_row_n]) - (a[obs_row_n] < b[obs_row_n]);
+}
+
+/* First row of rows (`nr` sorted rows of no + 1 values) whose observables
+ * are not below o: a bisection. */
+static int obs_lower_bound(const mf_val *rows, int nr, int no, const mf_val *o)
+{
+    int lo = 0, hi = nr;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        const mf_val *row = rows + (size_t)mid * (no + 1);
+        if (memcmp(row, o, sizeof *o * (size_t)no) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Definite (and deterministic): no pair of behaviours with the test's
  * inputs shows the same observables (a refusal shared by both is the same
  * behaviour). */
@@ -300,6 +330,7 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
 {
     int n = m->nslots, no = t->nobs, rc = 0;
     mf_valset pairs = {0}, np = {0}, a = {0}, b = {0};
+    mf_valset bo = {0}; /* the mutant's states: rows (observables, number) */
     mf_val *oa = mf_xcalloc((size_t)(no + 1), sizeof *oa);
     mf_val *ob = mf_xcalloc((size_t)(no + 1), sizeof *ob);
     int done = 0;
@@ -321,14 +352,39 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
                                 k);
                 break;
             }
+            /* The mutant's states sorted by their observables, made when
+             * the first original state needs them: each original state
+             * finds its matches by bisection instead of observing every
+             * mutant state again. A state whose observables fail stops
+             * the sort there; its error is returned once the first
+             * original state has paired with the states before it, where
+             * a scan of every pair would have met it. */
+            int nb = 0, rc_b = 0;
             for (int i = 0; i < a.n / (n ? n : 1) && rc == 0; i++) {
                 if ((rc = obs_of(oa, no, m, a.v + (size_t)i * n)) != 0)
                     break;
-                for (int j = 0; j < b.n / (n ? n : 1) && rc == 0; j++) {
-                    if ((rc = obs_of(ob, no, mm, b.v + (size_t)j * n)) != 0)
+                if (i == 0) {
+                    bo.n = 0;
+                    for (int j = 0; j < b.n / (n ? n : 1); j++) {
+                        rc_b = obs_of(ob, no, mm, b.v + (size_t)j * n);
+                        if (rc_b)
+                            break;
+                        for (int q = 0; q < no; q++)
+                            MF_VEC_PUSH(bo, ob[q]);
+                        MF_VEC_PUSH(bo, (mf_val)j);
+                        nb++;
+                    }
+                    obs_row_n = no;
+                    if (nb > 1)
+                        qsort(bo.v, (size_t)nb, sizeof *bo.v * (size_t)(no + 1),
+                              obs_row_cmp);
+                }
+                for (int r = obs_lower_bound(bo.v, nb, no, oa);
+                     r < nb && rc == 0; r++) {
+                    const mf_val *row = bo.v + (size_t)r * (no + 1);
+                    if (memcmp(row, oa, sizeof *oa * (size_t)no))
                         break;
-                    if (memcmp(oa, ob, sizeof *oa * (size_t)no))
-                        continue;
+                    int j = (int)row[no];
                     if (np.n / (2 * (n ? n : 1)) >= REPLAY_LIMIT)
                         dedupe_rows(&np, 2 * n);
                     if (np.n / (2 * (n ? n : 1)) >= REPLAY_LIMIT) {
@@ -343,6 +399,8 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
                     for (int q = 0; q < n; q++)
                         MF_VEC_PUSH(np, b.v[(size_t)j * n + q]);
                 }
+                if (rc == 0 && rc_b)
+                    rc = rc_b;
             }
         }
         if (rc)
@@ -363,6 +421,7 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
     MF_VEC_FREE(np);
     MF_VEC_FREE(a);
     MF_VEC_FREE(b);
+    MF_VEC_FREE(bo);
     free(oa);
     free(ob);
     return rc;
