@@ -151,19 +151,68 @@ static int obs_of(mf_val *o, int nobs, const mf_model *m, const mf_val *st)
     return rc < 0 ? rc : 0;
 }
 
-static int add_allowed(mf_test *t, int k, const mf_val *o)
+/* A step's allowed outputs as a set: the rows of t->allowed[k] (nobs
+ * values each, in the order first seen) with a hash table of row + 1 over
+ * them, so that each of a step's states costs one probe, not a scan of
+ * every output seen before it. */
+typedef struct {
+    int *tab;   /* row + 1 by hash, 0 empty */
+    size_t cap; /* slots of tab: a power of two, or 0 */
+    int rows;   /* rows t->allowed[k] has room for */
+} allowed_set;
+
+static size_t allowed_slot(const allowed_set *A, const mf_test *t, int k,
+                           const mf_val *o)
 {
+    return mf_reach_row_slot(A->tab, A->cap, t->allowed[k], t->nobs, o);
+}
+
+/* Starts A over step k's allowed outputs: rows a caller put there are
+ * members already. */
+static void allowed_open(allowed_set *A, const mf_test *t, int k)
+{
+    A->rows = t->nallowed[k];
+    A->cap = 64;
+    while ((size_t)(t->nallowed[k] + 1) * 2 > A->cap)
+        A->cap *= 2;
+    A->tab = mf_xcalloc(A->cap, sizeof *A->tab);
     for (int a = 0; a < t->nallowed[k]; a++)
-        if (!memcmp(t->allowed[k] + (size_t)a * t->nobs, o,
-                    sizeof *o * (size_t)t->nobs))
-            return 0;
-    t->allowed[k] =
-        mf_xrealloc(t->allowed[k], sizeof *o * (size_t)(t->nallowed[k] + 1) *
-                                       (size_t)(t->nobs ? t->nobs : 1));
-    memcpy(t->allowed[k] + (size_t)t->nallowed[k] * t->nobs, o,
+        A->tab[allowed_slot(A, t, k, t->allowed[k] + (size_t)a * t->nobs)] =
+            a + 1;
+}
+
+static void allowed_close(allowed_set *A)
+{
+    free(A->tab);
+    A->tab = NULL;
+    A->cap = 0;
+}
+
+/* Adds o to step k's allowed outputs unless it is one already. */
+static void add_allowed(allowed_set *A, mf_test *t, int k, const mf_val *o)
+{
+    int cnt = t->nallowed[k];
+    if ((size_t)(cnt + 1) * 2 > A->cap) {
+        free(A->tab);
+        A->cap *= 2;
+        A->tab = mf_xcalloc(A->cap, sizeof *A->tab);
+        for (int a = 0; a < cnt; a++)
+            A->tab[allowed_slot(A, t, k, t->allowed[k] + (size_t)a * t->nobs)] =
+                a + 1;
+    }
+    size_t i = allowed_slot(A, t, k, o);
+    if (A->tab[i])
+        return;
+    if (cnt >= A->rows) {
+        A->rows = A->rows ? 2 * A->rows : 4;
+        t->allowed[k] =
+            mf_xrealloc(t->allowed[k], sizeof *o * (size_t)A->rows *
+                                           (size_t)(t->nobs ? t->nobs : 1));
+    }
+    memcpy(t->allowed[k] + (size_t)cnt * t->nobs, o,
            sizeof *o * (size_t)t->nobs);
     t->nallowed[k]++;
-    return 0;
+    A->tab[i] = cnt + 1;
 }
 
 /* Sort the rows of v (`width` values each) and drop repeats: the replays
@@ -192,15 +241,18 @@ static int replay_original(const mf_model *m, mf_test *t)
         if (rc)
             break;
         keep.n = 0;
+        allowed_set A = {0};
+        allowed_open(&A, t, k);
         for (int i = 0; i < nxt.n / (n ? n : 1) && rc == 0; i++) {
             const mf_val *st = nxt.v + (size_t)i * n;
             if ((rc = obs_of(o, no, m, st)) != 0)
                 break;
-            add_allowed(t, k, o);
+            add_allowed(&A, t, k, o);
             if (!memcmp(o, t->expect + (size_t)k * no, sizeof *o * (size_t)no))
                 for (int q = 0; q < n; q++)
                     MF_VEC_PUSH(keep, st[q]);
         }
+        allowed_close(&A);
         dedupe_rows(&keep, n);
         if (rc == 0 && keep.n == 0)
             rc = mf_err_set(MF_ERROR,
