@@ -1222,12 +1222,12 @@ static void test_store__large_campaign_runs_in_flat_memory(void **state)
 {
     fx *f = *state;
     open_store(f);
-    int64_t small = run_campaign(f, 20000);
+    int64_t small = run_campaign(f, 10000);
     f->cfg.bound++; /* a second campaign in the same file */
-    int64_t large = run_campaign(f, 200000);
+    int64_t large = run_campaign(f, 100000);
     /* Ten times the mutants, about the same peak: the page cache bounds
      * it, not the campaign. */
-    print_message("sqlite heap peak: 20k mutants %lld KiB, 200k %lld KiB\n",
+    print_message("sqlite heap peak: 10k mutants %lld KiB, 100k %lld KiB\n",
                   (long long)small / 1024, (long long)large / 1024);
     assert_true(large < 2 * small + (1 << 20));
     assert_true(large < 32 << 20);
