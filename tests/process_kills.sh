@@ -17,7 +17,12 @@
 # tests/test_process.c replays them again in-process.
 # env: MF_BIN, MF_SHARED_MODELS (absent: only proc_turns.smv is checked),
 #      MF_PROC_KILLS_SCALE=K (K times the mutants sampled per corpus model;
-#      a manual run, default 1), MF_PROC_KILLS_ALL=1 (brp too).
+#      a manual run, default 1), MF_PROC_KILLS_ALL=1 (the full run: brp
+#      too, and every corpus model with the engine's default explicit-state
+#      budget; by default, CI, the rows marked "ci" check prod-cons,
+#      p-queue and abp4 with `--explicit-mb 32`: with 512 MB the
+#      explicit-state proof fills memory on their interleavings before it
+#      gives up, docs/killing.md, Limits by memory).
 set -uo pipefail
 MF_BIN=${MF_BIN:-./build/mutfarm}
 SCALE=${MF_PROC_KILLS_SCALE:-1}
@@ -25,11 +30,12 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mf-proc.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail=0
 
-# check_kills MODEL BOUND SAMPLE MIN_KILLS MIN_DET: the kills of MODEL's
-# mutants (all when SAMPLE is 0) at BOUND; fails under MIN_KILLS kills or
-# MIN_DET deterministic kills.
+# check_kills MODEL BOUND SAMPLE MIN_KILLS MIN_DET [XMB]: the kills of
+# MODEL's mutants (all when SAMPLE is 0) at BOUND, with `--explicit-mb XMB`
+# unless XMB is - (the default); fails under MIN_KILLS kills or MIN_DET
+# deterministic kills.
 check_kills() {
-    local M=$1 bound=$2 sample=$3 minkill=$4 mindet=$5
+    local M=$1 bound=$2 sample=$3 minkill=$4 mindet=$5 xmb=${6:--}
     local name d rc procs nkill nsteps=0 ndet=0 id notion t line
     name=$(basename "$M" .smv)
     d="$work/$name"
@@ -45,6 +51,7 @@ check_kills() {
     fi
     local args=(--all)
     [ "$sample" -gt 0 ] && args+=(--sample "$sample")
+    [ "$xmb" = - ] || args+=(--explicit-mb "$xmb")
     "$MF_BIN" check "$M" "${args[@]}" --bound "$bound" >"$d/check.out" \
         2>"$d/check.err"
     rc=$?
@@ -108,7 +115,8 @@ check_kills() {
 check_kills tests/models/proc_turns.smv 6 0 50 20
 
 # The corpus's process models: file name, bound, mutants sampled, kills
-# and deterministic kills at least, and whether CI runs it (brp: over a
+# and deterministic kills at least, whether CI runs it, and its
+# explicit-state budget in MB in CI (-: the default; see env) (brp: over a
 # minute of CPU for 2 mutants at bound 2 in a release build, the BDD
 # engine's product and the simulator over its INIT and 19 TRANS; run with
 # MF_PROC_KILLS_ALL=1). semaphore, prod-cons and p-queue
@@ -118,12 +126,12 @@ check_kills tests/models/proc_turns.smv 6 0 50 20
 # replay's limit: docs/smv.md, The corpus), so it is checked for naming
 # where a kill comes, and for a clean run.
 corpus=(
-    "felipeblassioli__nusmv__examples__smv-dist__semaphore 8 40 10 0 ci"
-    "llgelarall__Railroad-Controller-Liveness-NuSMV__RaillRoad 6 30 10 5 ci"
-    "felipeblassioli__nusmv__examples__prod-cons__prod-cons 4 4 1 0 ci"
-    "felipeblassioli__nusmv__examples__p-queue__p-queue 4 4 1 0 ci"
-    "felipeblassioli__nusmv__examples__abp__abp4 4 2 0 0 ci"
-    "felipeblassioli__nusmv__examples__brp__brp 3 4 1 0 manual"
+    "felipeblassioli__nusmv__examples__smv-dist__semaphore 8 40 10 0 ci -"
+    "llgelarall__Railroad-Controller-Liveness-NuSMV__RaillRoad 6 30 10 5 ci -"
+    "felipeblassioli__nusmv__examples__prod-cons__prod-cons 4 4 1 0 ci 32"
+    "felipeblassioli__nusmv__examples__p-queue__p-queue 4 4 1 0 ci 32"
+    "felipeblassioli__nusmv__examples__abp__abp4 4 2 0 0 ci 32"
+    "felipeblassioli__nusmv__examples__brp__brp 3 4 1 0 manual 32"
 )
 dir=${MF_SHARED_MODELS:-}/corpus
 if [ -z "${MF_SHARED_MODELS:-}" ] || [ ! -d "$dir" ]; then
@@ -131,7 +139,8 @@ if [ -z "${MF_SHARED_MODELS:-}" ] || [ ! -d "$dir" ]; then
          "the corpus's process models are not checked"
 else
     for row in "${corpus[@]}"; do
-        read -r f bound sample minkill mindet when <<<"$row"
+        read -r f bound sample minkill mindet when xmb <<<"$row"
+        [ "${MF_PROC_KILLS_ALL:-0}" = 1 ] && xmb=-
         if [ "$when" = manual ] && [ "${MF_PROC_KILLS_ALL:-0}" != 1 ]; then
             echo "$f: not in CI (MF_PROC_KILLS_ALL=1 checks it)"
             continue
@@ -142,7 +151,7 @@ else
             continue
         fi
         check_kills "$dir/$f.smv" "$bound" $((sample * SCALE)) "$minkill" \
-            "$mindet"
+            "$mindet" "$xmb"
     done
 fi
 exit $fail
