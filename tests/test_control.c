@@ -39,6 +39,50 @@ static int next_of(const mf_model *m, const char *var)
     return -1;
 }
 
+/* A controlled kill: next(var)'s second case branch becomes the constant
+ * sym, the mutant is checked under control up to bound, and it must be a
+ * deterministic kill that replays. The caller reads v, t and tm, then
+ * frees them with controlled_free. */
+typedef struct {
+    mf_control *c;
+    const mf_model *t; /* the controlled original */
+    mf_model *tm;      /* the controlled mutant */
+    mf_verdict v;
+} controlled;
+
+static void controlled_kill(controlled *k, mf_model *m, const char *var,
+                            const char *sym, int bound)
+{
+    int item = next_of(m, var);
+    mf_item it = m->items[item];
+    it.e = mf_expr_copy(m->arena, it.e);
+    mf_expr *x = mf_expr_new(m->arena, MF_E_SYM, 0, 0);
+    x->name = sym;
+    it.e->kids[1] = x;
+    const mf_item *alts[1] = {&it};
+    memset(k, 0, sizeof *k);
+    assert_int_equal(mf_control_new(&k->c, m, 1, &item, alts), 0);
+    k->t = mf_control_model(k->c);
+    const mf_item *cit = mf_control_item(k->c, item, &it);
+    assert_int_equal(mf_model_replace_item(&k->tm, k->t, item, cit), 0);
+    mf_engine_mutant mu = {item, cit, k->tm};
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.bound = bound;
+    assert_int_equal(mf_engine_check(k->t, &mu, 1, &o, &k->v), 0);
+    assert_int_equal(k->v.kind, MF_V_KILLED);
+    assert_int_equal(k->v.notion, MF_N_DETERMINISTIC);
+    assert_int_equal(mf_engine_replay(k->t, k->tm, k->v.test, k->v.notion),
+                     0);
+}
+
+static void controlled_free(controlled *k)
+{
+    mf_verdict_clear(&k->v);
+    mf_model_free(k->tm);
+    mf_control_free(k->c);
+}
+
 static void test_control__the_drink_becomes_an_input_of_its_type(
     void **state)
 {
@@ -72,36 +116,15 @@ static void test_control__coffee_only_is_killed_when_tea_is_asked_for(
 {
     (void)state;
     mf_model *m = load_beverage();
-    int item = next_of(m, "out");
-    mf_item it = m->items[item];
-    it.e = mf_expr_copy(m->arena, it.e);
-    mf_expr *coff = mf_expr_new(m->arena, MF_E_SYM, 0, 0);
-    coff->name = "coff";
-    it.e->kids[1] = coff;
-    const mf_item *alts[1] = {&it};
-    mf_control *c = NULL;
-    assert_int_equal(mf_control_new(&c, m, 1, &item, alts), 0);
-    const mf_model *t = mf_control_model(c);
-    const mf_item *cit = mf_control_item(c, item, &it);
-    mf_model *tm = NULL;
-    assert_int_equal(mf_model_replace_item(&tm, t, item, cit), 0);
-    mf_engine_mutant mu = {item, cit, tm};
-    mf_engine_opts o;
-    mf_engine_opts_default(&o);
-    o.bound = 6;
-    mf_verdict v = {0};
-    assert_int_equal(mf_engine_check(t, &mu, 1, &o, &v), 0);
-    assert_int_equal(v.kind, MF_V_KILLED);
-    assert_int_equal(v.notion, MF_N_DETERMINISTIC);
-    assert_int_equal(v.test->length, 1);
-    int nd = mf_model_find_var(t, "nd_out_0");
-    mf_val x = v.test->inputs[(size_t)v.test->nslots + t->vars[nd].slot];
+    controlled k;
+    controlled_kill(&k, m, "out", "coff", 6);
+    assert_int_equal(k.v.test->length, 1);
+    int nd = mf_model_find_var(k.t, "nd_out_0");
+    mf_val x = k.v.test->inputs[(size_t)k.v.test->nslots +
+                                k.t->vars[nd].slot];
     assert_true(MF_IS_SYM(x));
-    assert_string_equal(t->syms[x - MF_SYM_BASE], "tea");
-    assert_int_equal(mf_engine_replay(t, tm, v.test, v.notion), 0);
-    mf_verdict_clear(&v);
-    mf_model_free(tm);
-    mf_control_free(c);
+    assert_string_equal(k.t->syms[x - MF_SYM_BASE], "tea");
+    controlled_free(&k);
     mf_model_free(m);
 }
 
@@ -129,33 +152,11 @@ static void test_control__a_union_of_plain_values_becomes_a_choice(
     if (mf_model_load(&m, "union.smv", text, sizeof text - 1, &mo) < 0)
         fail_msg("%s", mf_err_msg());
     assert_int_equal(mf_model_structurally_det(m), 0);
-    int item = next_of(m, "o");
-    mf_item it = m->items[item];
-    it.e = mf_expr_copy(m->arena, it.e);
-    mf_expr *err = mf_expr_new(m->arena, MF_E_SYM, 0, 0);
-    err->name = "error";
-    it.e->kids[1] = err;
-    const mf_item *alts[1] = {&it};
-    mf_control *c = NULL;
-    assert_int_equal(mf_control_new(&c, m, 1, &item, alts), 0);
-    assert_int_equal(mf_control_ninputs(c), 1);
-    const mf_model *t = mf_control_model(c);
-    assert_int_equal(mf_model_structurally_det(t), 1);
-    const mf_item *cit = mf_control_item(c, item, &it);
-    mf_model *tm = NULL;
-    assert_int_equal(mf_model_replace_item(&tm, t, item, cit), 0);
-    mf_engine_mutant mu = {item, cit, tm};
-    mf_engine_opts o;
-    mf_engine_opts_default(&o);
-    o.bound = 4;
-    mf_verdict v = {0};
-    assert_int_equal(mf_engine_check(t, &mu, 1, &o, &v), 0);
-    assert_int_equal(v.kind, MF_V_KILLED);
-    assert_int_equal(v.notion, MF_N_DETERMINISTIC);
-    assert_int_equal(mf_engine_replay(t, tm, v.test, v.notion), 0);
-    mf_verdict_clear(&v);
-    mf_model_free(tm);
-    mf_control_free(c);
+    controlled k;
+    controlled_kill(&k, m, "o", "error", 4);
+    assert_int_equal(mf_control_ninputs(k.c), 1);
+    assert_int_equal(mf_model_structurally_det(k.t), 1);
+    controlled_free(&k);
     mf_model_free(m);
 }
 
