@@ -132,6 +132,7 @@ struct mf_coord {
     int rate_n, rate_i;
     int line_shown;                   /* a progress line is on stderr */
     int64_t next_log;                 /* monotonic ms: progress log line due */
+    int64_t grace_at;                 /* monotonic ms: last grace_after_stall */
     int64_t next_recount;             /* monotonic ms: housekeep recounts */
 
     /* Log throttling. */
@@ -1482,13 +1483,17 @@ static int heartbeats_and_deaths(mf_coord *c, int64_t now)
  * that spell may still wait unread in the socket, some not even handed
  * over by libzmq's I/O thread yet: judged now, live workers would be
  * declared dead and their leases re-queued. So after a spell longer than
- * a heartbeat interval every worker gets two more intervals to be heard.
- * A spell long enough to have killed workers is logged. */
+ * a heartbeat interval every worker gets two more intervals to be heard,
+ * at most once per liveness window: a coordinator whose every round is
+ * that long still reads each round's heartbeats, and must still find a
+ * worker that died. A spell long enough to have killed workers is
+ * logged. */
 static void grace_after_stall(mf_coord *c, int64_t deaf_ms, int64_t now)
 {
     int64_t hb = c->cfg.heartbeat_ms;
-    if (deaf_ms <= hb)
+    if (deaf_ms <= hb || now - c->grace_at < hb * c->cfg.liveness)
         return;
+    c->grace_at = now;
     for (int i = 0; i < c->peers.n; i++)
         if (c->peers.v[i].expires < now + 2 * hb)
             c->peers.v[i].expires = now + 2 * hb;
@@ -1711,6 +1716,7 @@ int mf_coord_serve(mf_coord *c)
     int64_t judged = now; /* when the peers' silence was last judged */
     mf_coord_progress pr;
     c->next_log = now + c->o.progress_log_ms;
+    c->grace_at = INT64_MIN / 2;
     if (c->peers.n == 0 && !c->o.quiet && c->counts.done < c->counts.total)
         say(c, "serving campaign %lld (%lld mutants to decide) on %s; "
                 "waiting for workers",
