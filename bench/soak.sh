@@ -58,6 +58,13 @@
 #   job 39, declared dead, restored after 24 s, its result ignored;
 #   21 late results taken, 0 expiries, 0 quarantined; verdicts equal
 #   to the undisturbed run's; integrity_check ok.
+#   Run on main after the merge (schema 8; load 1 to 6): passed, 1 min
+#   40 s in all; restart 1 at 6,926 decided, p1 cut at 6,932 holding
+#   job 44, restored after 24 s; restarts 2 and 3 both at 19,273 (the
+#   campaign had moved on while p1 was cut, and no restart lands during
+#   the cut); 24 of 30 worker kills landed, 6 workers declared dead;
+#   10 late results taken, p1's 2 ignored; 0 expiries, 0 quarantined;
+#   verdicts equal to the undisturbed run's; integrity_check ok.
 # - p1 at nice +5 and slowed by 20 ms a mutant (load 7 to 25): passed
 #   once, 2 min 19 s for the disturbed campaign (restarts at 6,526,
 #   11,687 and 17,159; 30 worker kills; p1 cut at 17,159 holding job 84
