@@ -167,6 +167,16 @@ static size_t allowed_slot(const allowed_set *A, const mf_test *t, int k,
     return mf_reach_row_slot(A->tab, A->cap, t->allowed[k], t->nobs, o);
 }
 
+/* (Re)builds A's table, of A->cap slots, over step k's rows. */
+static void allowed_index(allowed_set *A, const mf_test *t, int k)
+{
+    free(A->tab);
+    A->tab = mf_xcalloc(A->cap, sizeof *A->tab);
+    for (int a = 0; a < t->nallowed[k]; a++)
+        A->tab[allowed_slot(A, t, k, t->allowed[k] + (size_t)a * t->nobs)] =
+            a + 1;
+}
+
 /* Starts A over step k's allowed outputs: rows a caller put there are
  * members already. */
 static void allowed_open(allowed_set *A, const mf_test *t, int k)
@@ -175,10 +185,8 @@ static void allowed_open(allowed_set *A, const mf_test *t, int k)
     A->cap = 64;
     while ((size_t)(t->nallowed[k] + 1) * 2 > A->cap)
         A->cap *= 2;
-    A->tab = mf_xcalloc(A->cap, sizeof *A->tab);
-    for (int a = 0; a < t->nallowed[k]; a++)
-        A->tab[allowed_slot(A, t, k, t->allowed[k] + (size_t)a * t->nobs)] =
-            a + 1;
+    A->tab = NULL;
+    allowed_index(A, t, k);
 }
 
 static void allowed_close(allowed_set *A)
@@ -193,12 +201,8 @@ static void add_allowed(allowed_set *A, mf_test *t, int k, const mf_val *o)
 {
     int cnt = t->nallowed[k];
     if ((size_t)(cnt + 1) * 2 > A->cap) {
-        free(A->tab);
         A->cap *= 2;
-        A->tab = mf_xcalloc(A->cap, sizeof *A->tab);
-        for (int a = 0; a < cnt; a++)
-            A->tab[allowed_slot(A, t, k, t->allowed[k] + (size_t)a * t->nobs)] =
-                a + 1;
+        allowed_index(A, t, k);
     }
     size_t i = allowed_slot(A, t, k, o);
     if (A->tab[i])
@@ -374,6 +378,32 @@ static int obs_lower_bound(const mf_val *rows, int nr, int no, const mf_val *o)
     return lo;
 }
 
+/* The mutant's states b (rows of n values) as rows (observables, state
+ * number) in bo, sorted by obs_row_cmp: *nb rows. A state whose
+ * observables fail ends the rows there; its error is returned for the
+ * caller to report once the rows before it are used, as a scan of every
+ * pair would have met it. */
+static int mutant_rows(const mf_model *mm, const mf_valset *b, int n, int no,
+                       mf_val *ob, mf_valset *bo, int *nb)
+{
+    int rc = 0;
+    bo->n = 0;
+    *nb = 0;
+    for (int j = 0; j < b->n / (n ? n : 1); j++) {
+        if ((rc = obs_of(ob, no, mm, b->v + (size_t)j * n)) != 0)
+            break;
+        for (int q = 0; q < no; q++)
+            MF_VEC_PUSH(*bo, ob[q]);
+        MF_VEC_PUSH(*bo, (mf_val)j);
+        (*nb)++;
+    }
+    obs_row_n = no;
+    if (*nb > 1)
+        qsort(bo->v, (size_t)*nb, sizeof *bo->v * (size_t)(no + 1),
+              obs_row_cmp);
+    return rc;
+}
+
 /* Definite (and deterministic): no pair of behaviours with the test's
  * inputs shows the same observables (a refusal shared by both is the same
  * behaviour). */
@@ -405,32 +435,15 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
                 break;
             }
             /* The mutant's states sorted by their observables, made when
-             * the first original state needs them: each original state
-             * finds its matches by bisection instead of observing every
-             * mutant state again. A state whose observables fail stops
-             * the sort there; its error is returned once the first
-             * original state has paired with the states before it, where
-             * a scan of every pair would have met it. */
+             * the first original state needs them (mutant_rows): each
+             * original state finds its matches by bisection instead of
+             * observing every mutant state again. */
             int nb = 0, rc_b = 0;
             for (int i = 0; i < a.n / (n ? n : 1) && rc == 0; i++) {
                 if ((rc = obs_of(oa, no, m, a.v + (size_t)i * n)) != 0)
                     break;
-                if (i == 0) {
-                    bo.n = 0;
-                    for (int j = 0; j < b.n / (n ? n : 1); j++) {
-                        rc_b = obs_of(ob, no, mm, b.v + (size_t)j * n);
-                        if (rc_b)
-                            break;
-                        for (int q = 0; q < no; q++)
-                            MF_VEC_PUSH(bo, ob[q]);
-                        MF_VEC_PUSH(bo, (mf_val)j);
-                        nb++;
-                    }
-                    obs_row_n = no;
-                    if (nb > 1)
-                        qsort(bo.v, (size_t)nb, sizeof *bo.v * (size_t)(no + 1),
-                              obs_row_cmp);
-                }
+                if (i == 0)
+                    rc_b = mutant_rows(mm, &b, n, no, ob, &bo, &nb);
                 for (int r = obs_lower_bound(bo.v, nb, no, oa);
                      r < nb && rc == 0; r++) {
                     const mf_val *row = bo.v + (size_t)r * (no + 1);
