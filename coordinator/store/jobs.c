@@ -252,21 +252,20 @@ static int job_cut(mf_store *s, mf_store_job *out, int64_t campaign,
     if (rc < 0 || cr->stop || cr->rows.n == 0)
         return rc < 0 ? rc : 0; /* a failure, fn stopped, nothing left */
     int item = cr->item;
-    int64_t now = mf_store_now_ms();
-    if (worker)
+    int64_t job = 0;
+    if (worker) {
         rc = mf_store_one(s, &q_job_ins_leased, "creating a job",
                           BIND(ARG_INT(campaign), ARG_INT(item),
                                ARG_INT(cr->rows.n), ARG_TEXT(worker),
-                               ARG_INT(deadline_ms), ARG_INT(now)),
+                               ARG_INT(deadline_ms),
+                               ARG_INT(mf_store_now_ms())),
                           NULL);
-    else
-        rc = mf_store_one(s, &q_job_ins, "creating a job",
-                          BIND(ARG_INT(campaign), ARG_INT(item),
-                               ARG_INT(cr->rows.n), ARG_INT(now)),
-                          NULL);
+        job = sqlite3_last_insert_rowid(s->db);
+    } else {
+        rc = job_insert(s, campaign, item, cr->rows.n, &job);
+    }
     if (rc < 0)
         return rc;
-    int64_t job = sqlite3_last_insert_rowid(s->db);
     for (int i = 0; i < cr->rows.n && rc == 0; i++)
         rc = mf_store_one(s, &q_mut_to_job, "cutting a job",
                           BIND(ARG_INT(cr->rows.v[i]), ARG_INT(job)), NULL);
