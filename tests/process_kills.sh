@@ -131,7 +131,7 @@ corpus=(
     "felipeblassioli__nusmv__examples__prod-cons__prod-cons 4 4 1 0 ci 32"
     "felipeblassioli__nusmv__examples__p-queue__p-queue 4 4 1 0 ci 32"
     "felipeblassioli__nusmv__examples__abp__abp4 4 2 0 0 ci 32"
-    "felipeblassioli__nusmv__examples__brp__brp 3 4 1 0 manual 32"
+    "felipeblassioli__nusmv__examples__brp__brp 3 4 1 0 manual -"
 )
 dir=${MF_SHARED_MODELS:-}/corpus
 if [ -z "${MF_SHARED_MODELS:-}" ] || [ ! -d "$dir" ]; then
