@@ -51,7 +51,11 @@
  *   MF_AGREE_METHOD    the engine's --method: auto (default: the BDD
  *                      engine on, docs/killing.md "Portfolio"), smt, bdd
  *                      or explicit
- *   MF_AGREE_VERBOSE=1 one line per mutant */
+ *   MF_AGREE_DEPTH    full (default): the explorer runs without a depth
+ *                      bound, so that it can exhaust the product; claim:
+ *                      only as deep as the engine's claim needs, which
+ *                      decides agreement the same way (explore_claim)
+ *   MF_AGREE_VERBOSE=1 one line per mutant, with the explorer's time */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -164,6 +168,7 @@ typedef struct {
 typedef struct {
     int bound, batch, verbose, per_model;
     int shard_k, shard_n; /* MF_AGREE_SHARD; shard_n 0: all */
+    int claim_depth;      /* MF_AGREE_DEPTH=claim */
     long states, explicit_max;
     unsigned timeout_ms;
     int method; /* mf_method */
@@ -215,8 +220,8 @@ static const char *engine_line(char *buf, size_t n, const mf_verdict *v)
 {
     switch (v->kind) {
     case MF_V_KILLED:
-        snprintf(buf, n, "killed %s length %d", mf_notion_name(v->notion),
-                 v->test ? v->test->length : -1);
+        snprintf(buf, n, "killed %s length %d (%s)", mf_notion_name(v->notion),
+                 v->test ? v->test->length : -1, v->method);
         break;
     case MF_V_EQUIVALENT:
         snprintf(buf, n, "equivalent by %s", v->method);
@@ -458,6 +463,87 @@ static void report_one(walk *w, const pending *p, const mf_explore_result *x,
     mf_buf_free(&rb);
 }
 
+/* One notion explored to max_depth (0: no bound) into *nt. A search cut
+ * at max_depth alone expanded every node above it, so it has no kill of
+ * length max_depth or less: its depth is set to say so (none_upto). */
+static void explore_notion(walk *w, const mf_model *mm, int notion,
+                           int max_depth, mf_explore_result *x,
+                           mf_explore_notion *into)
+{
+    mf_explore_result y;
+    (void)mf_explore_with(w->xctx, &y, mm, notion, w->cfg->states, max_depth);
+    mf_explore_notion *nt = notion == MF_EXPLORE_DEFINITE   ? &y.definite
+                            : notion == MF_EXPLORE_INCLUDED ? &y.included
+                                                            : &y.potential;
+    if (nt->verdict == MF_XV_LIMIT && nt->cut && max_depth > 0)
+        nt->depth = max_depth;
+    mf_explore_notion keep = *into;
+    *into = *nt;
+    *nt = keep; /* freed with y */
+    x->orig_det = y.orig_det;
+    x->mut_det = y.mut_det;
+    if (y.err[0])
+        snprintf(x->err, sizeof x->err, "%s", y.err);
+    mf_explore_result_free(&y);
+}
+
+/* MF_AGREE_DEPTH=claim: explore only what classify() reads for the
+ * engine's verdict v, each notion to the depth that decides the claim:
+ *   survived up to b: the potential notion to depth b (a kill of length
+ *     <= b is a disagreement; past b nothing is claimed);
+ *   equivalent: the potential notion without a bound (it must exhaust);
+ *   killed, length L: the potential notion to L (a shorter or no kill is
+ *     a disagreement); for a definite kill the definite notion to L; for
+ *     a potential one the definite notion to the bound (the noup count),
+ *     or further where the engine claims no definite kill: to K for "no
+ *     definite kill up to K", without a bound for "no definite kill"
+ *     (first by inclusion, which proves it when every original behaviour
+ *     is the mutant's; else by the definite search itself);
+ *   deterministic kills, unknown and error: as MF_AGREE_DEPTH=full, but
+ *     to L for a kill.
+ * The default explores without a bound, which also tells how long the
+ * kills past the bound are. */
+static void explore_claim(walk *w, const mf_model *mm, const mf_verdict *v,
+                          mf_explore_result *x)
+{
+    memset(x, 0, sizeof *x);
+    int L = v->kind == MF_V_KILLED && v->test ? v->test->length : -1;
+    if (v->kind == MF_V_SURVIVED || v->kind == MF_V_EQUIVALENT) {
+        int d = v->kind == MF_V_SURVIVED ? v->bound : 0;
+        explore_notion(w, mm, MF_EXPLORE_POTENTIAL, d, x, &x->potential);
+        return;
+    }
+    if (L < 0 || v->notion == MF_N_DETERMINISTIC) {
+        (void)mf_explore_with(w->xctx, x, mm, MF_EXPLORE_AUTO, w->cfg->states,
+                              L < 0 ? 0 : L);
+        if (L > 0 && x->potential.verdict == MF_XV_LIMIT && x->potential.cut)
+            x->potential.depth = L;
+        return;
+    }
+    /* a depth bound of 0 means none: a kill of length 0 is searched to 1 */
+    int dL = L > 0 ? L : 1;
+    explore_notion(w, mm, MF_EXPLORE_POTENTIAL, dL, x, &x->potential);
+    if (v->notion == MF_N_DEFINITE) {
+        explore_notion(w, mm, MF_EXPLORE_DEFINITE, dL, x, &x->definite);
+        return;
+    }
+    int upto = -1, dd = w->cfg->bound;
+    if (sscanf(v->method, "no definite kill up to %d", &upto) == 1) {
+        if (upto > dd)
+            dd = upto;
+    } else if (!strncmp(v->method, "no definite kill", 16)) {
+        explore_notion(w, mm, MF_EXPLORE_INCLUDED, 0, x, &x->included);
+        if (x->included.verdict == MF_XV_NOT_KILLABLE) {
+            /* every original behaviour is the mutant's: no definite kill */
+            x->definite.verdict = MF_XV_NOT_KILLABLE;
+            x->definite.nodes = x->included.nodes;
+            return;
+        }
+        dd = 0;
+    }
+    explore_notion(w, mm, MF_EXPLORE_DEFINITE, dd, x, &x->definite);
+}
+
 static void run_batch(walk *w)
 {
     int n = w->batch.n;
@@ -491,10 +577,14 @@ static void run_batch(walk *w)
         const pending *p = &w->batch.v[j];
         mf_verdict *v = &out[j];
         t0 = now();
+        double xt0 = t0;
         mf_explore_result x;
         /* A limit or an error shows in the verdicts. */
-        (void)mf_explore_with(w->xctx, &x, mms[j], MF_EXPLORE_AUTO,
-                              w->cfg->states, 0);
+        if (w->cfg->claim_depth)
+            explore_claim(w, mms[j], v, &x);
+        else
+            (void)mf_explore_with(w->xctx, &x, mms[j], MF_EXPLORE_AUTO,
+                                  w->cfg->states, 0);
         st->xsecs += now() - t0;
         switch (x.potential.verdict) {
         case MF_XV_KILLED:
@@ -554,6 +644,8 @@ static void run_batch(walk *w)
             notion_str(&xs, "pot", &x.potential);
             mf_buf_puts(&xs, " ");
             notion_str(&xs, "def", &x.definite);
+            mf_buf_printf(&xs, " [%.1fs, %ld+%ld nodes]", now() - xt0,
+                          x.potential.nodes, x.definite.nodes);
             say("#   %s %-14s engine: %-40s explorer: %s  %s\n", p->id, p->op,
                 engine_line(line, sizeof line, v), xs.data,
                 c == C_AGREE     ? "ok"
@@ -735,6 +827,10 @@ test_agree__engine_matches_the_explorer_on_every_mutant(void **state)
         fail_msg("MF_AGREE_SHARD=%s: want K/N with 0 <= K < N", shard);
     if (cfg.batch < 1)
         cfg.batch = 1;
+    const char *depth = getenv("MF_AGREE_DEPTH");
+    if (depth && *depth && strcmp(depth, "full") && strcmp(depth, "claim"))
+        fail_msg("MF_AGREE_DEPTH=%s: want full or claim", depth);
+    cfg.claim_depth = depth && !strcmp(depth, "claim");
 
     strvec files = {0};
     mf_buf dir = {0};
@@ -758,8 +854,9 @@ test_agree__engine_matches_the_explorer_on_every_mutant(void **state)
     MF_VEC_FREE(own);
 
     say("# agreement of the Z3 engine with the explorer: bound %d, "
-        "explorer limit %ld states, %s\n",
+        "explorer limit %ld states%s, %s\n",
         cfg.bound, cfg.states,
+        cfg.claim_depth ? " to the depth of each claim" : "",
         cfg.per_model == 0  ? "every mutant"
         : cfg.per_model > 0 ? "sampled (MF_AGREE_PER_MODEL)"
                             : "CI sample (MF_AGREE_FULL=1: all)");
