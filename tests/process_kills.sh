@@ -122,8 +122,8 @@ check_kills tests/models/proc_turns.smv 6 0 50 20
 # MF_PROC_KILLS_ALL=1). semaphore, prod-cons and p-queue
 # choose values non-deterministically (`{idle, entering}`), so their kills
 # are potential or definite: the shell checks their naming, test_process.c
-# their replay. abp4's kills stay unknown (65,536 initial states, past the
-# replay's limit: docs/smv.md, The corpus), so it is checked for naming
+# their replay. abp4's kills stay unknown (65,536 initial observations,
+# past the replay's limit of allowed outputs: docs/smv.md, The corpus), so it is checked for naming
 # where a kill comes, and for a clean run.
 corpus=(
     "felipeblassioli__nusmv__examples__smv-dist__semaphore 8 40 10 0 ci -"

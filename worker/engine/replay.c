@@ -10,7 +10,17 @@
 
 #include "reach.h"
 
-#define REPLAY_LIMIT 20000
+/* States (or state pairs) one step of a replay holds. A mutant that
+ * drops an init() multiplies the original's initial states by its
+ * variable's domain: prod-cons, 4096 initial states, gets 20480 when
+ * init(sim.val) goes (docs/killing.md, Verdicts). */
+#define REPLAY_LIMIT 100000
+/* Allowed outputs a test carries per step (the size of a test in the
+ * store and on the wire): past it the kill is unknown. abp4's 65536
+ * uninitialised data words would make every test megabytes. */
+#define ALLOWED_LIMIT 20000
+/* Original runs tried when a test's expected observables are filled. */
+#define FILL_TRIES 20000
 
 /* The original's steps in a batch's replays, memoised (replay.h). Key:
  * (initial?, cur, inp); value: the successors, as the simulator lists
@@ -252,6 +262,12 @@ static int replay_original(const mf_model *m, mf_test *t)
             if ((rc = obs_of(o, no, m, st)) != 0)
                 break;
             add_allowed(&A, t, k, o);
+            if (t->nallowed[k] > ALLOWED_LIMIT) {
+                rc = mf_err_set(MF_ELIMIT,
+                                "more than %d allowed outputs at step %d",
+                                ALLOWED_LIMIT, k);
+                break;
+            }
             if (!memcmp(o, t->expect + (size_t)k * no, sizeof *o * (size_t)no))
                 for (int q = 0; q < n; q++)
                     MF_VEC_PUSH(keep, st[q]);
@@ -503,7 +519,7 @@ int mf_engine_replay(const mf_model *m, const mf_model *mutant, mf_test *t,
     return replay_definite(m, mutant, t);
 }
 
-/* At most REPLAY_LIMIT steps tried. */
+/* At most FILL_TRIES steps tried. */
 int mf_replay_fill_expect(const mf_model *m, mf_test *t)
 {
     int n = m->nslots, nn = n ? n : 1, len = t->length, rc = 0, k = 0;
@@ -523,11 +539,11 @@ int mf_replay_fill_expect(const mf_model *m, mf_test *t)
         }
         if (k == len)
             break; /* a state at every step */
-        if (++tried > REPLAY_LIMIT) {
+        if (++tried > FILL_TRIES) {
             rc = mf_err_set(MF_ELIMIT,
                             "no original run within %d steps "
                             "tried",
-                            REPLAY_LIMIT);
+                            FILL_TRIES);
             break;
         }
         cand[k + 1].n = 0;
