@@ -51,6 +51,9 @@
  *   MF_AGREE_METHOD    the engine's --method: auto (default: the BDD
  *                      engine on, docs/killing.md "Portfolio"), smt, bdd
  *                      or explicit
+ *   MF_AGREE_IDS      comma-separated mutant ids: only those (of the
+ *                      models chosen), e.g. to run again the ones a run
+ *                      left unknown
  *   MF_AGREE_DEPTH    full (default): the explorer runs without a depth
  *                      bound, so that it can exhaust the product; claim:
  *                      only as deep as the engine's claim needs, which
@@ -173,6 +176,7 @@ typedef struct {
     unsigned timeout_ms;
     int method; /* mf_method */
     const char *models;
+    const char *ids; /* MF_AGREE_IDS */
 } config;
 
 typedef MF_VEC(char *) strvec;
@@ -680,6 +684,8 @@ static int collect(const mf_mutant *mu, void *ctx)
     walk *w = ctx;
     if (mu->status != MF_MUT_OK)
         return 0;
+    if (w->cfg->ids && !strstr(w->cfg->ids, mu->id))
+        return 0;
     int i = w->seen++;
     if (i % w->stride != 0 ||
         (w->cfg->shard_n && (i / w->stride) % w->cfg->shard_n != w->cfg->shard_k))
@@ -811,6 +817,9 @@ test_agree__engine_matches_the_explorer_on_every_mutant(void **state)
     cfg.verbose = env_int("MF_AGREE_VERBOSE", 0);
     cfg.explicit_max = env_int("MF_AGREE_EXPLICIT", 0);
     cfg.models = getenv("MF_AGREE_MODELS");
+    cfg.ids = getenv("MF_AGREE_IDS");
+    if (cfg.ids && !*cfg.ids)
+        cfg.ids = NULL;
     const char *meth = getenv("MF_AGREE_METHOD");
     static const char *const methods[] = {"auto", "smt", "bdd", "explicit"};
     for (int i = 0; meth && *meth && i < 4; i++)
