@@ -123,8 +123,8 @@ check_kills tests/models/proc_turns.smv 6 0 50 20
 # choose values non-deterministically (`{idle, entering}`), so their kills
 # are potential or definite: the shell checks their naming, test_process.c
 # their replay. abp4's kills stay unknown (65,536 initial observations,
-# past the replay's limit of allowed outputs: docs/smv.md, The corpus), so it is checked for naming
-# where a kill comes, and for a clean run.
+# past the replay's limit of allowed outputs: docs/smv.md, The corpus),
+# so it is checked for naming where a kill comes, and for a clean run.
 corpus=(
     "felipeblassioli__nusmv__examples__smv-dist__semaphore 8 40 10 0 ci -"
     "llgelarall__Railroad-Controller-Liveness-NuSMV__RaillRoad 6 30 10 5 ci -"

@@ -240,13 +240,23 @@ static const char *engine_line(char *buf, size_t n, const mf_verdict *v)
     return buf;
 }
 
+/* MF_XV_LIMIT: the longest length up to which the notion has no kill.
+ * Every node above the level being expanded was expanded: no kill of
+ * length <= depth; a search cut at its depth bound alone expanded that
+ * level too, so its kills one step longer were looked for as well
+ * (explore.h, `cut`). */
+static int limit_upto(const mf_explore_notion *nt)
+{
+    return nt->depth + (nt->cut ? 1 : 0);
+}
+
 static void notion_str(mf_buf *b, const char *what, const mf_explore_notion *nt)
 {
     mf_buf_printf(b, "%s=%s", what, mf_explore_verdict_name(nt->verdict));
     if (nt->verdict == MF_XV_KILLED)
         mf_buf_printf(b, "/%d", nt->length);
     else if (nt->verdict == MF_XV_LIMIT)
-        mf_buf_printf(b, "(no kill <= %d)", nt->depth);
+        mf_buf_printf(b, "(no kill <= %d)", limit_upto(nt));
 }
 
 /* 1 if the explorer proves no kill of length <= n for this notion. */
@@ -258,9 +268,7 @@ static int none_upto(const mf_explore_notion *nt, int n)
     case MF_XV_KILLED:
         return nt->length > n;
     case MF_XV_LIMIT:
-        /* Every node above the level being expanded was expanded: no
-         * kill of length <= depth. */
-        return nt->depth >= n;
+        return limit_upto(nt) >= n;
     default:
         return 0;
     }
@@ -467,9 +475,7 @@ static void report_one(walk *w, const pending *p, const mf_explore_result *x,
     mf_buf_free(&rb);
 }
 
-/* One notion explored to max_depth (0: no bound) into *nt. A search cut
- * at max_depth alone expanded every node above it, so it has no kill of
- * length max_depth or less: its depth is set to say so (none_upto). */
+/* One notion explored to max_depth (0: no bound) into *into. */
 static void explore_notion(walk *w, const mf_model *mm, int notion,
                            int max_depth, mf_explore_result *x,
                            mf_explore_notion *into)
@@ -479,8 +485,6 @@ static void explore_notion(walk *w, const mf_model *mm, int notion,
     mf_explore_notion *nt = notion == MF_EXPLORE_DEFINITE   ? &y.definite
                             : notion == MF_EXPLORE_INCLUDED ? &y.included
                                                             : &y.potential;
-    if (nt->verdict == MF_XV_LIMIT && nt->cut && max_depth > 0)
-        nt->depth = max_depth;
     mf_explore_notion keep = *into;
     *into = *nt;
     *nt = keep; /* freed with y */
@@ -520,8 +524,6 @@ static void explore_claim(walk *w, const mf_model *mm, const mf_verdict *v,
     if (L < 0 || v->notion == MF_N_DETERMINISTIC) {
         (void)mf_explore_with(w->xctx, x, mm, MF_EXPLORE_AUTO, w->cfg->states,
                               L < 0 ? 0 : L);
-        if (L > 0 && x->potential.verdict == MF_XV_LIMIT && x->potential.cut)
-            x->potential.depth = L;
         return;
     }
     /* a depth bound of 0 means none: a kill of length 0 is searched to 1 */

@@ -10,10 +10,9 @@
 
 #include "reach.h"
 
-/* States (or state pairs) one step of a replay holds. A mutant that
+/* States (or state pairs) one step of a replay holds: a mutant that
  * drops an init() multiplies the original's initial states by its
- * variable's domain: prod-cons, 4096 initial states, gets 20480 when
- * init(sim.val) goes (docs/killing.md, Verdicts). */
+ * variable's domain (docs/killing.md, Verdicts). */
 #define REPLAY_LIMIT 100000
 /* Allowed outputs a test carries per step (the size of a test in the
  * store and on the wire): past it the kill is unknown. abp4's 65536
