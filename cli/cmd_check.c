@@ -1,5 +1,5 @@
 /* cmd_check.c - `mutfarm check`: decide mutants of a model in this process
- * with the Z3 engine (worker/engine/engine.h) and print verdicts and tests.
+ * with the Z3 engine (engine/engine.h) and print verdicts and tests.
  * No farm and no store: nothing is written but stdout and stderr. */
 #include "cmd.h"
 

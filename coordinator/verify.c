@@ -1,7 +1,7 @@
 /* verify.c - the coordinator's replay of every reported kill, and the
  * tally of refused results per worker (verify.h, docs/security.md).
  *
- * The replay is the engine's own (mf_engine_replay, worker/engine/
+ * The replay is the engine's own (mf_engine_replay, engine/
  * replay.c: the simulator by explicit enumeration), so a kill passes here
  * exactly when it passed the worker's self-check; a worker that skips the
  * self-check or makes up a test is caught. Mutants are derived from the

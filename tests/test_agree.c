@@ -1,7 +1,7 @@
 /* test_agree.c - ground truth for the Z3 engine (issue 3): for the mutants
  * of the models in MF_SHARED_MODELS/corpus and /seeds, and of the word
  * models tests/models/word_*.smv, that the front-end
- * accepts, the engine's verdict (worker/engine/engine.h, batch mode, bound
+ * accepts, the engine's verdict (engine/engine.h, batch mode, bound
  * B) is compared with the explicit-state explorer's (model/explore.h, exact
  * up to a state limit; run without a depth bound, so that it can exhaust
  * the product):

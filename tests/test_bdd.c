@@ -1,4 +1,4 @@
-/* test_bdd.c - the BDD engine (worker/engine/bdd.c, docs/killing.md
+/* test_bdd.c - the BDD engine (engine/bdd.c, docs/killing.md
  * "BDDs"), forced with --method bdd, against the explicit-state explorer
  * (the ground truth): each kill it reports is replayed again here by the
  * simulator and is as short as the explorer's shortest kill; each

@@ -1,4 +1,4 @@
-/* test_engine.c - the Z3 engine (worker/engine.h): killing notions,
+/* test_engine.c - the Z3 engine (engine.h): killing notions,
  * shortest tests, equivalence proofs and the self-check, pinned on the
  * beverage machine of Fellner et al. and the car alarm. */
 #include <setjmp.h>
@@ -580,7 +580,7 @@ static void test_engine__batch_refusal_kills_match_the_explorer(void **state)
 }
 
 /* The engine's explicit-state proof gives the shortest kill lengths too
- * (worker/engine.c, explicit_proof): a mutant whose shortest potential kill
+ * (engine.c, explicit_proof): a mutant whose shortest potential kill
  * is past the bound survives at once, the potential searches skip the
  * lengths below the explorer's, and a potential kill with no definite kill
  * up to the bound gets no definite search. Each verdict of a batch (every

@@ -10,7 +10,7 @@
  * when the process must leave is given back to the coordinator, and the
  * process ends with _exit() rather than waiting for it.
  *
- * This file does not decide verdicts (worker/engine/) or encode frames
+ * This file does not decide verdicts (engine/) or encode frames
  * (proto/wire.c). */
 #include "farm_worker.h"
 

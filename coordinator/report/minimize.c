@@ -11,7 +11,7 @@
  * prefixes (the longer stays). The rest are covered greedily (most new
  * mutants, then the shorter, then the older test; tests the others make
  * redundant are removed, longest first), or exactly by Z3
- * (worker/engine/cover.h), the greedy answer kept when Z3 runs out of
+ * (engine/cover.h), the greedy answer kept when Z3 runs out of
  * time. Memory: the matrix's kills (16 bytes each) and the tests' inputs
  * as stored. It does not fill the matrix. */
 #include "minimize.h"

@@ -2,7 +2,7 @@
  * matrix (docs/minimisation.md): duplicate tests and tests that are
  * prefixes of others dropped, then a set cover of the mutants the whole
  * suite kills, each at least as strongly (definite or deterministic kills
- * stay so), greedy or exact (worker/engine/cover.h); the answer checked by
+ * stay so), greedy or exact (engine/cover.h); the answer checked by
  * replaying it on every mutant, and stored as a named suite.
  *
  * It does not fill the matrix (mf_matrix_fill does; the matrix must be
