@@ -106,9 +106,17 @@ typedef struct mf_model_cache {
  * input or without. */
 #define MF_MODEL_NSIM_PLANS 4
 
+struct mf_lang;
+
 typedef struct mf_model {
     mf_arena *arena;  /* owns everything below */
     const char *file; /* for messages */
+    /* The language the model was read in (lang.h): mutants and printing in
+     * the language dispatch through it. Copies of a model carry it. */
+    const struct mf_lang *lang;
+    /* The language's own data about the model (lang.h), freed by its
+     * free_data with the loaded model; NULL in copies. */
+    void *lang_data;
     int nvars;
     mf_var *vars;
     int nitems;
