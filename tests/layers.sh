@@ -4,9 +4,10 @@
 # read from the build's object files with nm (file A depends on file B when
 # A has an undefined symbol that B defines; every strongly connected
 # component of more than one file is printed with the symbols that make
-# it); (b) includes go down the layers only: model < engine < proto
-# < {worker, config, coordinator/store} < {coordinator, coordinator/report}
-# < cli (folders of one layer include nothing of each other), a folder
+# it); (b) includes go down the layers only: model < {smv} (the
+# languages) < lang (their registry) < engine < proto < {worker, config,
+# coordinator/store} < {coordinator, coordinator/report} < cli (folders of
+# one layer include nothing of each other), a folder
 # including headers of its own folder and of lower layers only (tests/ may
 # include anything), so that the folders cannot form a cycle either; every
 # offending #include line is printed. It does not build anything: the
@@ -106,10 +107,10 @@ END {
 # A header is found where the compiler finds it: next to the including file
 # first, else in the one folder that holds a header of that name (sources,
 # then headers generated into the build, such as proto/mutfarm.pb-c.h).
-srcs=$(find model smv engine worker config proto coordinator cli tests \
+srcs=$(find model smv lang engine worker config proto coordinator cli tests \
     \( -name '*.c' -o -name '*.h' \) | sort)
 {
-    find model smv engine worker config proto coordinator cli tests -name '*.h' |
+    find model smv lang engine worker config proto coordinator cli tests -name '*.h' |
         sed 's/^/H /'
     (cd "$BUILD" && find . -path ./CMakeFiles -prune -o -name '*.h' -print) |
         sed 's|^\./||; s/^/H /'
@@ -119,12 +120,15 @@ srcs=$(find model smv engine worker config proto coordinator cli tests \
 } | awk '
 function rank(d) {
     if (d == "model") return 0
-    if (d == "engine") return 1
-    if (d == "proto") return 2
-    if (d == "worker" || d == "config" || d == "coordinator/store") return 3
-    if (d == "coordinator" || d == "coordinator/report") return 4
-    if (d == "cli") return 5
-    if (d == "tests" || index(d, "tests/") == 1) return 6
+    # the languages, one folder each, none including another
+    if (d == "smv") return 1
+    if (d == "lang") return 2
+    if (d == "engine") return 3
+    if (d == "proto") return 4
+    if (d == "worker" || d == "config" || d == "coordinator/store") return 5
+    if (d == "coordinator" || d == "coordinator/report") return 6
+    if (d == "cli") return 7
+    if (d == "tests" || index(d, "tests/") == 1) return 8
     return -1
 }
 function dir(p) { if (p !~ /\//) return "."; sub(/\/[^\/]*$/, "", p); return p }
@@ -160,9 +164,6 @@ $1 == "I" {
         }
         to = cand[1]
     }
-    # smv/ is one library with model/ until a seam separates them
-    if (from == "smv") from = "model"
-    if (to == "smv") to = "model"
     if (from == to || index(from, "tests") == 1) next
     rf = rank(from); rt = rank(to)
     if (rf < 0 || rt < 0) {

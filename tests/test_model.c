@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "langs.h"
 
 static mf_model *load_opts(const char *text, const mf_model_opts *opts)
 {
