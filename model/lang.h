@@ -67,9 +67,11 @@ typedef struct mf_lang {
     int nops;
     const char *const *op_names;
     /* Enumerate the mutants of m (m->lang is this language) for the
-     * operators in mask (bit 1u << op; 0: all), in one deterministic order,
-     * each classified ok, duplicate or stillborn (mf_mutant_classify below
-     * does that the common way). With pick NULL every mutant goes to fn;
+     * operators in mask (bit 1u << op; 0: all), in one deterministic order.
+     * Each mutant has lang (m->lang), op, item (the item it replaces or
+     * removes), new_item (NULL: removed; never a DEFINE's removal), site,
+     * repl, desc, line/col, its id from mf_mutant_id and its status from
+     * mf_mutant_classify (below); arena NULL. With pick NULL every mutant goes to fn;
      * else only those with pick(id, ctx) != 0, with the same status they
      * have in the full enumeration (mutate.h, mf_mutants_pick). fn's
      * non-zero return stops the enumeration and is returned. The mutant and

@@ -1,7 +1,8 @@
 /* mutator.h - the SMV mutation enumerator's state and steps, shared by
- * mutate.c (the walk over items, ids, duplicates: the enumeration) and
- * mutate_ops.c (the operators applied at one expression node). Private to
- * smv/. */
+ * mutate.c (the walk over items: the enumeration), mutate_emit.c (what
+ * every operator does to report a mutant: path copies, sites, ids,
+ * duplicates) and mutate_ops.c (the operators applied at one expression
+ * node). Private to smv/. */
 #ifndef MF_SMV_MUTATOR_H
 #define MF_SMV_MUTATOR_H
 

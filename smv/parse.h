@@ -1,7 +1,7 @@
-/* parse.h - what the two halves of the SMV parser share (parser.c: tokens,
- * errors, declarations and modules; parse_expr.c: expressions): the
- * parser's state, its limits and the calls between them. Private to
- * smv/. */
+/* parse.h - what the parts of the SMV parser share (parse_util.c: errors
+ * and tokens; parse_expr.c: expressions; parser.c: types, declarations and
+ * modules): the parser's state, its limits and the calls between them.
+ * Private to smv/. */
 #ifndef MF_SMV_PARSE_H
 #define MF_SMV_PARSE_H
 

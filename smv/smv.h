@@ -1,10 +1,10 @@
 /* smv.h - the SMV (NuSMV language) front-end as a model language (lang.h):
  * mf_lang_smv, and the SMV mutation operators by number (docs/operators.md).
  *
- * Reading is lexer.c and parser.c (text to the parse tree of ast.h) and
+ * Reading is lexer.c and parse*.c (text to the parse tree of ast.h) and
  * flatten.c, flatten_items.c (the parse tree to the flat model, NuSMV
- * processes by process.c); the operators are mutate.c and mutate_ops.c;
- * smv.c holds the language's constant, its sniffer and the printer of a
+ * processes by process.c); the operators are mutate*.c; smv.c holds the
+ * language's constant, its loader and sniffer and the printer of a
  * mutant. The flat model's canonical print (model/print.c) is SMV already,
  * so SMV has no printer of its own. */
 #ifndef MF_SMV_H
