@@ -90,23 +90,39 @@ int mf_local_workers_init(mf_local_workers *f, const char *cmd, int n,
     return 0;
 }
 
-void mf_local_workers_bind(const mf_local_workers *f, char *out, size_t n)
+/* A directory for the socket that only this user can enter (mkdtemp
+ * makes it 0700): under $XDG_RUNTIME_DIR (the user's own, cleaned at
+ * logout) where there is one, else $TMPDIR or /tmp. A path too long for
+ * a socket's address (sun_path: 108 bytes with the socket's name) falls
+ * back to /tmp. */
+static int make_sockdir(char *dir, size_t n)
 {
-    (void)f;
-#ifdef __linux__
-    unsigned long long r = 0;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        if (read(fd, &r, sizeof r) != (ssize_t)sizeof r)
-            r = 0;
-        close(fd);
+    const char *bases[] = {getenv("XDG_RUNTIME_DIR"), getenv("TMPDIR"),
+                           "/tmp"};
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+        const char *b = bases[i];
+        struct stat st;
+        if (!b || !*b || stat(b, &st) != 0 || !S_ISDIR(st.st_mode) ||
+            strlen(b) + sizeof "/mutfarm-run-XXXXXX/farm" > 100)
+            continue;
+        snprintf(dir, n, "%s/mutfarm-run-XXXXXX", b);
+        if (mkdtemp(dir))
+            return 0;
     }
-    if (!r)
-        r = (unsigned long long)mono_ms();
-    snprintf(out, n, "ipc://@mutfarm-run-%d-%016llx", (int)getpid(), r);
-#else
-    snprintf(out, n, "tcp://127.0.0.1:*");
-#endif
+    return -1;
+}
+
+int mf_local_workers_bind(mf_local_workers *f, char *out, size_t n)
+{
+    if (make_sockdir(f->sockdir, sizeof f->sockdir) != 0) {
+        fprintf(stderr, "%s: cannot make a private directory for the "
+                        "workers' socket in $XDG_RUNTIME_DIR, $TMPDIR or "
+                        "/tmp: %s\n", f->cmd, strerror(errno));
+        f->sockdir[0] = 0;
+        return MF_EXIT_INTERNAL;
+    }
+    snprintf(out, n, "ipc://%s/farm", f->sockdir);
+    return 0;
 }
 
 static int start_worker(mf_local_workers *f, int i)
@@ -281,4 +297,11 @@ void mf_local_workers_free(mf_local_workers *f)
     }
     free(f->slots);
     f->slots = NULL;
+    if (f->sockdir[0]) {
+        char sock[sizeof f->sockdir + 8];
+        snprintf(sock, sizeof sock, "%s/farm", f->sockdir);
+        unlink(sock);
+        rmdir(f->sockdir);
+        f->sockdir[0] = 0;
+    }
 }
