@@ -66,6 +66,16 @@ typedef enum {
     MF_WIRE_MATRIX_RESULT = MUTFARM__V1__ENVELOPE__BODY_MATRIX_RESULT,
 } mf_wire_kind;
 
+/* 1 if Hello h takes farm work of kind `name` ("campaign", "matrix"):
+ * one of the kinds it names, or, for a Hello that names none (an older
+ * worker), "campaign", and "matrix" when it says matrix_jobs. */
+int mf_wire_hello_takes(const mf_wire_hello *h, const char *name);
+
+/* The job id and attempt a result (a Result or a MatrixResult body)
+ * names; 0 and 0 for any other body. */
+void mf_wire_result_job(const mf_wire_env *e, uint64_t *job,
+                        uint32_t *attempt);
+
 /* "hello", "credit", ... ("none" for MF_WIRE_NONE, "?" otherwise). */
 const char *mf_wire_kind_name(mf_wire_kind k);
 
