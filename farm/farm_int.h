@@ -75,6 +75,12 @@ struct mf_farm {
 
 /* ---- net.c ---------------------------------------------------------------- */
 
+/* What takes one message (routing id + one frame) off the socket. */
+typedef int (*mf_farm_msg_fn)(mf_farm *f, const uint8_t *rid,
+                              size_t rid_len, const void *data, size_t len);
+
+mf_farm_peer *mf_farm_find_rid(mf_farm *f, const uint8_t *rid, size_t len);
+
 void mf_farm_say_peer(mf_farm *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* "worker host-123", or "peer 0x00800041a7" for one without Hello. */
@@ -93,13 +99,12 @@ void mf_farm_send_reject(mf_farm *f, const uint8_t *rid, size_t rid_len,
                          Mutfarm__V1__RejectCode code, const char *reason,
                          uint64_t job, uint32_t attempt);
 /* Everything waiting on the socket (a bounded number of messages), each
- * to mf_farm_on_message; and the monitor's events. */
-int mf_farm_drain(mf_farm *f);
+ * to on_message; and the monitor's events. */
+int mf_farm_drain(mf_farm *f, mf_farm_msg_fn on_message);
 void mf_farm_drain_monitor(mf_farm *f);
 
 /* ---- peers.c -------------------------------------------------------------- */
 
-mf_farm_peer *mf_farm_find_rid(mf_farm *f, const uint8_t *rid, size_t len);
 void mf_farm_remove_peer(mf_farm *f, mf_farm_peer *p);
 /* A kind's view of worker p. */
 mf_farm_worker mf_farm_worker_of(const mf_farm *f, const mf_farm_peer *p);

@@ -1,6 +1,7 @@
 /* net.c - the farm server's socket (farm.h): the ROUTER bound with its
- * limits, CURVE and monitor, frames read off it and handed to peers.c,
- * frames sent (or held in the outbox while a batch is open), and the
+ * limits, CURVE and monitor, frames read off it and handed on (to
+ * peers.c, by serve.c), frames sent (or held in the outbox while a batch
+ * is open), the table of workers looked up by routing id, and the
  * server's log lines and progress line on stderr. It decides nothing
  * about workers or jobs. */
 #include "farm_int.h"
@@ -110,6 +111,15 @@ const char *mf_farm_peer_name(char *buf, size_t n, const uint8_t *rid,
     return buf;
 }
 
+mf_farm_peer *mf_farm_find_rid(mf_farm *f, const uint8_t *rid, size_t len)
+{
+    for (int i = 0; i < f->peers.n; i++)
+        if (f->peers.v[i].rid_len == len &&
+            memcmp(f->peers.v[i].rid, rid, len) == 0)
+            return &f->peers.v[i];
+    return NULL;
+}
+
 /* ---- sending -------------------------------------------------------------- */
 
 int mf_farm_send_raw(mf_farm *f, const uint8_t *rid, size_t rid_len,
@@ -173,7 +183,8 @@ static void seen_fd(mf_farm *f, int fd)
 
 /* One message off the socket: its routing id and its one frame (a
  * message of more frames is read off whole and refused). */
-static int take_one(mf_farm *f, zmq_msg_t *id, zmq_msg_t *body)
+static int take_one(mf_farm *f, zmq_msg_t *id, zmq_msg_t *body,
+                    mf_farm_msg_fn on_message)
 {
     zmq_msg_init(body);
     zmq_msg_recv(body, f->sock, 0);
@@ -204,13 +215,13 @@ static int take_one(mf_farm *f, zmq_msg_t *id, zmq_msg_t *body)
                             MUTFARM__V1__REJECT_CODE__REJECT_UNDECODABLE,
                             "one frame per message", 0, 0);
     } else {
-        return mf_farm_on_message(f, rid, rid_len, zmq_msg_data(body),
-                                  zmq_msg_size(body));
+        return on_message(f, rid, rid_len, zmq_msg_data(body),
+                          zmq_msg_size(body));
     }
     return 0;
 }
 
-int mf_farm_drain(mf_farm *f)
+int mf_farm_drain(mf_farm *f, mf_farm_msg_fn on_message)
 {
     for (int n = 0; n < BATCH; n++) {
         zmq_msg_t id, body;
@@ -223,7 +234,7 @@ int mf_farm_drain(mf_farm *f)
             zmq_msg_close(&id);
             continue;
         }
-        int rc = take_one(f, &id, &body);
+        int rc = take_one(f, &id, &body, on_message);
         zmq_msg_close(&body);
         zmq_msg_close(&id);
         if (rc < 0)

@@ -22,15 +22,6 @@
  * status`) is refreshed at most this often. */
 #define SEEN_MS 2000
 
-mf_farm_peer *mf_farm_find_rid(mf_farm *f, const uint8_t *rid, size_t len)
-{
-    for (int i = 0; i < f->peers.n; i++)
-        if (f->peers.v[i].rid_len == len &&
-            memcmp(f->peers.v[i].rid, rid, len) == 0)
-            return &f->peers.v[i];
-    return NULL;
-}
-
 static mf_farm_peer *find_id(mf_farm *f, const char *id)
 {
     for (int i = 0; i < f->peers.n; i++)

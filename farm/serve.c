@@ -339,7 +339,7 @@ int mf_farm_serve(mf_farm *f)
         if ((rc = batch_open(f)) < 0)
             break;
         if (n > 0 && (it[0].revents & ZMQ_POLLIN))
-            rc = mf_farm_drain(f);
+            rc = mf_farm_drain(f, mf_farm_on_message);
         if (rc >= 0 && n > 0 && f->mon && (it[1].revents & ZMQ_POLLIN))
             mf_farm_drain_monitor(f);
         if (rc >= 0)
