@@ -398,6 +398,7 @@ const mf_farm_kind mf_campaign_kind = {
     .release = release,
     .release_worker = release_worker,
     .expire = expire,
+    .alive = NULL, /* a lease runs out lease_ms after it was given */
     .hello = hello,
     .complete = complete,
 };

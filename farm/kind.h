@@ -125,6 +125,11 @@ typedef struct mf_farm_kind {
      * same counts. */
     int (*expire)(mf_farm *f, void *k, int *back, int *quarantined);
 
+    /* Worker `worker` sent a heartbeat: it is alive, and a kind whose
+     * leases last while their holder lives pushes them on. May be NULL
+     * (leases run out lease_ms after they were given). */
+    int (*alive)(mf_farm *f, void *k, const char *worker);
+
     /* A worker that takes this kind said Hello (h): what the kind records
      * of it (versions). May be NULL. */
     void (*hello)(mf_farm *f, void *k, const mf_farm_worker *w,

@@ -313,6 +313,21 @@ static int on_bye(mf_farm *f, mf_farm_peer *p, const mf_wire_bye *b)
 
 /* ---- one message ------------------------------------------------------------ */
 
+/* A heartbeat of p: the kinds it takes that keep leases alive hear of
+ * it. */
+static int alive(mf_farm *f, const mf_farm_peer *p)
+{
+    for (int i = 0; i < f->nwork; i++) {
+        const mf_farm_work *w = &f->work[i];
+        if (!(p->kinds & (1u << i)) || !w->k->alive)
+            continue;
+        int rc = w->k->alive(f, w->ctx, p->id);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
 /* The index of the kind whose results come as body k; -1 none. */
 static int result_kind(const mf_farm *f, mf_wire_kind k)
 {
@@ -331,8 +346,9 @@ static int from_peer(mf_farm *f, mf_farm_peer **pp, const uint8_t *rid,
     int tag = result_kind(f, k);
     switch (k) {
     case MF_WIRE_HELLO:
-    case MF_WIRE_HEARTBEAT:
         return 0;
+    case MF_WIRE_HEARTBEAT:
+        return alive(f, p);
     case MF_WIRE_CREDIT: {
         int64_t cr = (int64_t)p->credit + e->credit->n;
         int64_t cap = (int64_t)p->threads * CREDIT_PER_THREAD;

@@ -1,10 +1,12 @@
 /* wire.h - the farm's wire codec: one ZeroMQ frame <-> one
  * mutfarm.v1.Envelope (proto/mutfarm.proto, docs/protocol.md), and the
- * conversions between the engine's verdicts/tests and Result messages.
+ * conversions between the engine's verdicts/tests and Result messages
+ * (wire.c: envelopes, checks, encoders; wire_result.c: Results;
+ * wire_matrix.c: the kill matrix's messages).
  *
  * It moves bytes and structs only: no sockets, no policy. Who sends what
- * when is docs/protocol.md; the coordinator (coordinator/server.c) and the
- * worker (worker/farm_worker.c) implement it.
+ * when is docs/protocol.md; the farm's serving loop (farm/) with its
+ * kinds of work, and the worker (worker/farm_worker.c), implement it.
  *
  * Structs come in two kinds, freed differently:
  *   - decoded ones (mf_wire_decode) belong to protobuf-c: mf_wire_free();

@@ -14,12 +14,12 @@
  * start of the same fill (same blocks, same ranges), so a restarted
  * coordinator skips the jobs recorded there.
  *
- * Leases are held in memory: a job whose worker dies, leaves or is cut
- * off, or whose lease runs out, returns to the queue, as does one a
- * worker refuses; each such loss is an attempt, and a job lost
- * max_attempts times fails the fill (a kill matrix with a hole is not a
- * kill matrix). Jobs a leaving worker gives back in its Bye, or that
- * could not be sent, return without counting.
+ * Leases are held in memory, pushed on by their holder's heartbeats: a
+ * job whose worker dies, leaves or is cut off, or whose lease runs out,
+ * returns to the queue, as does one a worker refuses; each such loss is
+ * an attempt, and a job lost max_attempts times fails the fill (a kill
+ * matrix with a hole is not a kill matrix). Jobs a leaving worker gives
+ * back in its Bye, or that could not be sent, return without counting.
  *
  * This file does not replay (worker/matrix_job.c does), does not serve
  * (the farm's loop does) and does not touch the campaigns or jobs
@@ -547,6 +547,19 @@ static int expire(mf_farm *farm, void *k, int *back, int *quarantined)
     return rc;
 }
 
+/* A heartbeat of the holder pushes its leases on: a lease runs out
+ * lease_ms after its holder was last heard of, however long its job. */
+static int alive(mf_farm *farm, void *k, const char *worker)
+{
+    mf_matrix_farm *f = k;
+    int64_t deadline = mf_farm_now_ms() + mf_farm_lease_ms(farm);
+    for (int i = 0; i < f->jobs.n; i++)
+        if (f->jobs.v[i].state == J_LEASED &&
+            !strcmp(f->jobs.v[i].holder, worker))
+            f->jobs.v[i].deadline = deadline;
+    return 0;
+}
+
 static int jobs_left(const mf_matrix_farm *f)
 {
     if (f->more)
@@ -588,6 +601,7 @@ static const mf_farm_kind matrix_kind = {
     .release = release,
     .release_worker = release_worker,
     .expire = expire,
+    .alive = alive,
     .hello = NULL,
     .complete = complete,
 };
