@@ -109,8 +109,8 @@ typedef struct mf_farm_kind {
     /* The lease `attempt` of job `job` goes back: `failed` (the job's
      * fault, or nobody's: a worker refused it, its result did not fit)
      * counts as an attempt, which may quarantine the job (or fail the
-     * work); otherwise (not sent, given back by a leaving worker, held
-     * by a cut-off worker) it does not. A job that is not this kind's,
+     * work); otherwise (not sent, given back by a leaving worker, its
+     * result failed verification: the worker's fault) it does not. A job that is not this kind's,
      * or no longer leased under that attempt, is ignored (0). */
     int (*release)(mf_farm *f, void *k, uint64_t job, uint32_t attempt,
                    int failed, const char *why);
