@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "job_model.h"
 #include "mutate.h"
 #include "sim.h"
 
@@ -162,16 +163,6 @@ int mf_worker_do_job(mf_wire_result **out, const mf_wire_job *job,
 {
     *out = NULL;
     int64_t t0 = now_ms();
-    size_t tlen = strlen(job->model_text);
-    char hash[65];
-    mf_sha256_hex(hash, job->model_text, tlen);
-    if (strcmp(hash, job->model_sha256) != 0)
-        return mf_err_set(MF_EPARSE,
-                          "job %llu: model text hashes to %.12s..., the job "
-                          "says %.12s...",
-                          (unsigned long long)job->job_id, hash,
-                          job->model_sha256);
-
     mf_model_opts mo = {0};
     const mf_wire_options *po = job->options;
     if (po) {
@@ -182,13 +173,11 @@ int mf_worker_do_job(mf_wire_result **out, const mf_wire_job *job,
     }
     mf_engine_opts eo;
     mf_wire_opts_to_engine(&eo, po);
-
     mf_model *m = NULL;
-    const char *name = job->model_name[0] ? job->model_name : "job.smv";
-    int rc = mf_model_load(&m, name, job->model_text, tlen, &mo);
+    int rc = mf_worker_job_model(&m, "job", job->job_id, job->model_name,
+                                 job->model_text, job->model_sha256, &mo);
     if (rc < 0)
-        return mf_err_set(MF_EPARSE, "job %llu: the model does not load: %s",
-                          (unsigned long long)job->job_id, mf_err_msg());
+        return rc;
 
     int n = (int)job->n_mutant_ids;
     char **ids = job->mutant_ids;
