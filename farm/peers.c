@@ -234,7 +234,7 @@ static int on_result(mf_farm *f, int tag, mf_farm_peer *p,
     mf_farm_work *wk = &f->work[tag];
     uint64_t job = 0;
     uint32_t attempt = 0;
-    mf_wire_result_job(env, &job, &attempt);
+    mf_wire_job_of(env, &job, &attempt);
     mf_farm_worker w = mf_farm_worker_of(f, p);
     mf_farm_answer a;
     memset(&a, 0, sizeof a);

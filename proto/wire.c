@@ -98,17 +98,28 @@ int mf_wire_hello_takes(const mf_wire_hello *h, const char *name)
     return 0;
 }
 
-void mf_wire_result_job(const mf_wire_env *e, uint64_t *job,
-                        uint32_t *attempt)
+void mf_wire_job_of(const mf_wire_env *e, uint64_t *job, uint32_t *attempt)
 {
     *job = 0;
     *attempt = 0;
-    if ((mf_wire_kind)e->body_case == MF_WIRE_RESULT) {
+    switch ((mf_wire_kind)e->body_case) {
+    case MF_WIRE_JOB:
+        *job = e->job->job_id;
+        *attempt = e->job->attempt;
+        break;
+    case MF_WIRE_MATRIX_JOB:
+        *job = e->matrix_job->job_id;
+        *attempt = e->matrix_job->attempt;
+        break;
+    case MF_WIRE_RESULT:
         *job = e->result->job_id;
         *attempt = e->result->attempt;
-    } else if ((mf_wire_kind)e->body_case == MF_WIRE_MATRIX_RESULT) {
+        break;
+    case MF_WIRE_MATRIX_RESULT:
         *job = e->matrix_result->job_id;
         *attempt = e->matrix_result->attempt;
+        break;
+    default: break;
     }
 }
 

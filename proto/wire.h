@@ -73,10 +73,9 @@ typedef enum {
  * worker), "campaign", and "matrix" when it says matrix_jobs. */
 int mf_wire_hello_takes(const mf_wire_hello *h, const char *name);
 
-/* The job id and attempt a result (a Result or a MatrixResult body)
- * names; 0 and 0 for any other body. */
-void mf_wire_result_job(const mf_wire_env *e, uint64_t *job,
-                        uint32_t *attempt);
+/* The job id and attempt a job or a result (Job, MatrixJob, Result,
+ * MatrixResult) names; 0 and 0 for any other body. */
+void mf_wire_job_of(const mf_wire_env *e, uint64_t *job, uint32_t *attempt);
 
 /* "hello", "credit", ... ("none" for MF_WIRE_NONE, "?" otherwise). */
 const char *mf_wire_kind_name(mf_wire_kind k);

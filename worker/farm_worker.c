@@ -165,6 +165,40 @@ static done_msg *run_matrix_job(worker *w, const mf_wire_matrix_job *job)
     return d;
 }
 
+/* The kinds of farm work this worker takes (docs/protocol.md, "Kinds of
+ * farm work"): the name its Hello gives, the body of their jobs, and what
+ * runs one in a job thread. */
+typedef struct {
+    const char *name;
+    mf_wire_kind job_msg;
+    done_msg *(*run)(worker *w, const mf_wire_env *env);
+} job_kind;
+
+static done_msg *run_campaign(worker *w, const mf_wire_env *env)
+{
+    return run_job(w, env->job);
+}
+
+static done_msg *run_matrix(worker *w, const mf_wire_env *env)
+{
+    return run_matrix_job(w, env->matrix_job);
+}
+
+static const job_kind kinds[] = {
+    {"campaign", MF_WIRE_JOB, run_campaign},
+    {"matrix", MF_WIRE_MATRIX_JOB, run_matrix},
+};
+#define NKINDS (sizeof kinds / sizeof *kinds)
+
+/* The kind whose jobs come as body k; NULL: not a job. */
+static const job_kind *kind_of(mf_wire_kind k)
+{
+    for (size_t i = 0; i < NKINDS; i++)
+        if (kinds[i].job_msg == k)
+            return &kinds[i];
+    return NULL;
+}
+
 static void *job_thread(void *arg)
 {
     worker *w = arg;
@@ -190,10 +224,8 @@ static void *job_thread(void *arg)
         w->busy++;
         pthread_mutex_unlock(&w->mu);
 
-        done_msg *d = it->env->body_case ==
-                                  MUTFARM__V1__ENVELOPE__BODY_MATRIX_JOB
-                          ? run_matrix_job(w, it->env->matrix_job)
-                          : run_job(w, it->env->job);
+        done_msg *d =
+            kind_of((mf_wire_kind)it->env->body_case)->run(w, it->env);
         mf_wire_free(it->env);
         free(it);
         if (zmq_send(push, &d, sizeof d, 0) != sizeof d) {
@@ -360,9 +392,11 @@ static int connect_dealer(session *s, int stopping)
     h.pid = (uint32_t)getpid();
     /* The kinds of farm work this worker takes; matrix_jobs too, for a
      * coordinator older than the list. */
-    static char *kinds[] = {"campaign", "matrix"};
-    h.n_kinds = sizeof kinds / sizeof *kinds;
-    h.kinds = kinds;
+    char *names[NKINDS];
+    for (size_t i = 0; i < NKINDS; i++)
+        names[i] = (char *)(uintptr_t)kinds[i].name;
+    h.n_kinds = NKINDS;
+    h.kinds = names;
     h.matrix_jobs = 1;
     uint8_t *buf = NULL;
     size_t len = 0;
@@ -413,13 +447,9 @@ static void on_frame(session *s, const void *data, size_t len, int stopping)
     }
     if (w->o->verbose)
         wlog("got %s", mf_wire_kind_name((mf_wire_kind)e->body_case));
-    switch (e->body_case) {
-    case MUTFARM__V1__ENVELOPE__BODY_JOB:
-    case MUTFARM__V1__ENVELOPE__BODY_MATRIX_JOB: { /* taken alike */
-        jobref r = e->body_case == MUTFARM__V1__ENVELOPE__BODY_JOB
-                       ? (jobref){e->job->job_id, e->job->attempt}
-                       : (jobref){e->matrix_job->job_id,
-                                  e->matrix_job->attempt};
+    if (kind_of((mf_wire_kind)e->body_case)) { /* a job of any kind */
+        jobref r;
+        mf_wire_job_of(e, &r.job_id, &r.attempt);
         MF_VEC_PUSH(s->inflight, r);
         if (stopping) {
             /* Taken only to be listed as given back in our Bye. */
@@ -429,6 +459,7 @@ static void on_frame(session *s, const void *data, size_t len, int stopping)
         enqueue_job(w, e);
         return; /* the thread frees e */
     }
+    switch (e->body_case) {
     case MUTFARM__V1__ENVELOPE__BODY_ACK:
         drop_pending(s, e->ack->job_id, e->ack->attempt);
         break;
