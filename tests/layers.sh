@@ -5,8 +5,8 @@
 # A has an undefined symbol that B defines; every strongly connected
 # component of more than one file is printed with the symbols that make
 # it); (b) includes go down the layers only: model < engine < proto
-# < {worker, config, coordinator/store} < {coordinator, coordinator/report}
-# < cli (folders of one layer include nothing of each other), a folder
+# < {worker, config, coordinator/store} < farm < {coordinator,
+# coordinator/report} < cli (folders of one layer include nothing of each other), a folder
 # including headers of its own folder and of lower layers only (tests/ may
 # include anything), so that the folders cannot form a cycle either; every
 # offending #include line is printed. It does not build anything: the
@@ -106,10 +106,10 @@ END {
 # A header is found where the compiler finds it: next to the including file
 # first, else in the one folder that holds a header of that name (sources,
 # then headers generated into the build, such as proto/mutfarm.pb-c.h).
-srcs=$(find model engine worker config proto coordinator cli tests \
+srcs=$(find model engine worker config proto farm coordinator cli tests \
     \( -name '*.c' -o -name '*.h' \) | sort)
 {
-    find model engine worker config proto coordinator cli tests -name '*.h' |
+    find model engine worker config proto farm coordinator cli tests -name '*.h' |
         sed 's/^/H /'
     (cd "$BUILD" && find . -path ./CMakeFiles -prune -o -name '*.h' -print) |
         sed 's|^\./||; s/^/H /'
@@ -122,9 +122,10 @@ function rank(d) {
     if (d == "engine") return 1
     if (d == "proto") return 2
     if (d == "worker" || d == "config" || d == "coordinator/store") return 3
-    if (d == "coordinator" || d == "coordinator/report") return 4
-    if (d == "cli") return 5
-    if (d == "tests" || index(d, "tests/") == 1) return 6
+    if (d == "farm") return 4
+    if (d == "coordinator" || d == "coordinator/report") return 5
+    if (d == "cli") return 6
+    if (d == "tests" || index(d, "tests/") == 1) return 7
     return -1
 }
 function dir(p) { if (p !~ /\//) return "."; sub(/\/[^\/]*$/, "", p); return p }
