@@ -4,12 +4,15 @@
  * `mutfarm run` and `mutfarm matrix --workers` share it. */
 #include "local_workers.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -90,6 +93,55 @@ int mf_local_workers_init(mf_local_workers *f, const char *cmd, int n,
     return 0;
 }
 
+/* A socket directory that an earlier run left (it was killed with
+ * SIGKILL): this user's, mode 0700, and its socket refuses connections
+ * (nobody listens), or it has none and is older than a minute (a run
+ * between mkdtemp and bind is not stale). Removed with its socket. */
+static void sweep_one(const char *base, const char *name)
+{
+    char dir[600], sock[620];
+    struct stat st;
+    snprintf(dir, sizeof dir, "%s/%s", base, name);
+    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != geteuid() || (st.st_mode & 0777) != 0700)
+        return;
+    snprintf(sock, sizeof sock, "%s/farm", dir);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    if (strlen(sock) >= sizeof a.sun_path)
+        return;
+    memcpy(a.sun_path, sock, strlen(sock) + 1);
+    int stale = 0;
+    struct stat ss;
+    if (lstat(sock, &ss) != 0)
+        stale = errno == ENOENT && time(NULL) - st.st_mtime > 60;
+    else if (S_ISSOCK(ss.st_mode)) {
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd >= 0) {
+            stale = connect(fd, (struct sockaddr *)&a, sizeof a) != 0 &&
+                    errno == ECONNREFUSED;
+            close(fd);
+        }
+    }
+    if (stale) {
+        unlink(sock);
+        rmdir(dir);
+    }
+}
+
+/* The stale socket directories of this user's earlier runs under base. */
+static void sweep(const char *base)
+{
+    DIR *d = opendir(base);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (!strncmp(e->d_name, "mutfarm-run-", 12) &&
+            strlen(e->d_name) == 18)
+            sweep_one(base, e->d_name);
+    closedir(d);
+}
+
 /* A directory for the socket that only this user can enter (mkdtemp
  * makes it 0700): under $XDG_RUNTIME_DIR (the user's own, cleaned at
  * logout) where there is one, else $TMPDIR or /tmp. A path too long for
@@ -105,6 +157,7 @@ static int make_sockdir(char *dir, size_t n)
         if (!b || !*b || stat(b, &st) != 0 || !S_ISDIR(st.st_mode) ||
             strlen(b) + sizeof "/mutfarm-run-XXXXXX/farm" > 100)
             continue;
+        sweep(b);
         snprintf(dir, n, "%s/mutfarm-run-XXXXXX", b);
         if (mkdtemp(dir))
             return 0;
