@@ -1,5 +1,5 @@
-/* verify.c - the coordinator's replay of every reported kill, and the
- * tally of refused results per worker (verify.h, docs/security.md).
+/* verify.c - the coordinator's replay of every reported kill (verify.h,
+ * docs/security.md).
  *
  * The replay is the engine's own (mf_engine_replay, engine/
  * replay.c: the simulator by explicit enumeration), so a kill passes here
@@ -16,21 +16,10 @@
 #include "mf.h"
 #include "lang.h"
 
-/* Workers remembered; past this the oldest that is not cut off goes. */
-#define MAX_WORKERS 4096
-
-typedef struct {
-    char id[160];
-    char key[41]; /* Z85 CURVE key, "" none */
-    int refused;
-    int cut;
-} wtally;
-
 struct mf_verify {
     const mf_model *m;
     mf_notion_req want;
-    MF_VEC(wtally) w;
-    long replayed, refused;
+    long replayed;
 };
 
 mf_verify *mf_verify_new(const mf_model *m, mf_notion_req want)
@@ -45,14 +34,12 @@ void mf_verify_free(mf_verify *v)
 {
     if (!v)
         return;
-    MF_VEC_FREE(v->w);
     free(v);
 }
 
-void mf_verify_counts(const mf_verify *v, long *replayed, long *refused)
+long mf_verify_replayed(const mf_verify *v)
 {
-    *replayed = v->replayed;
-    *refused = v->refused;
+    return v->replayed;
 }
 
 /* ---- replaying ---------------------------------------------------------- */
@@ -235,54 +222,4 @@ int mf_verify_kills(mf_verify *v, mf_store *st, int64_t job, char *why,
     free(x.kills);
     free(x.done);
     return x.bad;
-}
-
-/* ---- the tally ---------------------------------------------------------- */
-
-static wtally *find(const mf_verify *v, const char *id, const char *key)
-{
-    for (int i = 0; i < v->w.n; i++) {
-        wtally *t = &v->w.v[i];
-        if ((id && !strcmp(t->id, id)) || (key && t->key[0] &&
-                                           !strcmp(t->key, key)))
-            return t;
-    }
-    return NULL;
-}
-
-int mf_verify_refused(mf_verify *v, const char *id, const char *key)
-{
-    v->refused++;
-    wtally *t = find(v, id, key);
-    if (!t) {
-        if (v->w.n >= MAX_WORKERS) {
-            for (int i = 0; i < v->w.n; i++)
-                if (!v->w.v[i].cut) {
-                    v->w.v[i] = v->w.v[--v->w.n];
-                    break;
-                }
-        }
-        wtally z = {0};
-        MF_VEC_PUSH(v->w, z);
-        t = &v->w.v[v->w.n - 1];
-        snprintf(t->id, sizeof t->id, "%s", id ? id : "");
-    }
-    if (key && !t->key[0])
-        snprintf(t->key, sizeof t->key, "%s", key);
-    if (++t->refused >= MF_VERIFY_CUT_OFF)
-        t->cut = 1;
-    return t->refused;
-}
-
-int mf_verify_is_cut(const mf_verify *v, const char *id, const char *key)
-{
-    if (!v || (!id && !key))
-        return 0;
-    for (int i = 0; i < v->w.n; i++) {
-        const wtally *t = &v->w.v[i];
-        if (t->cut && ((id && t->id[0] && !strcmp(t->id, id)) ||
-                       (key && t->key[0] && !strcmp(t->key, key))))
-            return 1;
-    }
-    return 0;
 }

@@ -6,8 +6,8 @@
 # component of more than one file is printed with the symbols that make
 # it); (b) includes go down the layers only: model < {smv} (the
 # languages) < lang (their registry) < engine < proto < {worker, config,
-# coordinator/store} < {coordinator, coordinator/report} < cli (folders of
-# one layer include nothing of each other), a folder
+# coordinator/store} < farm < {coordinator, coordinator/report} < cli
+# (folders of one layer include nothing of each other), a folder
 # including headers of its own folder and of lower layers only (tests/ may
 # include anything), so that the folders cannot form a cycle either; every
 # offending #include line is printed. It does not build anything: the
@@ -107,10 +107,11 @@ END {
 # A header is found where the compiler finds it: next to the including file
 # first, else in the one folder that holds a header of that name (sources,
 # then headers generated into the build, such as proto/mutfarm.pb-c.h).
-srcs=$(find model smv lang engine worker config proto coordinator cli tests \
-    \( -name '*.c' -o -name '*.h' \) | sort)
+srcs=$(find model smv lang engine worker config proto farm coordinator cli \
+    tests \( -name '*.c' -o -name '*.h' \) | sort)
 {
-    find model smv lang engine worker config proto coordinator cli tests -name '*.h' |
+    find model smv lang engine worker config proto farm coordinator cli tests \
+        -name '*.h' |
         sed 's/^/H /'
     (cd "$BUILD" && find . -path ./CMakeFiles -prune -o -name '*.h' -print) |
         sed 's|^\./||; s/^/H /'
@@ -126,9 +127,10 @@ function rank(d) {
     if (d == "engine") return 3
     if (d == "proto") return 4
     if (d == "worker" || d == "config" || d == "coordinator/store") return 5
-    if (d == "coordinator" || d == "coordinator/report") return 6
-    if (d == "cli") return 7
-    if (d == "tests" || index(d, "tests/") == 1) return 8
+    if (d == "farm") return 6
+    if (d == "coordinator" || d == "coordinator/report") return 7
+    if (d == "cli") return 8
+    if (d == "tests" || index(d, "tests/") == 1) return 9
     return -1
 }
 function dir(p) { if (p !~ /\//) return "."; sub(/\/[^\/]*$/, "", p); return p }
