@@ -1,4 +1,4 @@
-/* test_parser.c - the SMV lexer and parser (model/lexer.c, model/parser.c)
+/* test_parser.c - the SMV lexer and parser (smv/lexer.c, smv/parse*.c)
  * and the expression helpers they rely on (model/expr.c).
  *
  * Expressions are checked through a prefix rendering, e.g. `a | b & c` is

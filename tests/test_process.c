@@ -1,8 +1,8 @@
-/* test_process.c - NuSMV processes (model/process.c): the scheduler input,
+/* test_process.c - NuSMV processes (smv/process.c): the scheduler input,
  * one process moving per step, `running`, the guarded and merged next()
  * assignments, what the mutation operators leave alone, and kills whose
  * every step names the process that moved, replayed by the simulator; and
- * module parameters read through their instance (model/flatten.c). */
+ * module parameters read through their instance (smv/flatten.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
