@@ -1,20 +1,9 @@
-/* rerun_replay.h - does a given test kill a mutant? The simulator's answer for
- * one test and many mutants, for the nightly rerun (coordinator/rerun.h,
- * docs/nightly.md).
- *
- * A test's inputs fix, for the original and for a mutant, a layered graph
- * of states: layer k holds every state the model can be in after the
- * inputs of states 0..k, each with its successors in layer k + 1 (no
- * successor: it refuses). The original's graph is built once per test and
- * kept; each mutant's is built when it is checked. A kill is then a search
- * over the two graphs, with the notions of docs/killing.md:
- *   definite: no pair of runs (original, mutant) shows the same
- *     observables all along (a refusal by both is the same behaviour);
- *   potential: some run of the mutant shows observables (or refuses where)
- *     no run of the original does.
- * Deterministic models are the case of one state per layer. What this
- * finds is a claim: the caller has it confirmed by mf_engine_replay, the
- * referee every kill of the farm goes through.
+/* rerun_replay.h - does a given test kill a mutant? The answer for one
+ * test and many mutants, for the nightly rerun (coordinator/rerun.h,
+ * docs/nightly.md): the simulator's claim (model/kill_replay.h, the one
+ * test x mutant replay, under the rules of the engine's replay),
+ * confirmed by mf_engine_replay, the referee every kill of the farm goes
+ * through.
  *
  * It does not read or write the store. */
 #ifndef MF_RERUN_REPLAY_H
