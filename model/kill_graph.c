@@ -406,7 +406,7 @@ static int grow(mf_kill_graph *g)
     }
     if (rc < 0)
         return rc == MF_ELIMIT ? mf_err_set(MF_ELIMIT,
-                                            "more than %d states at one "
+                                            "more than %d states in one "
                                             "step",
                                             g->rules->max_layer)
                                : rc;

@@ -455,7 +455,7 @@ static int potential_init(const mf_kill_graph *o, mf_kill_graph *u,
                 path[0] = j;
         } else if (node_put(L, j, set_put(L, init + lo, end - lo), -1,
                             u->rules->max_nodes) < 0)
-            rc = mf_err_set(MF_ELIMIT, "more than %d nodes in the replay",
+            rc = mf_err_set(MF_ELIMIT, "more than %d states in the replay",
                             u->rules->max_nodes);
     }
     free(init);
@@ -503,7 +503,7 @@ static int potential(const mf_kill_graph *o, mf_kill_graph *u, int *path,
                     if (path)
                         path[k + 1] = su[b];
                 } else if (node_put(nx, su[b], sid, p, ru->max_nodes) < 0)
-                    rc = mf_err_set(MF_ELIMIT, "more than %d nodes in the "
+                    rc = mf_err_set(MF_ELIMIT, "more than %d states in the "
                                     "replay", ru->max_nodes);
             }
         }
