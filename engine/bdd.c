@@ -7,26 +7,24 @@
  * the frontiers and replayed by the simulator before it counts. A depth
  * that adds no new pair ends the search: no input sequence of any length
  * kills (the proof "bdd-fixpoint"). The original's relations are built once
- * per batch (bdd_enc.c); a mutant's are the original's with the conjuncts
- * of the items it changes replaced. It decides no non-deterministic
- * mutant and builds no Z3 formula. */
-#include "bdd_engine.h"
+ * per batch (bdd_items.c); a mutant's are the original's with the conjuncts
+ * of the items it changes replaced. The searches are bdd_search.c's;
+ * this file opens the session and each mutant's relations and settles
+ * what a search found. It decides no non-deterministic mutant and builds
+ * no Z3 formula. */
+#include "bdd_sess.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bdd_int.h"
 #include "replay.h"
 #include "sim.h"
 #include "z3util.h"
 
 /* BuDDy keeps one node table per process: one batch at a time uses it. */
 static pthread_mutex_t bdd_lock = PTHREAD_MUTEX_INITIALIZER;
-/* The last BuDDy error (node table full, out of memory): everything built
- * since is void. Read and written under bdd_lock. */
-static int bdd_err;
 
 /* Nodes of the table at most (about 20 bytes each, with the caches). */
 #define NODES_MAX (6 << 20)
@@ -42,51 +40,10 @@ static int bdd_err;
 /* The explorer's product nodes "small products" are measured against
  * where its limit is a memory budget (its old fixed count). */
 #define EXPLORER_REF 20000
-/* Depths searched past the bound for a proof, at most. */
-#define PAST_MAX 4096
-/* The original's reachable states are kept depth by depth (search_det)
- * up to this many depths. */
-#define LAYERS_MAX 4096
 
 static void on_error(int e)
 {
-    bdd_err = e;
-}
-
-typedef struct {
-    mf_bdd_space sp;
-    const mf_model *m;
-    int ni;           /* items */
-    mf_vmap *memo;    /* the original's DEFINEs */
-    BDD *ti, *tt;     /* init and step conjuncts over x, ni + 1 each */
-    BDD *ipre, *isuf; /* prefix and suffix conjunctions of ti (ni + 2) */
-    BDD *tpre, *tsuf; /* the same of tt */
-    BDD To, Io;       /* the original's step and initial states (x) */
-    BDD acc, acc0;    /* the original accepts: (xc, c, n) and (c) */
-    mf_vmap *obs;     /* observed DEFINEs (x) */
-    BDD obs_eq;       /* the observed own cells equal (x, y) */
-    int det;          /* the original's relations are functional */
-    int enabled;      /* every reachable state of the original steps under
-                         every input (then the potential search is exact) */
-    int obsfix;       /* every cell but the inputs is observable */
-    int pot;          /* the potential search is wanted (auto: not where
-                         the explorer is cheaper) */
-    BDD reach;        /* the original's reachable states (x), bddfalse
-                         where reach_count did not reach the fixpoint */
-    MF_VEC(BDD) layer; /* layer.v[d]: the states reachable within d steps
-                          (with reach; none past LAYERS_MAX) */
-    MF_VEC(BDD) front; /* front.v[d]: those first reached at d */
-} sess;
-
-static BDD and2(BDD a, BDD b)
-{
-    return bdd_addref(bdd_and(a, b));
-}
-
-static void set(BDD *slot, BDD v) /* v referenced */
-{
-    bdd_delref(*slot);
-    *slot = v;
+    mf_bdd_err = e;
 }
 
 /* pre[k] = c[0] & ... & c[k-1], suf[k] = c[k] & ... & c[n-1] (n + 1
@@ -170,8 +127,8 @@ static int sess_open(sess *S, const mf_model *m, double secs)
     if ((rc = mf_bdd_items(&S->sp, m, 1, NULL, S->memo, S->ti)) < 0 ||
         (rc = mf_bdd_items(&S->sp, m, 0, NULL, S->memo, S->tt)) < 0)
         return rc;
-    if (bdd_err)
-        return mf_err_set(MF_ELIMIT, "BDDs: %s", bdd_errstring(bdd_err));
+    if (mf_bdd_err)
+        return mf_err_set(MF_ELIMIT, "BDDs: %s", bdd_errstring(mf_bdd_err));
     prefixes(S->ti, S->ni + 1, &S->ipre, &S->isuf);
     prefixes(S->tt, S->ni + 1, &S->tpre, &S->tsuf);
     S->Io = bdd_addref(S->ipre[S->ni + 1]);
@@ -207,8 +164,8 @@ static int sess_open(sess *S, const mf_model *m, double secs)
                                               bdd_ithvar(b->var[q]))));
         }
     }
-    if (bdd_err)
-        return mf_err_set(MF_ELIMIT, "BDDs: %s", bdd_errstring(bdd_err));
+    if (mf_bdd_err)
+        return mf_err_set(MF_ELIMIT, "BDDs: %s", bdd_errstring(mf_bdd_err));
     return 0;
 }
 
@@ -241,16 +198,6 @@ static int functional(sess *S, BDD r, int init)
     return f;
 }
 
-/* One mutant's relations over y. */
-typedef struct {
-    int det;       /* its step and initial states are functional */
-    BDD Tm, Im;    /* step, initial states */
-    BDD acc, acc0; /* it accepts */
-    BDD E;         /* the observables equal */
-    BDD Tx, Ix;    /* step and initial states over x (potential search) */
-    BDD accx;      /* the mutant accepts, over x */
-    BDD E1;        /* the observed DEFINEs agree in one state (x) */
-} mrel;
 
 static void mrel_free(mrel *R)
 {
@@ -371,584 +318,20 @@ cleanup:
     conj_free(rt, n + 1);
     free(aff);
     free(oaff);
-    if (rc == 0 && bdd_err)
-        rc = mf_err_set(MF_ELIMIT, "BDDs: %s", bdd_errstring(bdd_err));
+    if (rc == 0 && mf_bdd_err)
+        rc = mf_err_set(MF_ELIMIT, "BDDs: %s", bdd_errstring(mf_bdd_err));
     if (rc < 0)
         mrel_free(R);
     return rc;
 }
 
-/* The bits of a cube (-1: not in it). */
-static void cube_bits(BDD c, signed char *bits, int nvars)
-{
-    memset(bits, -1, (size_t)nvars);
-    while (c != bddtrue && c != bddfalse) {
-        int v = bdd_var(c);
-        if (bdd_low(c) == bddfalse) {
-            bits[v] = 1;
-            c = bdd_high(c);
-        } else {
-            bits[v] = 0;
-            c = bdd_low(c);
-        }
-    }
-}
-
-/* Row `row` of t: the shared cells' values in role r of the assignment. */
-static void put_inputs(const sess *S, mf_test *t, int row,
-                       const signed char *bits, int r)
-{
-    for (int s = 0; s < S->sp.nslots; s++)
-        if (S->sp.shared[s])
-            t->inputs[(size_t)row * t->nslots + s] =
-                mf_bdd_blk_value(mf_bdd_blk_of(&S->sp, s, r), bits);
-}
-
-/* The image of pair set G (referenced). */
-static BDD image(sess *S, mrel *R, BDD G)
-{
-    BDD a = bdd_addref(bdd_appex(G, S->To, bddop_and, S->sp.xc_own));
-    BDD b = bdd_addref(bdd_appex(a, R->Tm, bddop_and, S->sp.cur));
-    bdd_delref(a);
-    BDD c = bdd_addref(bdd_replace(b, S->sp.n2c));
-    bdd_delref(b);
-    return c;
-}
-
-/* The test of a kill of length len: pair p (a cube over the current
- * variables) at depth d = len, or d = len - 1 with the refused input in
- * its next shared variables; G[t], the pairs of depth t with equal
- * observables. Read back depth by depth. */
-static mf_test *read_test(sess *S, mrel *R, BDD *G, BDD p, int d, int len,
-                          int refusal)
-{
-    int nv = S->sp.nvars;
-    signed char *bits = mf_xmalloc((size_t)(nv ? nv : 1));
-    mf_test *t = mf_test_new(S->m->nslots, mf_model_nobs(S->m), len);
-    cube_bits(p, bits, nv);
-    if (refusal) {
-        put_inputs(S, t, len, bits, MF_BR_XN);
-        t->mrefuses = len;
-    }
-    put_inputs(S, t, d, bits, MF_BR_XC);
-    BDD cur = bdd_addref(bdd_exist(p, S->sp.next));
-    for (int k = d; k > 0; k--) {
-        BDD nx = bdd_addref(bdd_replace(cur, S->sp.c2n));
-        BDD a = bdd_addref(bdd_appex(nx, S->To, bddop_and, S->sp.xn_own));
-        BDD b = bdd_addref(bdd_appex(a, R->Tm, bddop_and, S->sp.next));
-        BDD c = and2(b, G[k - 1]);
-        BDD q = bdd_addref(bdd_satoneset(c, S->sp.cur, bddfalse));
-        cube_bits(q, bits, nv);
-        put_inputs(S, t, k - 1, bits, MF_BR_XC);
-        bdd_delref(nx);
-        bdd_delref(a);
-        bdd_delref(b);
-        bdd_delref(c);
-        set(&cur, q);
-    }
-    bdd_delref(cur);
-    free(bits);
-    return t;
-}
-
-/* The full state of role r (XC or XN) in an assignment. */
-static void state_of(const sess *S, const signed char *bits, int r,
-                     mf_val *out)
-{
-    for (int s = 0; s < S->sp.nslots; s++)
-        out[s] = mf_bdd_blk_value(mf_bdd_blk_of(&S->sp, s, r), bits);
-}
-
-/* The potential search's test: the mutant's path p_0..p_d (read back
- * through the common frontiers G from witness w, a cube over current and
- * next variables: p_d, the input, the mutant's deviating state), its
- * observables along it (mobs; mm NULL: none, a deterministic pair's
- * test). d < 0: a kill of length 0 by the initial
- * state w (or, refusal, its input). */
-static mf_test *read_pot_test(sess *S, mrel *R, BDD *G, BDD w, int d,
-                              int refusal, const mf_model *mm)
-{
-    int nv = S->sp.nvars, n = S->m->nslots, nobs = mf_model_nobs(S->m);
-    int len = d < 0 ? 0 : d + 1;
-    signed char *bits = mf_xmalloc((size_t)(nv ? nv : 1));
-    mf_val *st = mf_xcalloc((size_t)(n ? n : 1), sizeof *st);
-    mf_test *t = mf_test_new(n, nobs, len);
-    if (mm)
-        t->mobs = mf_xcalloc((size_t)(len + 1) * (size_t)(nobs ? nobs : 1),
-                             sizeof *t->mobs);
-    cube_bits(w, bits, nv);
-    if (refusal)
-        t->mrefuses = len;
-    else if (mm) {
-        state_of(S, bits, d < 0 ? MF_BR_XC : MF_BR_XN, st);
-        mf_sim_observe(t->mobs + (size_t)len * nobs, nobs, mm, st);
-    }
-    if (d < 0) {
-        put_inputs(S, t, 0, bits, MF_BR_XC);
-        free(bits);
-        free(st);
-        return t;
-    }
-    put_inputs(S, t, len, bits, MF_BR_XN);
-    BDD cur = bdd_addref(bdd_exist(w, S->sp.next));
-    BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
-    for (int k = d;; k--) {
-        cube_bits(cur, bits, nv);
-        put_inputs(S, t, k, bits, MF_BR_XC);
-        state_of(S, bits, MF_BR_XC, st);
-        if (mm)
-            mf_sim_observe(t->mobs + (size_t)k * nobs, nobs, mm, st);
-        if (k == 0)
-            break;
-        BDD nx = bdd_addref(bdd_replace(cur, S->sp.c2n));
-        BDD a = and2(nx, e1n);
-        BDD b = bdd_addref(bdd_appex(a, S->To, bddop_and, bddtrue));
-        BDD c = bdd_addref(bdd_appex(b, R->Tx, bddop_and, S->sp.next));
-        BDD g = and2(c, G[k - 1]);
-        BDD q = bdd_addref(bdd_satoneset(g, S->sp.cur, bddfalse));
-        bdd_delref(nx);
-        bdd_delref(a);
-        bdd_delref(b);
-        bdd_delref(c);
-        bdd_delref(g);
-        set(&cur, q);
-    }
-    bdd_delref(cur);
-    bdd_delref(e1n);
-    free(bits);
-    free(st);
-    return t;
-}
-
-/* What the search of one mutant found. */
-enum { S_KILL, S_PROVED, S_BEYOND, S_BOUNDED, S_BUDGET };
-
-/* The search of mutant j. *len: the kill's length (S_KILL, S_BEYOND) or
- * the depth the proof took (S_PROVED); *test for S_KILL. */
-static int search(sess *S, mrel *R, const mf_batch *B, double deadline,
-                  int *len, mf_test **test)
-{
-    int bound = B->o->bound, res = S_BUDGET, d = 0;
-    MF_VEC(BDD) G = {0};
-    BDD F = and2(S->Io, R->Im);
-    BDD reach = bdd_addref(F);
-    BDD w = bddfalse;
-    int refusal = 0, wd = 0;
-    /* Length 0: the mutant refuses the initial input, or shows other
-     * observables in an initial pair. */
-    BDD r0 = bdd_addref(bdd_apply(S->acc0, R->acc0, bddop_diff));
-    if (r0 != bddfalse) {
-        BDD p = bdd_addref(bdd_satoneset(r0, S->sp.cur, bddfalse));
-        set(&w, p);
-        refusal = 1;
-        wd = -1;
-    }
-    bdd_delref(r0);
-    /* No input the original accepts somewhere that the mutant refuses
-     * somewhere (x and y apart): then no pair can show a refusal, and
-     * the check per depth is skipped. */
-    BDD never = bdd_addref(bdd_apply(S->acc, R->acc, bddop_diff));
-    int mayref = never != bddfalse;
-    bdd_delref(never);
-    for (; w == bddfalse;) {
-        BDD bad = bdd_addref(bdd_apply(F, R->E, bddop_diff));
-        if (bad != bddfalse) {
-            w = bdd_addref(bdd_satoneset(bad, S->sp.cur, bddfalse));
-            wd = d;
-            bdd_delref(bad);
-            break;
-        }
-        bdd_delref(bad);
-        MF_VEC_PUSH(G, and2(F, R->E));
-        BDD g = G.v[G.n - 1];
-        /* Length d + 1 by a refusal: the original steps, the mutant not. */
-        BDD ra = and2(g, mayref ? S->acc : bddfalse);
-        BDD rr = bdd_addref(bdd_apply(ra, R->acc, bddop_diff));
-        bdd_delref(ra);
-        if (rr != bddfalse) {
-            BDD all = bdd_addref(bdd_apply(S->sp.cur, S->sp.next, bddop_and));
-            w = bdd_addref(bdd_satoneset(rr, all, bddfalse));
-            bdd_delref(all);
-            bdd_delref(rr);
-            refusal = 1;
-            wd = d;
-            break;
-        }
-        bdd_delref(rr);
-        BDD img = image(S, R, g);
-        set(&F, bdd_addref(bdd_apply(img, reach, bddop_diff)));
-        bdd_delref(img);
-        if (F == bddfalse) {
-            res = S_PROVED;
-            *len = d;
-            break;
-        }
-        set(&reach, bdd_addref(bdd_or(reach, F)));
-        d++;
-        if (bdd_err)
-            break;
-        if (d > bound && (mf_z3_now() > deadline || d > bound + PAST_MAX)) {
-            res = S_BOUNDED;
-            break;
-        }
-        if (d <= bound && mf_z3_now() > deadline)
-            break;
-    }
-    if (w != bddfalse && !bdd_err) {
-        int L = wd < 0 ? 0 : refusal ? wd + 1 : wd;
-        *len = L;
-        if (L > bound)
-            res = S_BEYOND;
-        else {
-            res = S_KILL;
-            *test = read_test(S, R, G.v, w, wd < 0 ? 0 : wd, L, refusal);
-        }
-    }
-    bdd_delref(w);
-    bdd_delref(F);
-    bdd_delref(reach);
-    for (int i = 0; i < G.n; i++)
-        bdd_delref(G.v[i]);
-    MF_VEC_FREE(G);
-    if (bdd_err) {
-        mf_test_free(*test);
-        *test = NULL;
-        return S_BUDGET;
-    }
-    return res;
-}
-
-/* The original's reachable states, counted (0 when the search runs past
- * the deadline): a lower bound of the explorer's potential product
- * nodes for a deterministic original. */
-static double reach_count(sess *S, double deadline)
-{
-    BDD r = bdd_addref(S->Io), f = bdd_addref(S->Io);
-    double n = 0;
-    MF_VEC_PUSH(S->layer, bdd_addref(r));
-    MF_VEC_PUSH(S->front, bdd_addref(r));
-    while (f != bddfalse && !bdd_err && mf_z3_now() < deadline) {
-        BDD a = bdd_addref(bdd_appex(f, S->To, bddop_and, S->sp.cur));
-        BDD b = bdd_addref(bdd_replace(a, S->sp.n2c));
-        set(&f, bdd_addref(bdd_apply(b, r, bddop_diff)));
-        set(&r, bdd_addref(bdd_or(r, f)));
-        bdd_delref(a);
-        bdd_delref(b);
-        if (f != bddfalse && S->layer.n <= LAYERS_MAX) {
-            MF_VEC_PUSH(S->layer, bdd_addref(r));
-            MF_VEC_PUSH(S->front, bdd_addref(f));
-        }
-    }
-    if (f == bddfalse && !bdd_err) {
-        BDD vars = bdd_addref(bdd_exist(S->sp.cur, S->sp.yc_own));
-        n = bdd_satcountset(r, vars);
-        bdd_delref(vars);
-        /* Inputs: the shared next cells within their domains. */
-        BDD own = bdd_addref(bdd_apply(S->sp.xn_own, S->sp.cur, bddop_and));
-        BDD dom = bdd_addref(bdd_exist(S->tt[S->ni], own));
-        BDD a = and2(r, dom);
-        BDD stuck = bdd_addref(bdd_apply(a, S->acc, bddop_diff));
-        S->enabled = stuck == bddfalse;
-        bdd_delref(own);
-        bdd_delref(dom);
-        bdd_delref(a);
-        bdd_delref(stuck);
-        set(&S->reach, bdd_addref(r));
-    }
-    bdd_delref(r);
-    bdd_delref(f);
-    return n;
-}
-
-/* The potential search of a non-deterministic pair, where every cell but
- * the inputs is observable and the original steps from every reachable
- * state under every input (docs/killing.md "BDDs"): an observation then
- * names one original state, so a mutant run is an original one as long
- * as each of its steps is an original step (to a state whose observed
- * DEFINEs agree); the first step that is not, or a refusal, is a shortest
- * potential kill; no such step from the states the two share reachable
- * is the proof. Over x alone. Results as search()'s. */
-static int search_pot(sess *S, mrel *R, const mf_batch *B,
-                      const mf_model *mm, double deadline, int *len,
-                      mf_test **test)
-{
-    int bound = B->o->bound, res = S_BUDGET, d = 0, refusal = 0, wd = -1;
-    MF_VEC(BDD) G = {0};
-    BDD w = bddfalse;
-    BDD all = bdd_addref(bdd_apply(S->sp.cur, S->sp.next, bddop_and));
-    BDD acc0m = bdd_addref(bdd_exist(R->Ix, S->sp.xc_own));
-    BDD r0 = bdd_addref(bdd_apply(S->acc0, acc0m, bddop_diff));
-    BDD io = and2(S->Io, R->E1);
-    if (r0 != bddfalse) {
-        w = bdd_addref(bdd_satoneset(r0, S->sp.cur, bddfalse));
-        refusal = 1;
-    } else {
-        BDD a = and2(R->Ix, S->acc0);
-        BDD stray = bdd_addref(bdd_apply(a, io, bddop_diff));
-        if (stray != bddfalse)
-            w = bdd_addref(bdd_satoneset(stray, S->sp.cur, bddfalse));
-        bdd_delref(a);
-        bdd_delref(stray);
-    }
-    BDD F = and2(io, R->Ix);
-    BDD reach = bdd_addref(F);
-    BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
-    BDD good = and2(S->To, e1n);
-    while (w == bddfalse && !bdd_err) {
-        MF_VEC_PUSH(G, bdd_addref(F));
-        BDD ra = and2(F, S->acc);
-        BDD rr = bdd_addref(bdd_apply(ra, R->accx, bddop_diff));
-        if (rr != bddfalse) {
-            w = bdd_addref(bdd_satoneset(rr, all, bddfalse));
-            refusal = 1;
-        } else {
-            BDD a = and2(ra, R->Tx);
-            BDD dev = bdd_addref(bdd_apply(a, good, bddop_diff));
-            if (dev != bddfalse)
-                w = bdd_addref(bdd_satoneset(dev, all, bddfalse));
-            bdd_delref(a);
-            bdd_delref(dev);
-        }
-        bdd_delref(ra);
-        bdd_delref(rr);
-        if (w != bddfalse) {
-            wd = d;
-            break;
-        }
-        BDD a = bdd_addref(bdd_appex(F, good, bddop_and, bddtrue));
-        BDD b = bdd_addref(bdd_appex(a, R->Tx, bddop_and, S->sp.cur));
-        BDD img = bdd_addref(bdd_replace(b, S->sp.n2c));
-        bdd_delref(a);
-        bdd_delref(b);
-        set(&F, bdd_addref(bdd_apply(img, reach, bddop_diff)));
-        bdd_delref(img);
-        if (F == bddfalse) {
-            res = S_PROVED;
-            *len = d;
-            break;
-        }
-        set(&reach, bdd_addref(bdd_or(reach, F)));
-        d++;
-        if (d > bound && (mf_z3_now() > deadline || d > bound + PAST_MAX)) {
-            res = S_BOUNDED;
-            break;
-        }
-        if (d <= bound && mf_z3_now() > deadline)
-            break;
-    }
-    if (w != bddfalse && !bdd_err) {
-        int L = wd < 0 ? 0 : wd + 1;
-        *len = L;
-        if (L > bound)
-            res = S_BEYOND;
-        else {
-            res = S_KILL;
-            *test = read_pot_test(S, R, G.v, w, wd, refusal, mm);
-        }
-    }
-    bdd_delref(w);
-    bdd_delref(all);
-    bdd_delref(acc0m);
-    bdd_delref(r0);
-    bdd_delref(io);
-    bdd_delref(F);
-    bdd_delref(reach);
-    bdd_delref(e1n);
-    bdd_delref(good);
-    for (int i = 0; i < G.n; i++)
-        bdd_delref(G.v[i]);
-    MF_VEC_FREE(G);
-    if (bdd_err) {
-        mf_test_free(*test);
-        *test = NULL;
-        return S_BUDGET;
-    }
-    return res;
-}
-
-/* The search of a deterministic pair over the original's reachable
- * states, where every cell but the inputs is observable: a pair with
- * equal observables is then one state in both, so the pairs search()
- * reaches are the states both reach by the same steps. Where neither
- * relation has a choice, those are the original's states reachable
- * without passing a state from which the mutant leaves the original's
- * step (another successor, other observed DEFINEs, a refusal of an input
- * the original accepts): the first depth of the original's reachable
- * states (kept per depth, once a batch) that holds such a state gives a
- * shortest kill one step longer, none the proof, at the depth the
- * original's states take. A search costs a few conjunctions a mutant
- * instead of an image a depth (docs/killing.md "BDDs"). Results as
- * search()'s; -1 where it does not apply (a kill of length 0, no layers):
- * search() then runs. */
-static int search_det(sess *S, mrel *R, const mf_batch *B, int *len,
-                      mf_test **test)
-{
-    int nl = S->layer.n;
-    if (!S->obsfix || S->reach == bddfalse || nl == 0 || nl > LAYERS_MAX)
-        return -1;
-    /* Length 0: an initial input the mutant refuses or starts elsewhere
-     * (search() reads that test). */
-    BDD i = and2(R->Ix, R->E1);
-    BDD bad0 = bdd_addref(bdd_apply(S->Io, i, bddop_diff));
-    bdd_delref(i);
-    int init_kill = bad0 != bddfalse;
-    bdd_delref(bad0);
-    if (init_kill || bdd_err)
-        return -1;
-    BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
-    BDD good = and2(S->To, e1n);
-    BDD all = bdd_addref(bdd_apply(S->sp.cur, S->sp.next, bddop_and));
-    /* (state, input, mutant successor): the mutant refuses an input the
-     * original accepts, or leaves the original's step. */
-    BDD ref = bdd_addref(bdd_apply(S->acc, R->accx, bddop_diff));
-    BDD tx = and2(S->acc, R->Tx);
-    BDD dev = bdd_addref(bdd_apply(tx, good, bddop_diff));
-    BDD leave = bdd_addref(bdd_or(ref, dev));
-    BDD from = bdd_addref(bdd_exist(leave, S->sp.next));
-    int res = S_PROVED, lo = 0, hi = nl - 1;
-    BDD last = and2(S->layer.v[hi], from);
-    if (last == bddfalse)
-        *len = nl - 1;
-    else {
-        /* The least depth d whose states meet `from`: monotone in d. */
-        while (lo < hi) {
-            int mid = lo + (hi - lo) / 2;
-            BDD x = and2(S->layer.v[mid], from);
-            if (x != bddfalse)
-                hi = mid;
-            else
-                lo = mid + 1;
-            bdd_delref(x);
-        }
-        *len = lo + 1;
-        res = *len > B->o->bound ? S_BEYOND : S_KILL;
-    }
-    if (res == S_KILL) {
-        /* Read back through the depths' new states: each has a
-         * predecessor one depth up. */
-        BDD at = and2(S->front.v[lo], ref);
-        int refusal = at != bddfalse;
-        if (!refusal)
-            set(&at, and2(S->front.v[lo], dev));
-        BDD w = bdd_addref(bdd_satoneset(at, all, bddfalse));
-        *test = read_pot_test(S, R, S->front.v, w, lo, refusal, NULL);
-        bdd_delref(at);
-        bdd_delref(w);
-    }
-    bdd_delref(last);
-    bdd_delref(e1n);
-    bdd_delref(good);
-    bdd_delref(all);
-    bdd_delref(ref);
-    bdd_delref(tx);
-    bdd_delref(dev);
-    bdd_delref(leave);
-    bdd_delref(from);
-    if (bdd_err) {
-        mf_test_free(*test);
-        *test = NULL;
-        return S_BUDGET;
-    }
-    return res;
-}
-
-/* 1 if every behaviour of the original is one of the mutant's, where
- * search_pot runs (every cell but the inputs observed, so a behaviour
- * names its states): the original's initial states are the mutant's, and
- * each original step from a reachable state is a mutant step, the
- * observed DEFINEs agreeing in both states. Then no test kills the mutant
- * definitely, at any length: the reversed lock-step's proof, over the
- * reachable states the session has (docs/killing.md "BDDs"). */
-static int includes(sess *S, const mrel *R)
-{
-    if (S->reach == bddfalse)
-        return 0;
-    BDD i = and2(R->Ix, R->E1);
-    BDD bad = bdd_addref(bdd_apply(S->Io, i, bddop_diff));
-    int yes = bad == bddfalse;
-    bdd_delref(i);
-    if (yes) {
-        BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
-        BDD t = and2(R->Tx, e1n);
-        BDD o = and2(S->reach, S->To);
-        set(&bad, bdd_addref(bdd_apply(o, t, bddop_diff)));
-        yes = bad == bddfalse;
-        bdd_delref(e1n);
-        bdd_delref(t);
-        bdd_delref(o);
-    }
-    bdd_delref(bad);
-    return yes && !bdd_err;
-}
-
-/* 1 if every test has an original and a mutant behaviour with the same
- * observations, where search_pot runs (a pair of states with one
- * observation is then one state in both, whose observed DEFINEs agree):
- * the greatest set J of the original's reachable such states from which
- * every input (within the inputs' domains) has a step of both to a state
- * of J, and an initial state of both in J for every initial input the
- * original accepts. The explorer's joint search (MF_EXPLORE_JOINT) over
- * the BDDs: then no test kills the mutant definitely, at any length
- * (docs/killing.md "BDDs"). deadline: CPU seconds (mf_bdd_cpu_now). */
-static int joint(sess *S, const mrel *R, double deadline)
-{
-    if (S->reach == bddfalse)
-        return 0;
-    /* The inputs: the shared next cells within their domains. */
-    BDD own = bdd_addref(bdd_apply(S->sp.xn_own, S->sp.cur, bddop_and));
-    BDD idom = bdd_addref(bdd_exist(S->tt[S->ni], own));
-    BDD inp = bdd_addref(bdd_exist(S->sp.next, S->sp.xn_own));
-    BDD e1n = bdd_addref(bdd_replace(R->E1, S->sp.c2n));
-    BDD a = and2(S->To, R->Tx);
-    BDD c = and2(a, e1n);
-    BDD J = and2(S->reach, R->E1);
-    int yes = 0;
-    for (;;) {
-        BDD jn = bdd_addref(bdd_replace(J, S->sp.c2n));
-        BDD p = bdd_addref(bdd_appex(c, jn, bddop_and, S->sp.xn_own));
-        BDD q = bdd_addref(bdd_imp(idom, p));
-        BDD all = bdd_addref(bdd_forall(q, inp));
-        BDD nj = and2(J, all);
-        int same = nj == J;
-        bdd_delref(jn);
-        bdd_delref(p);
-        bdd_delref(q);
-        bdd_delref(all);
-        set(&J, nj);
-        if (same || J == bddfalse || bdd_err || mf_bdd_cpu_now() > deadline)
-            break;
-    }
-    if (J != bddfalse && !bdd_err && mf_bdd_cpu_now() <= deadline) {
-        /* Every initial input the original accepts has a root in J. */
-        BDD r = and2(S->Io, R->Ix);
-        BDD r1 = and2(r, J);
-        BDD roots = bdd_addref(bdd_exist(r1, S->sp.xc_own));
-        BDD miss = bdd_addref(bdd_apply(S->acc0, roots, bddop_diff));
-        yes = miss == bddfalse && !bdd_err;
-        bdd_delref(r);
-        bdd_delref(r1);
-        bdd_delref(roots);
-        bdd_delref(miss);
-    }
-    bdd_delref(own);
-    bdd_delref(idom);
-    bdd_delref(inp);
-    bdd_delref(e1n);
-    bdd_delref(a);
-    bdd_delref(c);
-    bdd_delref(J);
-    return yes;
-}
-
-/* One mutant: decided, searched to the bound, or left (0, or 1 when the
- * session is void: a BuDDy error). */
 static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
                   mf_bdd_stats *st)
 {
     mrel R;
     if (mrel_open(S, &R, &B->mu[j]) < 0) {
         st->left++;
-        return bdd_err != 0;
+        return mf_bdd_err != 0;
     }
     /* Deterministic in fact though not in form (an input VAR's set of
      * next values): a shortest kill is a definite one, no potential kill
@@ -965,26 +348,26 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
             B->o->notion == MF_REQ_DEFINITE) {
             mrel_free(&R);
             st->left++;
-            return bdd_err != 0;
+            return mf_bdd_err != 0;
         }
         pot = 1;
         nn = MF_N_POTENTIAL;
     }
     int len = 0;
     mf_test *t = NULL;
-    int res = pot ? search_pot(S, &R, B, B->mu[j].model, mf_z3_now() + secs,
+    int res = pot ? mf_bdd_search_pot(S, &R, B, B->mu[j].model, mf_z3_now() + secs,
                                &len, &t)
-                  : search_det(S, &R, B, &len, &t);
+                  : mf_bdd_search_det(S, &R, B, &len, &t);
     if (res < 0)
-        res = search(S, &R, B, mf_z3_now() + secs, &len, &t);
+        res = mf_bdd_search(S, &R, B, mf_z3_now() + secs, &len, &t);
     /* A potential kill with no definite upgrade possible: the definite
      * methods (the explorer's inclusion, lock-step, the refinement) would
      * only find that out, at seconds a mutant (the SCR-style
      * controller's assign-remove mutants). */
     int incl = 0;
     if (pot && res == S_KILL && B->o->notion == MF_REQ_AUTO)
-        incl = includes(S, &R)                              ? 1
-               : joint(S, &R, mf_bdd_cpu_now() + secs) ? 2
+        incl = mf_bdd_includes(S, &R)                              ? 1
+               : mf_bdd_joint(S, &R, mf_bdd_cpu_now() + secs) ? 2
                                                        : 0;
     mrel_free(&R);
     switch (res) {
@@ -1045,7 +428,7 @@ static int decide(sess *S, mf_batch *B, int j, int *which, double secs,
         st->left++;
         break;
     }
-    return bdd_err != 0;
+    return mf_bdd_err != 0;
 }
 
 /* The initial node table and caches: large where the states are (the
@@ -1135,7 +518,7 @@ static int cache_open(const mf_model *m, double secs, long tmax, int forced)
         snprintf(cache.why, sizeof cache.why, "BDDs: no items");
         return cache.rc = MF_EUNSUPPORTED;
     }
-    bdd_err = 0;
+    mf_bdd_err = 0;
     cache.live = 1;
     bdd_init(table_size(m), table_size(m));
     /* bdd_done frees a table twice when no variable was ever declared. */
@@ -1154,7 +537,7 @@ static int cache_open(const mf_model *m, double secs, long tmax, int forced)
     bdd_setmaxnodenum(NODES_MAX);
     S->sp.deadline = 0; /* a mutant's items: its search's budget */
     if (rc == 0)
-        cache.reach = reach_count(S, mf_z3_now() + secs);
+        cache.reach = mf_bdd_reach_count(S, mf_z3_now() + secs);
     if (rc < 0) {
         snprintf(cache.why, sizeof cache.why, "%s", mf_err_msg());
         cache_drop_bdds();
@@ -1211,7 +594,7 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
         }
         if (decide(S, B, j, which, secs, st)) {
             snprintf(st->why, sizeof st->why, "BDDs: %s",
-                     bdd_errstring(bdd_err));
+                     bdd_errstring(mf_bdd_err));
             for (int q = j + 1; q < B->nmut; q++)
                 st->left += which[q] && B->mu[q].todo;
             break;
@@ -1220,7 +603,7 @@ void mf_bdd_run(mf_batch *B, int *which, double secs, long tmax,
     if (!st->built)
         for (int j = 0; j < B->nmut; j++)
             st->left += which[j] && B->mu[j].todo;
-    if (cache.live && (bdd_err || bdd_getallocnum() > CACHE_NODES))
+    if (cache.live && (mf_bdd_err || bdd_getallocnum() > CACHE_NODES))
         cache_drop();
     pthread_mutex_unlock(&bdd_lock);
 }

@@ -1,7 +1,8 @@
-/* bdd_int.h - what bdd.c and bdd_enc.c share (worker-internal): the BDD
- * variables of the product's state cells, value maps (an expression as
- * "value v under condition c" pairs), and the relations of one copy of a
- * model compiled from its items. Only these two files include bdd.h of
+/* bdd_int.h - what the BDD engine's files share (engine-internal): the
+ * BDD variables of the product's state cells and value maps (an expression
+ * as "value v under condition c" pairs), made by bdd_enc.c; the relations
+ * of one copy of a model compiled from its items, by bdd_items.c; used by
+ * bdd.c and bdd_search.c (bdd_sess.h). Only these files include bdd.h of
  * BuDDy. */
 #ifndef MF_BDD_INT_H
 #define MF_BDD_INT_H
@@ -64,7 +65,21 @@ typedef struct {
 int mf_bdd_space_init(mf_bdd_space *sp, const mf_model *m);
 void mf_bdd_space_free(mf_bdd_space *sp);
 
+/* The last BuDDy error (node table full, out of memory): everything built
+ * since is void. Set by bdd.c's error handler, read and written under its
+ * lock; defined in bdd_enc.c, below the files that read it. */
+extern int mf_bdd_err;
+
 void mf_vmap_free(mf_vmap *vm);
+/* Adds "v under c" (c unreferenced or the caller's). */
+void mf_vmap_put(mf_vmap *vm, mf_val v, BDD c);
+/* v under a & b. */
+void mf_vmap_put_and(mf_vmap *vm, mf_val v, BDD a, BDD b);
+void mf_vmap_copy(mf_vmap *dst, const mf_vmap *src);
+/* Where vm's value is non-zero (*t) and zero (*f), both referenced. */
+void mf_vmap_truth(const mf_vmap *vm, BDD *t, BDD *f);
+/* The condition of value v in vm (bddfalse: never). */
+BDD mf_vmap_cond(const mf_vmap *vm, mf_val v);
 /* This thread's CPU time in seconds: budgets that a loaded machine does
  * not eat. */
 double mf_bdd_cpu_now(void);
@@ -91,5 +106,16 @@ BDD mf_bdd_blk_is(const mf_bdd_blk *b, int i);
 mf_val mf_bdd_blk_value(const mf_bdd_blk *b, const signed char *bits);
 /* The block of slot s in role r. */
 const mf_bdd_blk *mf_bdd_blk_of(const mf_bdd_space *sp, int s, int r);
+/* "b holds a value of its domain" (referenced). */
+BDD mf_bdd_blk_in_domain(const mf_bdd_blk *b);
+/* "a and b hold the same value" (same domain; referenced). */
+BDD mf_bdd_blk_eq(const mf_bdd_blk *a, const mf_bdd_blk *b);
+/* "b's value is in vm's values under their conditions" (referenced). */
+BDD mf_bdd_blk_takes(const mf_bdd_blk *b, const mf_vmap *vm);
+
+static inline int is_ivar(const mf_var *v)
+{
+    return v->decl == MF_DECL_IVAR;
+}
 
 #endif

@@ -1,293 +1,613 @@
-/* kill_replay.c - what one test does to one mutant, by the simulator:
- * no kill, or a kill and its notion (deterministic, potential, definite),
- * the step by which it kills and whether the mutant refuses there.
+/* kill_replay.c - what one test does to one mutant (kill_replay.h): the
+ * searches for a potential and a definite kill over the layered graphs of
+ * the original and the mutant along the test's inputs (kill_graph.c), and
+ * the two ways in, the kill matrix's (mf_kill_replay, the explorer's
+ * definitions) and the nightly rerun's claims (mf_kill_claim, the rules of
+ * the engine's replay).
  *
- * The definitions are the explorer's (model/explore.h) on the test's one
- * input sequence I of length n. W_M(I): the observation words of the
- * original's runs over I that do not refuse; the mutant's behaviours are
- * its full words and its refusing words w.REFUSED, which no original
- * behaviour is. Potential: some mutant behaviour is not in W_M(I);
- * definite: none is. Both are found forward, step by step:
- *   potential - nodes (S, S'), the original's and the mutant's states after
- *     one common observation word; a mutant state that refuses, or a
- *     mutant successor whose observables no original successor shows, is
- *     a departure: the kill step;
- *   definite - the pairs (s, s') of states with equal words so far; when
- *     none is left, no mutant behaviour matches any original one.
- * A kill where every set met had at most one state is deterministic (the
- * two notions coincide there). Steps are memoised by (input, state): the
- * original's across every test and mutant of a block, a mutant's across
- * the tests replayed on it; a mutant that steps as the original where the
- * two agree (mf_explore_step_delta) takes the original's steps, so most
- * mutants cost a few expression evaluations a step.
+ * Potential: nodes (u, S), a mutant state and the original's states with
+ * the same observables so far; a mutant successor whose observables no
+ * successor of S shows, or a refusal of u (where no state of S refuses
+ * too, under the engine's rules), is a kill. Definite: the pairs (s, u) of
+ * states with the same observables so far; the first layer with none left
+ * is a kill (under the engine's rules a pair where both refuse is a
+ * matching behaviour: no definite kill). Both are breadth-first, so the
+ * first kill found is a shortest one, and the potential one found first
+ * is along the mutant's first run in the simulator's order.
  *
  * It neither reads nor writes the store. */
-#include "kill_replay.h"
+#include "kill_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "explore.h"
-#include "sim.h"
 
-/* States (or pairs) in one replay's sets, and candidate assignments per
- * enumeration: past either, the pair is undecided (MF_ELIMIT). */
-#define REPLAY_LIMIT 20000
-#define SIM_LIMIT 1000000L
-/* Values a memo keeps (rows and keys): the original's per replay thread
- * 32 MB, a mutant's 8 MB; past it, steps are computed again instead of
- * kept. */
-#define ORIG_MEMO_VALUES ((size_t)4 << 20)
+/* The kill matrix's limits: states in one layer, nodes, pairs; past them
+ * the pair is undecided (MF_ELIMIT). */
+#define MATRIX_LIMIT 20000
+/* Values the original's tests made ready may hold per replay thread, and
+ * the values of a step memo (the original's, a mutant's); past them, a
+ * test is made ready for each replay and steps are computed again. */
+#define ORIG_TESTS_VALUES ((long)4 << 20)
+#define ORIG_MEMO_VALUES ((size_t)1 << 20)
 #define MUT_MEMO_VALUES ((size_t)1 << 20)
 
-typedef MF_VEC(mf_val) valvec;
+/* A claim's limits: states in one layer, nodes of one layer of the
+ * potential search, pairs of one layer of the definite search. Past them
+ * the test does not kill (that mutant). */
+#define CLAIM_LAYER 4096
+#define CLAIM_NODES 4096
+#define CLAIM_PAIRS (1L << 20)
 
-/* ---- rows: an observation vector followed by a state -------------------- */
+static const mf_kill_rules matrix_rules = {0, MATRIX_LIMIT, MATRIX_LIMIT,
+                                           MATRIX_LIMIT, MATRIX_LIMIT};
+/* A claim's initial pairs are not counted (at most CLAIM_LAYER squared). */
+static const mf_kill_rules claim_rules = {1, CLAIM_LAYER, CLAIM_NODES,
+                                          CLAIM_PAIRS, 1L << 62};
 
-/* Sorting rows by their bytes groups equal observation prefixes together
- * (mf_sort_unique_rows: a byte order, not a numeric one; only grouping
- * matters), repeats dropped. */
-static void sort_rows(valvec *v, int width)
+static int same_obs(const mf_kill_graph *a, int i, const mf_kill_graph *b,
+                    int j)
 {
-    v->n = mf_sort_unique_rows(v->v, v->n, width);
+    return !memcmp(mf_kill_obs_of(a, i), mf_kill_obs_of(b, j),
+                   sizeof(mf_val) * (size_t)a->nobs);
 }
 
-static void push_vals(valvec *v, const mf_val *x, int n)
+static int cmp_i64(const void *a, const void *b)
 {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- definite ---------------------------------------------------------- */
+
+typedef MF_VEC(int64_t) i64vec;
+
+/* The original's graph, for sorting states by their observables. */
+static _Thread_local const mf_kill_graph *by_obs;
+
+static int cmp_by_obs(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    int c = memcmp(mf_kill_obs_of(by_obs, x), mf_kill_obs_of(by_obs, y),
+                   sizeof(mf_val) * (size_t)by_obs->nobs);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* Layer 0 of g's states, sorted by observables then index (caller
+ * frees). */
+static int *layer0_by_obs(const mf_kill_graph *g, int *count)
+{
+    int n = mf_kill_layer_size(g, 0);
+    int *v = mf_xcalloc((size_t)n + 1, sizeof *v);
     for (int i = 0; i < n; i++)
-        MF_VEC_PUSH(*v, x[i]);
+        v[i] = g->first[0] + i;
+    by_obs = g;
+    qsort(v, (size_t)n, sizeof *v, cmp_by_obs);
+    *count = n;
+    return v;
 }
 
-/* ---- a memo of steps: (input, state) -> successor rows ------------------- */
-
-/* Keyed by the input row and the state (no state: the initial states), so
- * that every test with the same inputs there shares the entry. */
-struct mf_kill_memo {
-    int n, w;            /* state size; row width (observables + n) */
-    int kw;              /* key width: 1 + 2n */
-    size_t max;          /* values it may keep */
-    valvec keys;
-    MF_VEC(int) at, cnt; /* per entry: first value in rows, rows */
-    valvec rows;
-    int *tab;            /* open addressing: entry + 1, 0 empty */
-    size_t cap;
-};
-typedef struct mf_kill_memo memo;
-
-static uint64_t vals_hash(uint64_t h, const mf_val *v, int n)
+/* The initial pairs (i, j) with equal observables, as i * w + j. 0 or
+ * MF_ELIMIT past the rules' initial pairs. */
+static int initial_pairs(const mf_kill_graph *o, const mf_kill_graph *u,
+                         int64_t w, i64vec *pairs)
 {
-    for (int i = 0; v && i < n; i++) {
-        h ^= (uint64_t)v[i];
-        h *= 1099511628211ull;
-        h ^= h >> 29;
+    int no, nu, rc = 0, a = 0;
+    int *A = layer0_by_obs(o, &no), *B = layer0_by_obs(u, &nu);
+    size_t ob = sizeof(mf_val) * (size_t)o->nobs;
+    for (int b = 0; b < nu && rc == 0;) {
+        const mf_val *want = mf_kill_obs_of(u, B[b]);
+        int c = 1;
+        while (a < no && (c = memcmp(mf_kill_obs_of(o, A[a]), want, ob)) < 0)
+            a++;
+        int e = b;
+        while (e < nu && !memcmp(mf_kill_obs_of(u, B[e]), want, ob))
+            e++;
+        int end = a;
+        while (c == 0 && end < no &&
+               !memcmp(mf_kill_obs_of(o, A[end]), want, ob))
+            end++;
+        for (int i = a; i < end && rc == 0; i++)
+            for (int j = b; j < e; j++) {
+                MF_VEC_PUSH(*pairs, A[i] * w + B[j]);
+                if (pairs->n > u->rules->max_init_pairs) {
+                    rc = mf_err_set(MF_ELIMIT, "more than %ld state pairs "
+                                    "in the replay", u->rules->max_init_pairs);
+                    break;
+                }
+            }
+        b = e;
     }
+    free(A);
+    free(B);
+    return rc;
+}
+
+/* *kill: the layer, at most maxk, at which no pair of runs with equal
+ * observables is left, or -1 (none up to maxk; under the engine's rules
+ * also when both refuse somewhere together). 0, or MF_ELIMIT past the
+ * limits, or the simulator's failure. */
+static int definite(const mf_kill_graph *o, mf_kill_graph *u, int maxk,
+                    int *kill)
+{
+    const mf_kill_rules *ru = u->rules;
+    i64vec pairs = {0}, np = {0};
+    /* Pair (i, j) is i * w + j: j is below any count of states. */
+    int64_t w = (int64_t)(u->len + 1) * ru->max_layer + 1;
+    int rc = mf_kill_graph_need(u, 0);
+    *kill = -1;
+    if (rc < 0)
+        return rc;
+    if (ru->both_refuse_same && mf_kill_layer_size(o, 0) == 0 &&
+        mf_kill_layer_size(u, 0) == 0)
+        return 0;
+    rc = initial_pairs(o, u, w, &pairs);
+    if (rc == 0 && pairs.n == 0)
+        *kill = 0;
+    for (int k = 0; k < maxk && *kill < 0 && pairs.n && rc == 0; k++) {
+        int stop = 0;
+        np.n = 0;
+        if ((rc = mf_kill_graph_need(u, k + 1)) < 0)
+            break;
+        for (int p = 0; p < pairs.n && !stop && rc == 0; p++) {
+            int i = (int)(pairs.v[p] / w), j = (int)(pairs.v[p] % w);
+            int no, nu;
+            const int *so = mf_kill_succ_of(o, i, &no);
+            const int *su = mf_kill_succ_of(u, j, &nu);
+            if (no == 0 && nu == 0 && ru->both_refuse_same)
+                stop = 1; /* both refuse: the same behaviour */
+            for (int a = 0; a < no && !stop; a++)
+                for (int b = 0; b < nu; b++)
+                    if (same_obs(o, so[a], u, su[b]))
+                        MF_VEC_PUSH(np, so[a] * w + su[b]);
+            if (np.n > ru->max_pairs)
+                rc = mf_err_set(MF_ELIMIT, "more than %ld state pairs in "
+                                "the replay", ru->max_pairs);
+        }
+        if (stop || rc < 0)
+            break;
+        if (np.n > 1)
+            qsort(np.v, (size_t)np.n, sizeof *np.v, cmp_i64);
+        int m = 0;
+        for (int p = 0; p < np.n; p++)
+            if (!m || np.v[p] != np.v[m - 1])
+                np.v[m++] = np.v[p];
+        np.n = m;
+        if (np.n == 0)
+            *kill = k + 1;
+        i64vec sw = pairs;
+        pairs = np;
+        np = sw;
+    }
+    MF_VEC_FREE(pairs);
+    MF_VEC_FREE(np);
+    if (rc < 0)
+        *kill = -1;
+    return rc;
+}
+
+/* ---- potential ----------------------------------------------------------- */
+
+/* A node of the potential search: a mutant state and the set of the
+ * original's states with the same observables so far (an interned set of
+ * its layer), reached from node `parent` of the layer before. */
+typedef struct {
+    int u, sid, parent;
+} pnode;
+
+/* A set of the original's states (pool[from .. from + n), ascending), and
+ * its successors grouped by their observables (grp[gfrom .. gfrom + gn),
+ * by observables then index; gfrom -1: not grouped yet). */
+typedef struct {
+    int from, n;
+    uint64_t h;
+    int gfrom, gn;
+    int refuses; /* some state of it has no successor; -1: not known */
+} pset;
+
+/* One layer of the search: its nodes and its sets, each deduplicated
+ * through a table (open addressing, -1 empty; only the slots in use are
+ * cleared). */
+typedef struct {
+    MF_VEC(pnode) v;
+    mf_kintvec ntab, nused;
+    MF_VEC(pset) sets;
+    mf_kintvec pool;
+    mf_kintvec stab, sused;
+    mf_kintvec grp;   /* grouped successors of the sets */
+    mf_kintvec child; /* per entry of grp starting a group: the set of the
+                         next layer it makes, -1 not yet */
+} players;
+
+static void tab_clear(mf_kintvec *tab, mf_kintvec *used)
+{
+    for (int i = 0; i < used->n; i++)
+        tab->v[used->v[i]] = -1;
+    used->n = 0;
+}
+
+static void players_reset(players *L)
+{
+    tab_clear(&L->ntab, &L->nused);
+    tab_clear(&L->stab, &L->sused);
+    L->v.n = L->sets.n = L->pool.n = L->grp.n = L->child.n = 0;
+}
+
+static void players_free(players *L)
+{
+    MF_VEC_FREE(L->v);
+    MF_VEC_FREE(L->ntab);
+    MF_VEC_FREE(L->nused);
+    MF_VEC_FREE(L->sets);
+    MF_VEC_FREE(L->pool);
+    MF_VEC_FREE(L->stab);
+    MF_VEC_FREE(L->sused);
+    MF_VEC_FREE(L->grp);
+    MF_VEC_FREE(L->child);
+}
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
     return h;
 }
 
-static uint64_t key_hash(const mf_val *inp, const mf_val *cur, int n)
+/* Slot `at` (hash h) into a table of `count` entries, grown (and every
+ * entry's hash taken again through hash_of) at half load. */
+static void tab_add(mf_kintvec *tab, mf_kintvec *used, int at, int count,
+                    uint64_t (*hash_of)(const players *, int),
+                    const players *L)
 {
-    uint64_t h = 1469598103934665603ull ^ (cur ? 1u : 0u);
-    return vals_hash(vals_hash(h, inp, n), cur, n);
+    if (2 * (size_t)count + 2 > (size_t)tab->n) {
+        tab_clear(tab, used);
+        int cap = tab->n ? 2 * tab->n : 64;
+        while (tab->n < cap)
+            MF_VEC_PUSH(*tab, -1);
+        for (int q = 0; q < count; q++)
+            tab_add(tab, used, q, 0, hash_of, L);
+        return;
+    }
+    size_t mask = (size_t)tab->n - 1;
+    size_t i = hash_of(L, at) & mask;
+    while (tab->v[i] >= 0)
+        i = (i + 1) & mask;
+    tab->v[i] = at;
+    MF_VEC_PUSH(*used, (int)i);
 }
 
-static int key_eq(const memo *M, int e, const mf_val *inp, const mf_val *cur)
+static uint64_t set_hash(const players *L, int sid)
 {
-    const mf_val *key = M->keys.v + (size_t)e * (size_t)M->kw;
-    size_t b = sizeof(mf_val) * (size_t)M->n;
-    if (key[0] != (cur != NULL) || memcmp(key + 1, inp, b))
-        return 0;
-    return !cur || !memcmp(key + 1 + M->n, cur, b);
+    return L->sets.v[sid].h;
 }
 
-static void memo_init(memo *M, int n, int w, size_t max)
+static uint64_t node_hash(const players *L, int at)
 {
-    memset(M, 0, sizeof *M);
-    M->n = n;
-    M->w = w;
-    M->kw = 1 + 2 * n;
-    M->max = max;
+    const pnode *nd = &L->v.v[at];
+    return mix(((uint64_t)(unsigned)nd->u << 32) ^ (uint64_t)(unsigned)nd->sid);
 }
 
-static int memo_find(const memo *M, const mf_val *inp, const mf_val *cur)
+/* The id of set `set` (n states, ascending) in layer L, interned. */
+static int set_put(players *L, const int *set, int n)
 {
-    if (!M->cap)
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)n;
+    for (int i = 0; i < n; i++)
+        h = (h ^ (uint64_t)set[i]) * 1099511628211ull;
+    h = mix(h);
+    size_t mask = L->stab.n ? (size_t)L->stab.n - 1 : 0;
+    for (size_t i = h & mask; L->stab.n; i = (i + 1) & mask) {
+        int at = L->stab.v[i];
+        if (at < 0)
+            break;
+        const pset *q = &L->sets.v[at];
+        if (q->h == h && q->n == n &&
+            !memcmp(L->pool.v + q->from, set, sizeof *set * (size_t)n))
+            return at;
+    }
+    pset s = {L->pool.n, n, h, -1, 0, -1};
+    for (int i = 0; i < n; i++)
+        MF_VEC_PUSH(L->pool, set[i]);
+    MF_VEC_PUSH(L->sets, s);
+    tab_add(&L->stab, &L->sused, L->sets.n - 1, L->sets.n, set_hash, L);
+    return L->sets.n - 1;
+}
+
+/* Add node (u, sid) to the layer unless it is there: its index, or -1
+ * past max nodes. */
+static int node_put(players *L, int u, int sid, int parent, int max)
+{
+    pnode nd = {u, sid, parent};
+    uint64_t h =
+        mix(((uint64_t)(unsigned)u << 32) ^ (uint64_t)(unsigned)sid);
+    size_t mask = L->ntab.n ? (size_t)L->ntab.n - 1 : 0;
+    for (size_t i = h & mask; L->ntab.n; i = (i + 1) & mask) {
+        int at = L->ntab.v[i];
+        if (at < 0)
+            break;
+        if (L->v.v[at].u == u && L->v.v[at].sid == sid)
+            return at;
+    }
+    if (L->v.n >= max)
         return -1;
-    size_t i = key_hash(inp, cur, M->n) & (M->cap - 1);
-    for (; M->tab[i]; i = (i + 1) & (M->cap - 1))
-        if (key_eq(M, M->tab[i] - 1, inp, cur))
-            return M->tab[i] - 1;
-    return -1;
+    MF_VEC_PUSH(L->v, nd);
+    tab_add(&L->ntab, &L->nused, L->v.n - 1, L->v.n, node_hash, L);
+    return L->v.n - 1;
 }
 
-static void memo_slot(memo *M, int e)
+/* Set sid of layer L grouped: the successors of its states, each once,
+ * by observables then index. */
+static void set_group(players *L, const mf_kill_graph *o, int sid,
+                      unsigned char *mark)
 {
-    const mf_val *key = M->keys.v + (size_t)e * (size_t)M->kw;
-    size_t i = key_hash(key + 1, key[0] ? key + 1 + M->n : NULL, M->n) &
-               (M->cap - 1);
-    while (M->tab[i])
-        i = (i + 1) & (M->cap - 1);
-    M->tab[i] = e + 1;
-}
-
-static void memo_add(memo *M, const mf_val *inp, const mf_val *cur,
-                     const mf_val *rows, int nrows)
-{
-    size_t used = (size_t)M->keys.n + (size_t)M->rows.n;
-    if (used + (size_t)M->kw + (size_t)(nrows > 0 ? nrows : 0) *
-                                   (size_t)M->w > M->max)
-        return; /* full: the caller computes such steps again */
-    int e = M->at.n;
-    if ((size_t)(e + 1) * 2 > M->cap) {
-        free(M->tab);
-        M->cap = M->cap ? M->cap * 2 : 256;
-        M->tab = mf_xcalloc(M->cap, sizeof *M->tab);
-        for (int q = 0; q < e; q++)
-            memo_slot(M, q);
+    pset *s = &L->sets.v[sid];
+    if (s->gfrom >= 0)
+        return;
+    int from = L->grp.n;
+    for (int i = 0; i < s->n; i++) {
+        int no;
+        const int *so = mf_kill_succ_of(o, L->pool.v[s->from + i], &no);
+        for (int a = 0; a < no; a++)
+            if (!mark[so[a]]) {
+                mark[so[a]] = 1;
+                MF_VEC_PUSH(L->grp, so[a]);
+                MF_VEC_PUSH(L->child, -1);
+            }
     }
-    MF_VEC_PUSH(M->keys, cur != NULL);
-    push_vals(&M->keys, inp, M->n);
-    for (int i = 0; i < M->n; i++)
-        MF_VEC_PUSH(M->keys, cur ? cur[i] : 0);
-    MF_VEC_PUSH(M->at, M->rows.n);
-    MF_VEC_PUSH(M->cnt, nrows);
-    if (nrows > 0)
-        push_vals(&M->rows, rows, nrows * M->w);
-    memo_slot(M, e);
+    for (int i = from; i < L->grp.n; i++)
+        mark[L->grp.v[i]] = 0;
+    by_obs = o;
+    qsort(L->grp.v + from, (size_t)(L->grp.n - from), sizeof *L->grp.v,
+          cmp_by_obs);
+    s = &L->sets.v[sid];
+    s->gfrom = from;
+    s->gn = L->grp.n - from;
 }
 
-static void memo_free(memo *M)
+/* 1 if some state of set sid has no successor. */
+static int set_refuses(players *L, const mf_kill_graph *o, int sid)
 {
-    MF_VEC_FREE(M->keys);
-    MF_VEC_FREE(M->at);
-    MF_VEC_FREE(M->cnt);
-    MF_VEC_FREE(M->rows);
-    free(M->tab);
-    memset(M, 0, sizeof *M);
+    pset *s = &L->sets.v[sid];
+    if (s->refuses < 0) {
+        s->refuses = 0;
+        for (int i = 0; i < s->n && !s->refuses; i++) {
+            int no;
+            mf_kill_succ_of(o, L->pool.v[s->from + i], &no);
+            s->refuses = no == 0;
+        }
+    }
+    return s->refuses;
 }
 
-/* Append memo entry e's rows to *out. */
-static void memo_rows(const memo *M, int e, valvec *out, int *count)
+/* The set of the next layer (in nx) of the successors of set sid (of L)
+ * that show the observables of mutant state j of u, or -1 if none does. */
+static int set_step(players *L, players *nx, const mf_kill_graph *o,
+                    const mf_kill_graph *u, int sid, int j,
+                    unsigned char *mark)
 {
-    push_vals(out, M->rows.v + M->at.v[e], M->cnt.v[e] * M->w);
-    *count = M->cnt.v[e];
+    set_group(L, o, sid, mark);
+    const pset *s = &L->sets.v[sid];
+    const mf_val *want = mf_kill_obs_of(u, j);
+    size_t ob = sizeof(mf_val) * (size_t)o->nobs;
+    int lo = s->gfrom, hi = s->gfrom + s->gn;
+    while (lo < hi) { /* the first entry not below want */
+        int mid = lo + (hi - lo) / 2;
+        if (memcmp(mf_kill_obs_of(o, L->grp.v[mid]), want, ob) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int end = lo, stop = s->gfrom + s->gn;
+    while (end < stop && !memcmp(mf_kill_obs_of(o, L->grp.v[end]), want, ob))
+        end++;
+    if (end == lo)
+        return -1;
+    if (L->child.v[lo] < 0)
+        L->child.v[lo] = set_put(nx, L->grp.v + lo, end - lo);
+    return L->child.v[lo];
 }
 
-/* ---- one step of one model by the simulator ----------------------------- */
-
+/* What the potential search found. */
 typedef struct {
-    valvec *out;
-    const mf_model *m;
-    int n, nobs;
-    mf_val *obs;
-    int rc;     /* a failure of mf_sim_observe */
-    int over;   /* more than REPLAY_LIMIT states */
-    int count;
-} collect;
+    int kill;     /* the layer of the first kill, -1 none */
+    int refuses;  /* that kill is the mutant refusing */
+    int any_refusal; /* some node of the kill's layer refuses (the
+                        explorer's rules: every node is looked at, so the
+                        answer does not depend on their order) */
+} pfound;
 
-static int collect_fn(const mf_val *state, void *ctx)
+/* Layer 0: a node per mutant initial state with the original's initial
+ * states that show its observables; a mutant state none shows is a kill
+ * (path[0]); no initial state, a refusal (the explorer's rules). */
+static int potential_init(const mf_kill_graph *o, mf_kill_graph *u,
+                          players *L, int *path, pfound *f)
 {
-    collect *c = ctx;
-    if (++c->count > REPLAY_LIMIT) {
-        c->over = 1;
-        return 1;
-    }
-    int rc = mf_sim_observe(c->obs, c->nobs, c->m, state);
-    if (rc < 0) {
-        c->rc = rc;
-        return 1;
-    }
-    push_vals(c->out, c->obs, c->nobs);
-    push_vals(c->out, state, c->n);
-    return 0;
-}
-
-/* The rows of the initial states (cur NULL) or of the successors of cur
- * under input row inp, sorted, into a fresh *out. */
-static int sim_rows(valvec *out, const mf_model *m, int nobs,
-                    const mf_val *inp, const mf_val *cur)
-{
-    int n = m->nslots;
-    mf_val *obs = mf_xcalloc((size_t)nobs + 1, sizeof *obs);
-    collect c = {out, m, n, nobs, obs, 0, 0, 0};
-    out->n = 0;
-    int rc = cur ? mf_sim_next_each(m, cur, inp, collect_fn, &c, SIM_LIMIT)
-                 : mf_sim_initial_each(m, inp, collect_fn, &c, SIM_LIMIT);
-    free(obs);
-    if (c.rc < 0)
-        return c.rc;
-    if (c.over)
-        return mf_err_set(MF_ELIMIT, "more than %d states in one step",
-                          REPLAY_LIMIT);
+    int rc = mf_kill_graph_need(u, 0);
     if (rc < 0)
         return rc;
-    sort_rows(out, nobs + n);
-    return 0;
-}
-
-/* The rows of model m's step (memoised in M) into *out, appended. */
-static int step_rows(memo *M, valvec *tmp, const mf_model *m,
-                     const mf_val *inp, const mf_val *cur, valvec *out,
-                     int *count)
-{
-    int e = memo_find(M, inp, cur);
-    if (e >= 0) {
-        memo_rows(M, e, out, count);
+    if (mf_kill_layer_size(u, 0) == 0 && !u->rules->both_refuse_same) {
+        f->kill = 0;
+        f->refuses = f->any_refusal = 1;
         return 0;
     }
-    int rc = sim_rows(tmp, m, M->w - M->n, inp, cur);
-    if (rc < 0)
-        return rc;
-    *count = tmp->n / M->w;
-    memo_add(M, inp, cur, tmp->v, *count);
-    push_vals(out, tmp->v, tmp->n);
-    return 0;
+    /* The original's initial states by observables: a set per group. */
+    int n0;
+    int *init = layer0_by_obs(o, &n0);
+    size_t ob = sizeof(mf_val) * (size_t)o->nobs;
+    for (int j = u->first[0]; j < u->first[1] && f->kill < 0 && rc == 0;
+         j++) {
+        const mf_val *want = mf_kill_obs_of(u, j);
+        int lo = 0, hi = n0;
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            if (memcmp(mf_kill_obs_of(o, init[mid]), want, ob) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        int end = lo;
+        while (end < n0 && !memcmp(mf_kill_obs_of(o, init[end]), want, ob))
+            end++;
+        if (end == lo) {
+            f->kill = 0;
+            if (path)
+                path[0] = j;
+        } else if (node_put(L, j, set_put(L, init + lo, end - lo), -1,
+                            u->rules->max_nodes) < 0)
+            rc = mf_err_set(MF_ELIMIT, "more than %d states in the replay",
+                            u->rules->max_nodes);
+    }
+    free(init);
+    return rc;
 }
 
-/* ---- the original's side ------------------------------------------------- */
+/* The first kill found breadth-first, with path[0..kill] the mutant's
+ * states along that run (path[kill] = -1 for a refusal) when path is not
+ * NULL. 0, or MF_ELIMIT past the limits, or the simulator's failure. */
+static int potential(const mf_kill_graph *o, mf_kill_graph *u, int *path,
+                     pfound *f)
+{
+    const mf_kill_rules *ru = u->rules;
+    players L[2] = {0};
+    int total = o->first[o->len + 1], last = -1;
+    unsigned char *mark = mf_xcalloc((size_t)total + 1, 1);
+    MF_VEC(pnode) *hist = path ? mf_xcalloc((size_t)o->len + 1, sizeof *hist)
+                               : NULL;
+    memset(f, 0, sizeof *f);
+    f->kill = -1;
+    int rc = potential_init(o, u, &L[0], path, f);
+    for (int k = 0; k < o->len && f->kill < 0 && rc == 0 && L[k & 1].v.n;
+         k++) {
+        players *cur = &L[k & 1], *nx = &L[(k + 1) & 1];
+        players_reset(nx);
+        if ((rc = mf_kill_graph_need(u, k + 1)) < 0)
+            break;
+        for (int p = 0; p < cur->v.n && f->kill < 0 && rc == 0; p++) {
+            const pnode nd = cur->v.v[p];
+            int nu;
+            const int *su = mf_kill_succ_of(u, nd.u, &nu);
+            if (nu == 0) { /* the mutant refuses step k + 1 */
+                if (!ru->both_refuse_same || !set_refuses(cur, o, nd.sid)) {
+                    f->kill = k + 1;
+                    f->refuses = 1;
+                    last = p;
+                }
+                continue;
+            }
+            for (int b = 0; b < nu && f->kill < 0 && rc == 0; b++) {
+                int sid = set_step(cur, nx, o, u, nd.sid, su[b], mark);
+                if (sid < 0) {
+                    f->kill = k + 1;
+                    last = p;
+                    if (path)
+                        path[k + 1] = su[b];
+                } else if (node_put(nx, su[b], sid, p, ru->max_nodes) < 0)
+                    rc = mf_err_set(MF_ELIMIT, "more than %d states in the "
+                                    "replay", ru->max_nodes);
+            }
+        }
+        if (f->kill > 0) {
+            f->any_refusal = f->refuses;
+            for (int p = 0; p < cur->v.n && !f->any_refusal; p++) {
+                int nu;
+                mf_kill_succ_of(u, cur->v.v[p].u, &nu);
+                f->any_refusal = nu == 0 && !ru->both_refuse_same;
+            }
+        }
+        /* Keep the layer's nodes for the path. */
+        for (int p = 0; hist && p < cur->v.n; p++)
+            MF_VEC_PUSH(hist[k], cur->v.v[p]);
+    }
+    if (rc < 0)
+        f->kill = -1;
+    if (path && f->kill > 0) {
+        if (f->refuses)
+            path[f->kill] = -1;
+        for (int k = f->kill - 1, p = last; k >= 0; k--) {
+            path[k] = hist[k].v[p].u;
+            p = hist[k].v[p].parent;
+        }
+    }
+    for (int k = 0; hist && k <= o->len; k++)
+        MF_VEC_FREE(hist[k]);
+    free(hist);
+    players_free(&L[0]);
+    players_free(&L[1]);
+    free(mark);
+    return rc;
+}
+
+/* ---- the kill matrix ------------------------------------------------------ */
+
+/* The tests made ready on the original, found by their inputs (all a
+ * graph depends on). */
+typedef struct {
+    uint64_t h;
+    mf_kill_test *kt;
+} ready;
 
 struct mf_kill_orig {
     const mf_model *m;
-    int n, nobs, w;
-    memo M;
-    valvec tmp;
+    mf_kill_memo *memo;
+    MF_VEC(ready) tests;
+    long values; /* mf_kill_test_size of the tests kept */
 };
 
-/* The inputs of state k of t (k = 0: the initial inputs). */
-static const mf_val *inputs_at(const mf_test *t, int k)
+static uint64_t inputs_hash(const mf_test *t)
 {
-    return t->inputs + (size_t)k * (size_t)t->nslots;
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)t->length;
+    size_t nv = (size_t)(t->length + 1) * (size_t)t->nslots;
+    for (size_t i = 0; i < nv; i++)
+        h = (h ^ (uint64_t)t->inputs[i]) * 1099511628211ull;
+    return h;
 }
 
-static int orig_succ(mf_kill_orig *o, const mf_val *inp, const mf_val *cur,
-                     valvec *out, int *count)
+static int same_inputs(const mf_test *a, const mf_test *b)
 {
-    return step_rows(&o->M, &o->tmp, o->m, inp, cur, out, count);
+    return a->length == b->length && a->nslots == b->nslots &&
+           !memcmp(a->inputs, b->inputs,
+                   sizeof *a->inputs * (size_t)(a->length + 1) *
+                       (size_t)a->nslots);
 }
 
-/* Rows of the sorted `set` (width w) whose observables are those of
- * `obs`: their range [*lo, *hi), searched from row *lo on (callers that
- * look up ascending observations pass the previous *hi back: a merge). */
-static void obs_range(const valvec *set, int w, int nobs, const mf_val *obs,
-                      int *lo, int *hi)
+/* Test t made ready on the original: kept from before, or made now
+ * (`check`: its expected observables checked) and kept, or, past the
+ * values kept, handed over (*own = 1: the caller frees it). */
+static int orig_test(mf_kill_orig *o, const mf_test *t, int check,
+                     mf_kill_test **out, int *own)
 {
-    int rows = set->n / w, i = *lo;
-    size_t ob = sizeof(mf_val) * (size_t)nobs;
-    while (i < rows && memcmp(set->v + (size_t)i * w, obs, ob) < 0)
-        i++;
-    *lo = i;
-    while (i < rows && !memcmp(set->v + (size_t)i * w, obs, ob))
-        i++;
-    *hi = i;
+    *own = 0;
+    uint64_t h = inputs_hash(t);
+    for (int i = 0; i < o->tests.n; i++)
+        if (o->tests.v[i].h == h && same_inputs(o->tests.v[i].kt->t, t)) {
+            *out = o->tests.v[i].kt;
+            return check ? mf_kill_expected_check(&(*out)->o, t) : 0;
+        }
+    mf_kill_test *kt = NULL;
+    int rc = mf_kill_test_make(&kt, o->m, t, &matrix_rules, o->memo,
+                               check ? MF_KILL_EXPECT_CHECK
+                                     : MF_KILL_EXPECT_ANY,
+                               NULL);
+    if (rc < 0)
+        return rc;
+    *out = kt;
+    if (o->values + mf_kill_test_size(kt) > ORIG_TESTS_VALUES) {
+        *own = 1;
+        return 0;
+    }
+    ready r = {h, kt};
+    MF_VEC_PUSH(o->tests, r);
+    o->values += mf_kill_test_size(kt);
+    return 0;
 }
 
 int mf_kill_orig_new(mf_kill_orig **out, const mf_model *m)
 {
     mf_kill_orig *o = mf_xcalloc(1, sizeof *o);
     o->m = m;
-    o->n = m->nslots;
-    o->nobs = mf_model_nobs(m);
-    o->w = o->nobs + o->n;
-    memo_init(&o->M, o->n, o->w, ORIG_MEMO_VALUES);
+    o->memo =
+        mf_kill_memo_new(m->nslots, mf_model_nobs(m), ORIG_MEMO_VALUES);
     *out = o;
     return 0;
 }
@@ -296,384 +616,82 @@ void mf_kill_orig_free(mf_kill_orig *o)
 {
     if (!o)
         return;
-    memo_free(&o->M);
-    MF_VEC_FREE(o->tmp);
+    for (int i = 0; i < o->tests.n; i++)
+        mf_kill_test_free(o->tests.v[i].kt);
+    MF_VEC_FREE(o->tests);
+    mf_kill_memo_free(o->memo);
     free(o);
 }
 
 int mf_kill_test_check(mf_kill_orig *o, const mf_test *t)
 {
-    valvec cur = {0}, nxt = {0};
-    int rc = 0;
-    if (t->nslots != o->n || t->nobs != o->nobs)
-        return mf_err_set(MF_ERROR, "the test does not match the model");
-    /* The expected word must be one of the original's behaviours. */
-    for (int k = 0; k <= t->length && rc == 0; k++) {
-        int rows = k ? cur.n / o->w : 1, cnt;
-        nxt.n = 0;
-        for (int i = 0; i < rows && rc == 0; i++)
-            rc = orig_succ(o, inputs_at(t, k),
-                           k ? cur.v + (size_t)i * o->w + o->nobs : NULL,
-                           &nxt, &cnt);
-        if (rc < 0)
-            break;
-        sort_rows(&nxt, o->w);
-        int lo = 0, hi;
-        obs_range(&nxt, o->w, o->nobs, t->expect + (size_t)k * o->nobs, &lo,
-                  &hi);
-        if (lo == hi) {
-            rc = mf_err_set(MF_ERROR, "the original cannot show the "
-                            "expected observables at step %d", k);
-            break;
-        }
-        cur.n = 0;
-        push_vals(&cur, nxt.v + (size_t)lo * o->w, (hi - lo) * o->w);
-    }
-    MF_VEC_FREE(cur);
-    MF_VEC_FREE(nxt);
+    mf_kill_test *kt = NULL;
+    int own, rc = orig_test(o, t, 1, &kt, &own);
+    if (own)
+        mf_kill_test_free(kt);
     return rc;
 }
 
-/* ---- the mutant's side --------------------------------------------------- */
-
 void mf_kill_mut_init(mf_kill_mut *out, const mf_model *orig,
-                        const mf_model *mut)
+                      const mf_model *mut)
 {
     memset(out, 0, sizeof *out);
     out->m = mut;
     out->delta = mf_explore_step_delta(orig, mut, &out->item);
-    out->memo = mf_xcalloc(1, sizeof *out->memo);
-    int n = mut->nslots;
-    memo_init(out->memo, n, mf_model_nobs(mut) + n, MUT_MEMO_VALUES);
+    out->memo = mf_kill_memo_new(mut->nslots, mf_model_nobs(mut),
+                                 MUT_MEMO_VALUES);
 }
 
 void mf_kill_mut_free(mf_kill_mut *mu)
 {
-    if (!mu || !mu->memo)
+    if (!mu)
         return;
-    memo_free(mu->memo);
-    free(mu->memo);
+    mf_kill_memo_free(mu->memo);
     mu->memo = NULL;
 }
 
-typedef struct {
-    mf_kill_orig *o;
-    const mf_test *t;
-    mf_kill_mut *mu;
-    valvec tmp;
-    mf_valset vals[2]; /* mf_explore_step_agrees' scratch */
-} side;
-
-/* Append the mutant's rows of state k's step from cur to *out. Its memo
- * also keeps, as an entry of AS_ORIG rows, that a step is the
- * original's, so the two right-hand sides are compared once. */
-#define AS_ORIG (-1)
-
-static int mut_succ(side *d, int k, const mf_val *cur, valvec *out,
-                    int *count)
+/* The mutant's graph along kt's inputs, through the original's. */
+static void mut_graph(mf_kill_graph *u, const mf_kill_test *kt,
+                      const mf_model *mm, mf_kill_memo *memo, int delta,
+                      int item)
 {
-    mf_kill_orig *o = d->o;
-    mf_kill_mut *mu = d->mu;
-    memo *M = mu->memo;
-    const mf_val *inp = inputs_at(d->t, k);
-    if (!cur ? mu->delta == MF_STEP_NEXT : mu->delta == MF_STEP_SAME)
-        return orig_succ(o, inp, cur, out, count);
-    int e = memo_find(M, inp, cur);
-    if (e >= 0 && M->cnt.v[e] == AS_ORIG)
-        return orig_succ(o, inp, cur, out, count);
-    if (e >= 0) {
-        memo_rows(M, e, out, count);
-        return 0;
-    }
-    if (cur && mu->delta == MF_STEP_NEXT &&
-        mf_explore_step_agrees(o->m, mu->m, mu->item, cur, inp, d->vals)) {
-        memo_add(M, inp, cur, NULL, AS_ORIG);
-        return orig_succ(o, inp, cur, out, count);
-    }
-    return step_rows(M, &d->tmp, mu->m, inp, cur, out, count);
+    mf_kill_graph_init(u, mm, kt->t, &kt->rules, memo);
+    u->base = kt;
+    u->delta = delta;
+    u->ditem = item;
 }
 
-/* ---- potential: nodes (S, S') over common words -------------------------- */
-
-/* A node's rows live in its set's pool: S at [s, s + ns) rows, S' at
- * [m, m + nm), each row w values. */
-typedef struct {
-    int s, ns, m, nm;
-    uint64_t h;
-} node;
-
-/* The nodes of one step, deduplicated through a hash table. */
-typedef struct {
-    MF_VEC(node) v;
-    valvec pool;
-    int w;
-    int *tab; /* open addressing: node + 1 */
-    size_t cap;
-} node_set;
-
-static const mf_val *node_s(const node_set *ns, const node *nd)
+int mf_kill_replay(mf_kill *out, mf_kill_orig *o, const mf_test *t,
+                   mf_kill_mut *mu)
 {
-    return ns->pool.v + (size_t)nd->s;
-}
-
-static const mf_val *node_m(const node_set *ns, const node *nd)
-{
-    return ns->pool.v + (size_t)nd->m;
-}
-
-static void node_set_clear(node_set *ns)
-{
-    ns->v.n = 0;
-    ns->pool.n = 0;
-    if (ns->cap)
-        memset(ns->tab, 0, ns->cap * sizeof *ns->tab);
-}
-
-static void node_set_free(node_set *ns)
-{
-    MF_VEC_FREE(ns->v);
-    MF_VEC_FREE(ns->pool);
-    free(ns->tab);
-    memset(ns, 0, sizeof *ns);
-}
-
-static int same_node(const node_set *ns, const node *a, const node *b)
-{
-    size_t w = sizeof(mf_val) * (size_t)ns->w;
-    return a->h == b->h && a->ns == b->ns && a->nm == b->nm &&
-           !memcmp(node_s(ns, a), node_s(ns, b), w * (size_t)a->ns) &&
-           !memcmp(node_m(ns, a), node_m(ns, b), w * (size_t)a->nm);
-}
-
-/* Add the node of rows S (ns of them) and S' (nm) unless an equal one is
- * there. */
-static void node_set_add(node_set *ns, const mf_val *S, int nS,
-                         const mf_val *M, int nM)
-{
-    int w = ns->w;
-    node nd = {ns->pool.n, nS, 0, nM, 0};
-    push_vals(&ns->pool, S, nS * w);
-    nd.m = ns->pool.n;
-    push_vals(&ns->pool, M, nM * w);
-    nd.h = vals_hash(vals_hash(1469598103934665603ull ^ (uint64_t)nS, S,
-                               nS * w),
-                     M, nM * w);
-    if ((size_t)(ns->v.n + 1) * 2 > ns->cap) {
-        free(ns->tab);
-        ns->cap = ns->cap ? ns->cap * 2 : 64;
-        ns->tab = mf_xcalloc(ns->cap, sizeof *ns->tab);
-        for (int q = 0; q < ns->v.n; q++) {
-            size_t i = ns->v.v[q].h & (ns->cap - 1);
-            while (ns->tab[i])
-                i = (i + 1) & (ns->cap - 1);
-            ns->tab[i] = q + 1;
-        }
-    }
-    size_t i = nd.h & (ns->cap - 1);
-    for (; ns->tab[i]; i = (i + 1) & (ns->cap - 1))
-        if (same_node(ns, &ns->v.v[ns->tab[i] - 1], &nd)) {
-            ns->pool.n = nd.s; /* a twin is there: drop this one's rows */
-            return;
-        }
-    ns->tab[i] = ns->v.n + 1;
-    MF_VEC_PUSH(ns->v, nd);
-}
-
-/* Split the successors T (original) and T2 (mutant), both sorted, by the
- * mutant's observations into nodes of *out. 1 if some mutant observation
- * has no original successor (a departure), else 0. */
-static int split_nodes(node_set *out, const valvec *T, const valvec *T2,
-                       int w, int nobs, long *total)
-{
-    int rows = T2->n / w, lo = 0, hi = 0;
-    for (int i = 0; i < rows;) {
-        const mf_val *ob = T2->v + (size_t)i * w;
-        int j = i;
-        while (j < rows && !memcmp(T2->v + (size_t)j * w, ob,
-                                   sizeof(mf_val) * (size_t)nobs))
-            j++;
-        lo = hi;
-        obs_range(T, w, nobs, ob, &lo, &hi);
-        if (lo == hi)
-            return 1;
-        node_set_add(out, T->v + (size_t)lo * w, hi - lo, ob, j - i);
-        *total += (hi - lo) + (j - i);
-        i = j;
-    }
-    return 0;
-}
-
-/* The first departure: *step (-1 none), *refusal (some mutant state on a
- * common word refuses at that step: every node of the step is looked
- * at, so the answer does not depend on their order), *det. */
-static int potential(side *d, int *step, int *refusal, int *det)
-{
-    mf_kill_orig *o = d->o;
-    int w = o->w, nobs = o->nobs, rc = 0;
-    node_set cur = {0}, nxt = {0};
-    valvec T = {0}, T2 = {0};
-
-    cur.w = nxt.w = w;
-    *step = -1;
-    *refusal = 0;
-    *det = 1;
-    for (int k = 0; k <= d->t->length && rc == 0 && *step < 0; k++) {
-        long total = 0;
-        int nodes = k ? cur.v.n : 1, departs = 0;
-        const mf_val *inp = inputs_at(d->t, k);
-        node_set_clear(&nxt);
-        for (int p = 0; p < nodes && rc == 0; p++) {
-            const node *nd = k ? &cur.v.v[p] : NULL;
-            int cnt, calls[2] = {1, 1}, before = departs;
-            T.n = T2.n = 0;
-            if (!nd) {
-                rc = mut_succ(d, 0, NULL, &T2, &cnt);
-                *det &= cnt <= 1;
-                if (rc == 0 && cnt == 0)
-                    departs = *refusal = 1;
-            } else {
-                const mf_val *M = node_m(&cur, nd);
-                calls[1] = nd->nm;
-                for (int i = 0; i < nd->nm && rc == 0; i++) {
-                    rc = mut_succ(d, k, M + (size_t)i * w + nobs, &T2, &cnt);
-                    *det &= cnt <= 1;
-                    if (rc == 0 && cnt == 0)
-                        departs = *refusal = 1;
-                }
-            }
-            if (rc < 0 || before)
-                continue; /* past the departure: only refusals count */
-            if (!nd) {
-                rc = orig_succ(o, inp, NULL, &T, &cnt);
-                *det &= cnt <= 1;
-            } else {
-                const mf_val *S = node_s(&cur, nd);
-                calls[0] = nd->ns;
-                for (int i = 0; i < nd->ns && rc == 0; i++) {
-                    rc = orig_succ(o, inp, S + (size_t)i * w + nobs, &T,
-                                   &cnt);
-                    *det &= cnt <= 1;
-                }
-            }
-            if (rc < 0 || departs)
-                continue; /* the original's branching counts for det */
-            /* One step's rows come sorted; several need a merge. */
-            if (calls[0] > 1)
-                sort_rows(&T, w);
-            if (calls[1] > 1)
-                sort_rows(&T2, w);
-            departs = split_nodes(&nxt, &T, &T2, w, nobs, &total);
-        }
-        if (rc == 0 && departs)
-            *step = k;
-        else if (rc == 0 && total > REPLAY_LIMIT)
-            rc = mf_err_set(MF_ELIMIT, "more than %d states in the replay",
-                            REPLAY_LIMIT);
-        node_set sw = cur;
-        cur = nxt;
-        nxt = sw;
-    }
-    node_set_free(&cur);
-    node_set_free(&nxt);
-    MF_VEC_FREE(T);
-    MF_VEC_FREE(T2);
-    return rc;
-}
-
-/* ---- definite: pairs of states with equal words -------------------------- */
-
-/* Pairs (a, b) of A x B (sorted rows) with equal observations, as rows of
- * two states, appended to *out. */
-static int join(valvec *out, const valvec *A, const valvec *B, int w,
-                int nobs, int n)
-{
-    int rows = B->n / w, lo = 0, hi = 0;
-    for (int i = 0; i < rows; i++) {
-        const mf_val *b = B->v + (size_t)i * w;
-        if (i == 0 || memcmp(b, b - w, sizeof(mf_val) * (size_t)nobs)) {
-            lo = hi;
-            obs_range(A, w, nobs, b, &lo, &hi);
-        }
-        for (int j = lo; j < hi; j++) {
-            if (out->n / (2 * (n ? n : 1)) >= REPLAY_LIMIT)
-                return mf_err_set(MF_ELIMIT, "more than %d state pairs in "
-                                  "the replay", REPLAY_LIMIT);
-            push_vals(out, A->v + (size_t)j * w + nobs, n);
-            push_vals(out, b + nobs, n);
-        }
-    }
-    return 0;
-}
-
-/* *step: the state index at which no pair is left, -1 if some is at the
- * end of the test. */
-static int definite(side *d, int *step)
-{
-    mf_kill_orig *o = d->o;
-    int w = o->w, nobs = o->nobs, n = o->n, pw = 2 * n, rc = 0;
-    valvec pairs = {0}, np = {0}, A = {0}, B = {0};
-
-    *step = -1;
-    for (int k = 0; k <= d->t->length && rc == 0; k++) {
-        int npairs = k ? pairs.n / (pw ? pw : 1) : 1, cnt;
-        np.n = 0;
-        for (int p = 0; p < npairs && rc == 0; p++) {
-            const mf_val *pr = k ? pairs.v + (size_t)p * pw : NULL;
-            A.n = B.n = 0;
-            if ((rc = orig_succ(o, inputs_at(d->t, k), pr, &A, &cnt)) < 0 ||
-                (rc = mut_succ(d, k, pr ? pr + n : NULL, &B, &cnt)) < 0)
-                break;
-            rc = join(&np, &A, &B, w, nobs, n);
-        }
-        if (rc < 0)
-            break;
-        sort_rows(&np, pw);
-        valvec sw = pairs;
-        pairs = np;
-        np = sw;
-        if (pairs.n == 0) {
-            *step = k;
-            break;
-        }
-        if (n == 0)
-            break; /* no state: one pair that never parts */
-    }
-    MF_VEC_FREE(pairs);
-    MF_VEC_FREE(np);
-    MF_VEC_FREE(A);
-    MF_VEC_FREE(B);
-    return rc;
-}
-
-int mf_kill_replay(mf_kill *out, mf_kill_orig *o,
-                     const mf_test *t, mf_kill_mut *mu)
-{
-    side d = {0};
-    int step, refusal, det, rc;
-
+    mf_kill_test *kt = NULL;
+    mf_kill_graph u;
+    pfound f;
+    int own;
     memset(out, 0, sizeof *out);
     out->refuses = -1;
-    d.o = o;
-    d.t = t;
-    d.mu = mu;
-    rc = potential(&d, &step, &refusal, &det);
-    if (rc == 0 && step >= 0) {
+    int rc = orig_test(o, t, 0, &kt, &own);
+    if (rc < 0)
+        return rc;
+    mut_graph(&u, kt, mu->m, mu->memo, mu->delta, mu->item);
+    rc = potential(&kt->o, &u, NULL, &f);
+    if (rc == 0 && f.kill >= 0) {
         out->killed = 1;
-        out->step = step;
-        out->refuses = refusal ? step : -1;
+        out->step = f.kill;
+        out->refuses = f.any_refusal ? f.kill : -1;
+        int det = mf_kill_graph_one_run(&kt->o, f.kill, 0) &&
+                  mf_kill_graph_one_run(&u, f.kill, 1);
         out->notion = det ? MF_N_DETERMINISTIC : MF_N_POTENTIAL;
-        if (!det) {
-            int dstep;
-            rc = definite(&d, &dstep);
-            if (rc == 0 && dstep >= 0) {
-                out->notion = MF_N_DEFINITE;
-                out->step = dstep;
-            }
+        int d;
+        if (!det && (rc = definite(&kt->o, &u, kt->t->length, &d)) == 0 &&
+            d >= 0) {
+            out->notion = MF_N_DEFINITE;
+            out->step = d;
         }
     }
-    MF_VEC_FREE(d.tmp);
-    MF_VEC_FREE(d.vals[0]);
-    MF_VEC_FREE(d.vals[1]);
+    mf_kill_graph_free(&u);
+    if (own)
+        mf_kill_test_free(kt);
     if (rc < 0) {
         memset(out, 0, sizeof *out);
         out->refuses = -1;
@@ -689,4 +707,93 @@ int mf_kill_notion_rank(mf_notion n)
     case MF_N_POTENTIAL: return 1;
     }
     return 0;
+}
+
+/* ---- claims ------------------------------------------------------------- */
+
+int mf_kill_test_new(mf_kill_test **out, const mf_model *m, const mf_test *t,
+                     int *reexpected)
+{
+    return mf_kill_test_make(out, m, t, &claim_rules, NULL,
+                             MF_KILL_EXPECT_REDO, reexpected);
+}
+
+/* The test cut after layer d. */
+static mf_test *cut(const mf_test *t, int d)
+{
+    mf_test *c = mf_test_new(t->nslots, t->nobs, d);
+    memcpy(c->inputs, t->inputs,
+           sizeof *c->inputs * (size_t)(d + 1) * (size_t)t->nslots);
+    memcpy(c->expect, t->expect,
+           sizeof *c->expect * (size_t)(d + 1) * (size_t)t->nobs);
+    return c;
+}
+
+/* A potential kill at layer d along the mutant's states `path`: the test
+ * cut there, with the mutant's observables (or its refusal). */
+static mf_test *potential_test(const mf_test *t, const mf_kill_graph *u,
+                               int d, const int *path, int refuses)
+{
+    mf_test *c = cut(t, d);
+    size_t sz = (size_t)(d + 1) * (size_t)(c->nobs ? c->nobs : 1);
+    c->mobs = mf_xcalloc(sz, sizeof *c->mobs);
+    for (int k = 0; k <= d; k++)
+        if (path[k] >= 0)
+            memcpy(c->mobs + (size_t)k * c->nobs, mf_kill_obs_of(u, path[k]),
+                   sizeof *c->mobs * (size_t)c->nobs);
+    c->mrefuses = refuses ? d : -1;
+    return c;
+}
+
+int mf_kill_claim(mf_kill_test *kt, const mf_model *mm, mf_kill_want want,
+                  mf_test **out, mf_notion *notion)
+{
+    *out = NULL;
+    mf_kill_graph u;
+    int item = -1, delta = mf_explore_step_delta(kt->m, mm, &item);
+    mut_graph(&u, kt, mm, NULL, delta, item);
+    const mf_kill_graph *o = &kt->o;
+    int len = kt->t->length, d = -1;
+    mf_test *c = NULL;
+    mf_notion nt = MF_N_DEFINITE;
+    if (want == MF_KILL_DEFINITE) {
+        if (definite(o, &u, len, &d) == 0 && d >= 0) {
+            nt = mf_kill_graph_one_run(o, d, 0) &&
+                         mf_kill_graph_one_run(&u, d, 1)
+                     ? MF_N_DETERMINISTIC
+                     : MF_N_DEFINITE;
+            c = cut(kt->t, d);
+        }
+    } else {
+        /* The first step where the mutant shows what the original cannot:
+         * only the layers up to it are built, where a definite search
+         * would build them all whenever there is no definite kill. */
+        int *path = mf_xcalloc((size_t)len + 1, sizeof *path);
+        pfound f;
+        if (potential(o, &u, path, &f) == 0)
+            d = f.kill;
+        if (d >= 0 && mf_kill_graph_one_run(o, d, 0) &&
+            mf_kill_graph_one_run(&u, d, 1)) {
+            nt = MF_N_DETERMINISTIC; /* one run each: the only kill */
+            c = cut(kt->t, d);
+        } else if (d >= 0) {
+            /* Under auto a definite kill is preferred, as the engine
+             * does; looked for (within twice the depth of the potential
+             * one) only where it would not cost a whole test. */
+            int dd = -1;
+            if (want == MF_KILL_AUTO &&
+                definite(o, &u, 2 * d + 1 < len ? 2 * d + 1 : len, &dd) < 0)
+                dd = -1;
+            nt = dd >= 0 ? MF_N_DEFINITE : MF_N_POTENTIAL;
+            c = dd >= 0 ? cut(kt->t, dd)
+                        : potential_test(kt->t, &u, d, path, f.refuses);
+        }
+        free(path);
+    }
+    mf_kill_graph_free(&u);
+    if (!c)
+        return 0;
+    *out = c;
+    *notion = nt;
+    return 1;
 }

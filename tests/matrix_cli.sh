@@ -87,7 +87,7 @@ check "export of a running campaign: a partial matrix" [ "$(sqlite3 :memory: "SE
 sqlite3 "$db" ".backup '$tmp/bad.db'"
 sqlite3 "$tmp/bad.db" "UPDATE tests SET inputs = '[{},{\"inp\":\"lava\"}]' WHERE id = 2"
 usage_error "a malformed stored test" matrix --db "$tmp/bad.db"
-grep -q 'test 2: inputs\[1\]: inp: unknown value "lava"' "$tmp/err" || { echo "FAIL: malformed test: $(cat "$tmp/err")"; fail=1; }
+grep -q "test 2: inputs\\[1\\]: inp: value 'lava' the model does not have" "$tmp/err" || { echo "FAIL: malformed test: $(cat "$tmp/err")"; fail=1; }
 sqlite3 "$tmp/bad.db" "UPDATE tests SET inputs = '[{},{\"inp\":\"fill\"}]' WHERE id = 2"
 usage_error "a stored test the original does not replay" minimize --db "$tmp/bad.db"
 sqlite3 "$db" ".backup '$tmp/bad2.db'"

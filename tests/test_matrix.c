@@ -25,6 +25,15 @@
 #include "store.h"
 #include "langs.h"
 
+/* A stored test read as the reports read it (mf_store_test_parse). */
+static int parse_test(mf_test **out, const mf_model *m, int64_t id,
+                      int length, const char *inputs, const char *expected,
+                      const char *allowed)
+{
+    mf_store_test_opts o = {id, 1, NULL};
+    return mf_store_test_parse(out, m, length, inputs, expected, allowed, &o);
+}
+
 static mf_model *beverage(void)
 {
     mf_model *m = NULL;
@@ -55,7 +64,7 @@ static void test_matrix__reads_named_tests(void **state)
     mf_model *m = beverage();
     mf_test *t = NULL;
     assert_int_equal(
-        mf_matrix_test_parse(
+        parse_test(
             &t, m, 7, 2, "[{},{\"inp\":\"req\"},{\"inp\":\"fill\"}]",
             "[{\"wtr\":2,\"out\":\"eps\"},{\"wtr\":1,\"out\":\"coff\"},"
             "{\"wtr\":1,\"out\":\"eps\"}]",
@@ -75,7 +84,7 @@ static void test_matrix__reads_named_tests(void **state)
     mf_test_free(t);
 
     /* No allowed outputs: none read. */
-    assert_int_equal(mf_matrix_test_parse(&t, m, 8, 0, "[{}]",
+    assert_int_equal(parse_test(&t, m, 8, 0, "[{}]",
                                           "[{\"wtr\":2,\"out\":\"eps\"}]",
                                           NULL),
                      0);
@@ -101,7 +110,7 @@ static void test_matrix__reads_raw_tests(void **state)
     mf_buf_puts(&in, "]]");
     mf_buf_printf(&ex, "[[2,%lld],[1,%lld]]", (long long)sym(m, "eps"),
                   (long long)sym(m, "coff"));
-    assert_int_equal(mf_matrix_test_parse(&t, m, 3, 1, in.data, ex.data,
+    assert_int_equal(parse_test(&t, m, 3, 1, in.data, ex.data,
                                           NULL),
                      0);
     assert_int_equal(t->inputs[m->nslots + slot_of(m, "inp")], sym(m, "req"));
@@ -121,19 +130,20 @@ static void test_matrix__refuses_malformed_tests(void **state)
     } bad[] = {
         {1, "[{},{\"inp\":\"tea\"}]", "[{\"wtr\":2,\"out\":\"eps\"},"
          "{\"wtr\":1,\"out\":\"coff\"}]",
-         "inputs[1]: inp: \"tea\" is no value of its type"},
+         "inputs[1]: inp: value tea is not of its type"},
         {1, "[{},{\"inp\":\"bogus\"}]", "[{\"wtr\":2,\"out\":\"eps\"},"
          "{\"wtr\":1,\"out\":\"coff\"}]",
-         "inputs[1]: inp: unknown value \"bogus\""},
+         "inputs[1]: inp: value 'bogus' the model does not have"},
         {1, "[{},{\"nope\":\"req\"}]", "[{\"wtr\":2,\"out\":\"eps\"},"
-         "{\"wtr\":1,\"out\":\"coff\"}]", "unknown cell \"nope\""},
+         "{\"wtr\":1,\"out\":\"coff\"}]", "inputs[1]: state 1 names 'nope', which the model does "
+         "not have"},
         {0, "[{}]", "[{\"wtr\":7,\"out\":\"eps\"}]",
-         "expected[0]: wtr: value 7 outside its type"},
-        {0, "[{}]", "[{\"wtr\":2}]", "1 cells named, expected 2"},
-        {0, "[{}]", "[{\"wtr\":2,\"wtr\":2}]", "cell \"wtr\" twice"},
-        {1, "[{}]", "[{\"wtr\":2,\"out\":\"eps\"}]", "inputs[1]: expected ','"},
-        {0, "[{}] x", "[{\"wtr\":2,\"out\":\"eps\"}]", "trailing text"},
-        {0, "[{}]", "[{\"wtr\":2.5,\"out\":\"eps\"}]", "expected an integer"},
+         "expected[0]: wtr: value 7 is not of its type"},
+        {0, "[{}]", "[{\"wtr\":2}]", "expected[0]: state 0 gives no value for 'out'"},
+        {0, "[{}]", "[{\"wtr\":2,\"wtr\":2}]", "expected[0]: state 0 names 'wtr' twice"},
+        {1, "[{}]", "[{\"wtr\":2,\"out\":\"eps\"}]", "inputs: 1 states for a test of length 1"},
+        {0, "[{}] x", "[{\"wtr\":2,\"out\":\"eps\"}]", "inputs: text after the end: 'x'"},
+        {0, "[{}]", "[{\"wtr\":2.5,\"out\":\"eps\"}]", "expected[0]: not a whole number"},
         {0, "[{}]", "[{\"wtr\":2,\"out\":\"eps", "unterminated string"},
         {0, "[{}]", "[[1,2,3]]", "expected[0]: more than 2 values"},
         {0, "[{}]", "[[1]]", "expected[0]: 1 values, expected 2"},
@@ -142,8 +152,8 @@ static void test_matrix__refuses_malformed_tests(void **state)
     mf_model *m = beverage();
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         mf_test *t = NULL;
-        int rc = mf_matrix_test_parse(&t, m, 42, bad[i].len, bad[i].in,
-                                      bad[i].ex, NULL);
+        int rc = parse_test(&t, m, 42, bad[i].len, bad[i].in, bad[i].ex,
+                            NULL);
         if (rc != MF_EPARSE || t || !strstr(mf_err_msg(), bad[i].why) ||
             !strstr(mf_err_msg(), "test 42"))
             fail_msg("case %zu: rc %d, message '%s', wanted '%s'", i, rc,

@@ -31,6 +31,15 @@
 #include "sim.h"
 #include "store.h"
 
+/* A stored test read as the reports read it (mf_store_test_parse). */
+static int parse_test(mf_test **out, const mf_model *m, int64_t id,
+                      int length, const char *inputs, const char *expected,
+                      const char *allowed)
+{
+    mf_store_test_opts o = {id, 1, NULL};
+    return mf_store_test_parse(out, m, length, inputs, expected, allowed, &o);
+}
+
 #define RUN_LIMIT 400000L /* oracle nodes per test and model */
 
 typedef MF_VEC(mf_val) valvec;
@@ -324,7 +333,7 @@ static void check_model(const char *model, int bound)
         assert_int_equal(sqlite3_step(st), SQLITE_ROW);
         w.test_ids[i] = sqlite3_column_int64(st, 0);
         assert_int_equal(
-            mf_matrix_test_parse(&w.tests[i], c.model, w.test_ids[i],
+            parse_test(&w.tests[i], c.model, w.test_ids[i],
                                  sqlite3_column_int(st, 1),
                                  (const char *)sqlite3_column_text(st, 2),
                                  (const char *)sqlite3_column_text(st, 3),

@@ -1,6 +1,6 @@
 /* export.c - tests out of the store as JSON or CSV (export.h).
  *
- * Each stored test is read back (mf_matrix_test_parse) and printed again
+ * Each stored test is read back (mf_store_test_parse) and printed again
  * from its values, so that every value reads as SMV prints it: the store's
  * own JSON gives an observed DEFINE's symbol as its raw code (MF_SYM), this
  * prints its name, as mf_print_obs does. Its kills come from the kill
@@ -407,11 +407,11 @@ int mf_export_tests(FILE *f, mf_store *s, const mf_matrix_campaign *c,
         int64_t id = sqlite3_column_int64(tst, 0);
         const char *allowed = (const char *)sqlite3_column_text(tst, 4);
         mf_test *t = NULL;
-        rc = mf_matrix_test_parse(&t, c->model, id,
-                                  sqlite3_column_int(tst, 1),
-                                  (const char *)sqlite3_column_text(tst, 2),
-                                  (const char *)sqlite3_column_text(tst, 3),
-                                  allowed);
+        mf_store_test_opts to = {id, 1, NULL};
+        rc = mf_store_test_parse(&t, c->model, sqlite3_column_int(tst, 1),
+                                 (const char *)sqlite3_column_text(tst, 2),
+                                 (const char *)sqlite3_column_text(tst, 3),
+                                 allowed, &to);
         if (rc < 0) {
             char why[512];
             snprintf(why, sizeof why, "%s", mf_err_msg());

@@ -185,10 +185,11 @@ static int block_add(block *b, mf_store *s, const mf_matrix_campaign *c,
     if (len < 0 || len > MAX_TEST_LEN)
         return mf_err_set(MF_EPARSE, "store %s: test %lld has length %d",
                           mf_store_path(s), (long long)id, len);
-    int rc = mf_matrix_test_parse(
-        &t, c->model, id, len, (const char *)sqlite3_column_text(st, 2),
+    mf_store_test_opts to = {id, 1, NULL};
+    int rc = mf_store_test_parse(
+        &t, c->model, len, (const char *)sqlite3_column_text(st, 2),
         (const char *)sqlite3_column_text(st, 3),
-        (const char *)sqlite3_column_text(st, 4));
+        (const char *)sqlite3_column_text(st, 4), &to);
     if (rc < 0) {
         char why[512];
         snprintf(why, sizeof why, "%s", mf_err_msg());

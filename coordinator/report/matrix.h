@@ -50,18 +50,6 @@ void mf_matrix_campaign_close(mf_matrix_campaign *c); /* zeroes; NULL-safe */
 double mf_matrix_now_s(void);
 int mf_matrix_db_fail(mf_store *s, const char *what);
 
-/* ---- stored tests, read back --------------------------------------------- */
-
-/* A stored test (tests.inputs, expected, allowed: docs/schema.md, in the
- * named form or, for a store written without a model, as raw arrays) as
- * an mf_test of m: inputs, expected observables and, where `allowed` is
- * not NULL, the allowed observables per state. MF_EPARSE with a message
- * naming the test id and the state for anything malformed: a value
- * outside its type, an unknown cell, a missing one, a wrong count. */
-int mf_matrix_test_parse(mf_test **out, const mf_model *m, int64_t id,
-                         int length, const char *inputs, const char *expected,
-                         const char *allowed);
-
 /* ---- the matrix in the store --------------------------------------------- */
 
 typedef struct {

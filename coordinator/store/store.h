@@ -372,6 +372,24 @@ int mf_store_test_read(mf_test **out, const mf_model *m, int length,
                        const char *inputs, const char *expected,
                        const char *allowed, int *partial);
 
+/* How mf_store_test_parse reads. */
+typedef struct {
+    int64_t id;   /* the test's row: messages say "test ID: column[state]:
+                     ..."; 0: "stored test, column: ..." */
+    int raw;      /* also the form of a store written without a model,
+                     for that model only: a state as an array of numbers
+                     in slot (inputs) or observable order, booleans as
+                     JSON true and false */
+    int *partial; /* as mf_store_test_read's */
+} mf_store_test_opts;
+
+/* mf_store_test_read with options: the one reader of stored tests, for
+ * the nightly rerun and for the reports (kill matrix, export,
+ * minimisation). */
+int mf_store_test_parse(mf_test **out, const mf_model *m, int length,
+                        const char *inputs, const char *expected,
+                        const char *allowed, const mf_store_test_opts *o);
+
 /* A stored test as its row has it; strings live during the call. */
 typedef struct {
     int64_t id;

@@ -290,6 +290,9 @@ typedef struct {
 typedef struct {
     const char *p;   /* cursor in NUL-terminated JSON */
     const char *col; /* "inputs", "expected" or "allowed" */
+    int64_t id;      /* the test's row for messages, 0 none */
+    int k;           /* the state being read for messages, -1 none */
+    int raw;         /* mf_store_test_opts.raw */
     const mf_model *m;
     cell *cells;
     int ncells;
@@ -361,6 +364,12 @@ static int bad(const reader *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (r->id && r->k >= 0)
+        return mf_err_set(MF_EPARSE, "test %lld: %s[%d]: %s",
+                          (long long)r->id, r->col, r->k, msg);
+    if (r->id)
+        return mf_err_set(MF_EPARSE, "test %lld: %s: %s", (long long)r->id,
+                          r->col, msg);
     return mf_err_set(MF_EPARSE, "stored test, %s: %s", r->col, msg);
 }
 
@@ -478,7 +487,11 @@ static int read_val(reader *r, const cell *c, mf_val *out)
 {
     char s[MF_STORE_MAX_NAME];
     ws(r);
-    if (*r->p != '"') {
+    if (r->raw && (!strncmp(r->p, "true", 4) || !strncmp(r->p, "false", 5))) {
+        *out = *r->p == 't';
+        r->p += *out ? 4 : 5;
+        snprintf(s, sizeof s, "%s", *out ? "true" : "false");
+    } else if (*r->p != '"') {
         int rc = read_int(r, out);
         if (rc < 0)
             return rc;
@@ -498,9 +511,12 @@ static int read_val(reader *r, const cell *c, mf_val *out)
         if (c->type && c->type->kind != MF_TY_BOOL && sym < 0)
             return bad(r, "%s: '%s' is not of its type", c->name, s);
     }
-    /* A DEFINE has no declared type: any value it can hold is taken. */
+    /* A DEFINE has no declared type: any value it can hold is taken, a
+     * symbol only if it is one of the model's. */
     if (c->type && !mf_type_contains(c->type, *out))
         return bad(r, "%s: value %s is not of its type", c->name, s);
+    if (!c->type && MF_IS_SYM(*out) && *out - MF_SYM_BASE >= r->m->nsyms)
+        return bad(r, "%s: value %s is no symbol of the model", c->name, s);
     return 0;
 }
 
@@ -559,6 +575,34 @@ static int read_obj(reader *r, obj_kind kind, int k, mf_val *row)
     return rc;
 }
 
+/* A state as the raw array of a store written without a model: exactly
+ * width numbers, in slot or observable order, into row. */
+static int read_raw(reader *r, mf_val *row, int width)
+{
+    int rc = need(r, '['), i = 0;
+    for (; rc == 0 && !take(r, ']'); i++) {
+        if (i && (rc = need(r, ',')) < 0)
+            break;
+        if (i >= width)
+            return bad(r, "more than %d values", width);
+        ws(r);
+        rc = read_int(r, &row[i]);
+    }
+    if (rc == 0 && i != width)
+        rc = bad(r, "%d values, expected %d", i, width);
+    return rc;
+}
+
+/* One state: an object, or (r->raw) a raw array of width values. */
+static int read_state(reader *r, obj_kind kind, int k, mf_val *row,
+                      int width)
+{
+    ws(r);
+    if (r->raw && *r->p == '[')
+        return read_raw(r, row, width);
+    return read_obj(r, kind, k, row);
+}
+
 /* [obj, obj, ...] with exactly length + 1 objects: row k of `rows` (width
  * values each) is filled by object k. */
 static int read_rows(reader *r, obj_kind kind, int length, mf_val *rows,
@@ -572,7 +616,9 @@ static int read_rows(reader *r, obj_kind kind, int length, mf_val *rows,
         if (k > length)
             return bad(r, "more than %d states", length + 1);
         obj_kind kk = kind == OBJ_INIT && k > 0 ? OBJ_STEP : kind;
-        rc = read_obj(r, kk, k, rows + (size_t)k * (size_t)width);
+        r->k = k;
+        rc = read_state(r, kk, k, rows + (size_t)k * (size_t)width, width);
+        r->k = -1;
     }
     if (rc == 0 && k != length + 1)
         rc = bad(r, "%d states for a test of length %d", k, length);
@@ -598,7 +644,10 @@ static int read_allowed(reader *r, mf_test *t, int keep)
             if (a && (rc = need(r, ',')) < 0)
                 break;
             memset(row, 0, sizeof *row * (size_t)width);
-            if ((rc = read_obj(r, OBJ_OBS, k, row)) < 0 || !keep)
+            r->k = k;
+            rc = read_state(r, OBJ_OBS, k, row, nobs);
+            r->k = -1;
+            if (rc < 0 || !keep)
                 continue;
             t->allowed[k] = mf_xrealloc(t->allowed[k],
                                         sizeof *row * (size_t)width *
@@ -625,12 +674,25 @@ int mf_store_test_read(mf_test **out, const mf_model *m, int length,
                        const char *inputs, const char *expected,
                        const char *allowed, int *partial)
 {
+    mf_store_test_opts o = {0, 0, partial};
+    return mf_store_test_parse(out, m, length, inputs, expected, allowed, &o);
+}
+
+int mf_store_test_parse(mf_test **out, const mf_model *m, int length,
+                        const char *inputs, const char *expected,
+                        const char *allowed, const mf_store_test_opts *o)
+{
+    int *partial = o->partial;
     *out = NULL;
     if (partial)
         *partial = 0;
-    if (length < 0 || length > MF_STORE_MAX_TEST_LEN)
+    if (length < 0 || length > MF_STORE_MAX_TEST_LEN) {
+        if (o->id)
+            return mf_err_set(MF_EPARSE, "test %lld: length %d out of range",
+                              (long long)o->id, length);
         return mf_err_set(MF_EPARSE, "stored test: length %d out of range",
                           length);
+    }
     int nobs = mf_model_nobs(m);
     if ((int64_t)(length + 1) * (m->nslots + nobs + 2) >
         MF_STORE_MAX_TEST_CELLS)
@@ -643,6 +705,9 @@ int mf_store_test_read(mf_test **out, const mf_model *m, int length,
                                      "expected observables");
     reader r = {0};
     r.m = m;
+    r.id = o->id;
+    r.k = -1;
+    r.raw = o->raw;
     r.partial = partial != NULL;
     cells_make(&r, m);
     mf_test *t = mf_test_new(m->nslots, nobs, length);

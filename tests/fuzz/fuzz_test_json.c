@@ -91,8 +91,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const mf_model *m = model();
     mf_test *t = NULL;
+    /* The reports' reading (the raw forms too) refuses with a message, and
+     * takes every test the rerun's takes. */
+    mf_store_test_opts raw = {7, 1, NULL};
+    mf_test *r = NULL;
+    int rrc = mf_store_test_parse(&r, m, len, col[0], col[1], col[2], &raw);
+    if (rrc < 0 && (r || !mf_err_msg()[0]))
+        abort();
+    mf_test_free(r);
     int rc = mf_store_test_read(&t, m, len, col[0], col[1], col[2],
                                 partial ? &got : NULL);
+    if (rc == 0 && !got && rrc != 0)
+        abort();
     if (rc < 0) {
         if (t || !mf_err_msg()[0])
             abort(); /* refused: no test, and a message */
