@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "kill_replay.h"
+#include "langs.h"
 
 /* x counts 0, 1, 2 and stays; y (not observed) is chosen at the start:
  * with y false, x = 1 has no successor. */
