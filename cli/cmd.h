@@ -38,8 +38,10 @@ int mf_cmd_report(int argc, char **argv);
 int mf_cmd_matrix(int argc, char **argv);
 /* mutfarm minimize --db F [--exact] [--name NAME]  -- cmd_minimize.c */
 int mf_cmd_minimize(int argc, char **argv);
-/* mutfarm tests export --db F --format json|csv  -- cmd_tests.c */
+/* mutfarm tests export|import --db F ...  -- cmd_tests.c */
 int mf_cmd_tests(int argc, char **argv);
+/* mutfarm score --db F --suite NAME  -- cmd_score.c */
+int mf_cmd_score(int argc, char **argv);
 /* mutfarm keygen [-o BASENAME]  -- cmd_keygen.c */
 int mf_cmd_keygen(int argc, char **argv);
 

@@ -59,7 +59,12 @@ static const command commands[] = {
     {"tests", mf_cmd_tests,
      "tests export --db F [--campaign N] [--format json|csv] [--suite NAME]\n"
      "             [-o FILE]\n"
-     "      the tests found, with expected outputs and the mutants killed"},
+     "      the tests found, with expected outputs and the mutants killed\n"
+     "    tests import --db F [--format json|csv|text] [--name NAME] FILE\n"
+     "      a test suite of your own, for 'score' (docs/suites.md)"},
+    {"score", mf_cmd_score,
+     "score --db F --suite NAME [--campaign N] [--format text|json]\n"
+     "      an imported suite's mutation score, wrong tests, mutants alive"},
     {"minimize", mf_cmd_minimize,
      "minimize --db F [--campaign N] [--exact] [--name NAME]\n"
      "      a smallest test suite killing every killed mutant"},

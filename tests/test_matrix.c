@@ -30,7 +30,7 @@ static int parse_test(mf_test **out, const mf_model *m, int64_t id,
                       int length, const char *inputs, const char *expected,
                       const char *allowed)
 {
-    mf_store_test_opts o = {id, 1, NULL};
+    mf_store_test_opts o = {id, 1, NULL, NULL, NULL, 0};
     return mf_store_test_parse(out, m, length, inputs, expected, allowed, &o);
 }
 

@@ -407,7 +407,7 @@ int mf_export_tests(FILE *f, mf_store *s, const mf_matrix_campaign *c,
         int64_t id = sqlite3_column_int64(tst, 0);
         const char *allowed = (const char *)sqlite3_column_text(tst, 4);
         mf_test *t = NULL;
-        mf_store_test_opts to = {id, 1, NULL};
+        mf_store_test_opts to = {id, 1, NULL, NULL, NULL, 0};
         rc = mf_store_test_parse(&t, c->model, sqlite3_column_int(tst, 1),
                                  (const char *)sqlite3_column_text(tst, 2),
                                  (const char *)sqlite3_column_text(tst, 3),

@@ -32,36 +32,6 @@
 #define WRITE_BATCH 4096  /* kill rows per transaction */
 #define MAX_TEST_LEN 100000
 
-double mf_matrix_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-int mf_matrix_db_fail(mf_store *s, const char *what)
-{
-    return mf_err_set(MF_ERROR, "store %s: %s: %s", mf_store_path(s), what,
-                      sqlite3_errmsg(mf_store_db(s)));
-}
-
-static int exec(mf_store *s, const char *sql, const char *what)
-{
-    if (sqlite3_exec(mf_store_db(s), sql, NULL, NULL, NULL) != SQLITE_OK)
-        return mf_matrix_db_fail(s, what);
-    return 0;
-}
-
-static int prepare(mf_store *s, sqlite3_stmt **st, const char *sql)
-{
-    if (sqlite3_prepare_v2(mf_store_db(s), sql, -1, st, NULL) != SQLITE_OK) {
-        sqlite3_finalize(*st);
-        *st = NULL;
-        return mf_matrix_db_fail(s, "preparing a query");
-    }
-    return 0;
-}
-
 /* ---- targets: the mutants a matrix replays on ---------------------------- */
 
 /* The campaign's killed, survived and unknown mutants, read in planning
@@ -105,7 +75,7 @@ static int targets_open(targets *t, mf_store *s, int64_t campaign)
     memset(t, 0, sizeof *t);
     t->s = s;
     snprintf(sql, sizeof sql, "SELECT count(*) %s", TARGETS_WHERE);
-    int rc = prepare(s, &st, sql);
+    int rc = mf_matrix_prepare(s, &st, sql);
     if (rc < 0)
         return rc;
     sqlite3_bind_int64(st, 1, campaign);
@@ -118,7 +88,7 @@ static int targets_open(targets *t, mf_store *s, int64_t campaign)
         return rc;
     snprintf(sql, sizeof sql, "SELECT m.mutant_id, m.id, CASE WHEN v.kind "
              "= 'killed' THEN v.test_id END %s ORDER BY m.id", TARGETS_WHERE);
-    if ((rc = prepare(s, &t->st, sql)) < 0)
+    if ((rc = mf_matrix_prepare(s, &t->st, sql)) < 0)
         return rc;
     sqlite3_bind_int64(t->st, 1, campaign);
     targets_next(t);
@@ -185,7 +155,7 @@ static int block_add(block *b, mf_store *s, const mf_matrix_campaign *c,
     if (len < 0 || len > MAX_TEST_LEN)
         return mf_err_set(MF_EPARSE, "store %s: test %lld has length %d",
                           mf_store_path(s), (long long)id, len);
-    mf_store_test_opts to = {id, 1, NULL};
+    mf_store_test_opts to = {id, 1, NULL, NULL, NULL, 0};
     int rc = mf_store_test_parse(
         &t, c->model, len, (const char *)sqlite3_column_text(st, 2),
         (const char *)sqlite3_column_text(st, 3),
@@ -229,7 +199,7 @@ int mf_matrix_block_next(block *b, mf_store *s, const mf_matrix_campaign *c,
     char sql[256];
     snprintf(sql, sizeof sql, "%sWHERE campaign_id = ?1 AND id > ?2 "
              "ORDER BY id LIMIT ?3", TEST_COLS);
-    int rc = prepare(s, &st, sql);
+    int rc = mf_matrix_prepare(s, &st, sql);
     if (rc < 0)
         return rc;
     sqlite3_bind_int64(st, 1, c->id);
@@ -252,7 +222,7 @@ static int block_ids(block *b, mf_store *s, const mf_matrix_campaign *c,
     char sql[256];
     snprintf(sql, sizeof sql, "%sWHERE campaign_id = ?1 AND id = ?2",
              TEST_COLS);
-    int rc = prepare(s, &st, sql);
+    int rc = mf_matrix_prepare(s, &st, sql);
     for (int i = 0; i < n && rc == 0; i++) {
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, c->id);
@@ -564,7 +534,7 @@ int mf_matrix_writer_open(mf_matrix_writer *w, mf_store *s, int64_t campaign)
     memset(w, 0, sizeof *w);
     w->s = s;
     w->campaign = campaign;
-    return prepare(s, &w->ins,
+    return mf_matrix_prepare(s, &w->ins,
                    "INSERT INTO kills(test_id, mutant, campaign_id, source, "
                    "notion, step, refuses) VALUES (?1, ?2, ?3, 'replay', ?4, "
                    "?5, ?6) ON CONFLICT(test_id, mutant) DO UPDATE SET "
@@ -583,7 +553,7 @@ int mf_matrix_writer_begin(mf_matrix_writer *w)
 {
     if (w->in_tx)
         return 0;
-    int rc = exec(w->s, "BEGIN IMMEDIATE", "starting a transaction");
+    int rc = mf_matrix_exec(w->s, "BEGIN IMMEDIATE", "starting a transaction");
     w->in_tx = rc == 0;
     return rc;
 }
@@ -593,7 +563,7 @@ int mf_matrix_writer_commit(mf_matrix_writer *w)
     if (!w->in_tx)
         return 0;
     w->in_tx = 0;
-    int rc = exec(w->s, "COMMIT", "committing the kill matrix");
+    int rc = mf_matrix_exec(w->s, "COMMIT", "committing the kill matrix");
     if (rc < 0)
         sqlite3_exec(mf_store_db(w->s), "ROLLBACK", NULL, NULL, NULL);
     return rc;
@@ -675,7 +645,7 @@ static int write_kills(runner *r, int final)
     if (rc == 0 && final) {
         sqlite3_stmt *st = NULL;
         if ((rc = mf_matrix_writer_begin(&w->w)) == 0 &&
-            (rc = prepare(w->w.s, &st,
+            (rc = mf_matrix_prepare(w->w.s, &st,
                           "UPDATE matrices SET through_test = ?2, "
                           "pairs = pairs + ?3, undecided = undecided + ?4, "
                           "unconfirmed = unconfirmed + ?5, ms = ms + ?6 "
@@ -696,161 +666,6 @@ static int write_kills(runner *r, int final)
     }
     if (rc < 0)
         mf_matrix_writer_rollback(&w->w);
-    return rc;
-}
-
-static int query_i64(mf_store *s, int64_t *out, const char *sql, int64_t a)
-{
-    sqlite3_stmt *st = NULL;
-    int rc = prepare(s, &st, sql);
-    if (rc < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, a);
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *out = sqlite3_column_int64(st, 0);
-        rc = 0;
-    } else
-        rc = rc == SQLITE_DONE ? MF_ENOTFOUND : mf_matrix_db_fail(s, "reading");
-    sqlite3_finalize(st);
-    return rc;
-}
-
-int mf_matrix_is_full(mf_store *s, int64_t campaign)
-{
-    int64_t full = 0;
-    int rc = query_i64(s, &full,
-                       "SELECT state = 'full' FROM matrices WHERE "
-                       "campaign_id = ?1", campaign);
-    if (rc == MF_ENOTFOUND)
-        return 0;
-    return rc < 0 ? rc : (int)full;
-}
-
-/* The whole matrix's counts into out (kills per notion, undecided...). */
-static int totals(mf_store *s, int64_t campaign, mf_matrix_stats *out)
-{
-    sqlite3_stmt *st = NULL;
-    int rc = prepare(s, &st,
-                     "SELECT notion, count(*) FROM kills WHERE "
-                     "campaign_id = ?1 GROUP BY notion");
-    if (rc < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, campaign);
-    out->kills = 0;
-    memset(out->by_notion, 0, sizeof out->by_notion);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *n = (const char *)sqlite3_column_text(st, 0);
-        int64_t c = sqlite3_column_int64(st, 1);
-        out->kills += c;
-        for (int i = 0; n && i < 3; i++)
-            if (!strcmp(n, mf_notion_name((mf_notion)i)))
-                out->by_notion[i] += c;
-    }
-    rc = rc == SQLITE_DONE ? 0 : mf_matrix_db_fail(s, "counting kills");
-    sqlite3_finalize(st);
-    if (rc == 0)
-        rc = query_i64(s, &out->undecided,
-                       "SELECT undecided FROM matrices WHERE campaign_id = "
-                       "?1", campaign);
-    if (rc == 0)
-        rc = query_i64(s, &out->unconfirmed,
-                       "SELECT unconfirmed FROM matrices WHERE campaign_id "
-                       "= ?1", campaign);
-    if (rc == 0)
-        rc = query_i64(s, &out->tests,
-                       "SELECT count(*) FROM tests WHERE campaign_id = ?1",
-                       campaign);
-    return rc == MF_ENOTFOUND ? 0 : rc;
-}
-
-int mf_matrix_fill_begin(mf_store *s, int64_t campaign, int refill,
-                         int64_t *after)
-{
-    sqlite3_stmt *st = NULL;
-    int rc = exec(s, "BEGIN IMMEDIATE", "starting a transaction");
-    if (rc < 0)
-        return rc;
-    if (refill) {
-        char sql[512];
-        snprintf(sql, sizeof sql,
-                 "DELETE FROM kills WHERE campaign_id = %lld AND source = "
-                 "'replay'; UPDATE kills SET step = NULL, refuses = NULL, "
-                 "notion = (SELECT v.notion FROM verdicts v WHERE v.mutant "
-                 "= kills.mutant AND v.test_id = kills.test_id) WHERE "
-                 "campaign_id = %lld; DELETE FROM matrices WHERE "
-                 "campaign_id = %lld; DELETE FROM matrix_jobs WHERE "
-                 "campaign_id = %lld;",
-                 (long long)campaign, (long long)campaign,
-                 (long long)campaign, (long long)campaign);
-        if ((rc = exec(s, sql, "clearing the kill matrix")) < 0)
-            goto cleanup;
-    }
-    if ((rc = prepare(s, &st,
-                      "INSERT INTO matrices(campaign_id, state, started_at) "
-                      "VALUES (?1, 'filling', ?2) ON CONFLICT(campaign_id) "
-                      "DO NOTHING")) < 0)
-        goto cleanup;
-    sqlite3_bind_int64(st, 1, campaign);
-    sqlite3_bind_int64(st, 2, mf_store_now_ms());
-    if (sqlite3_step(st) != SQLITE_DONE) {
-        rc = mf_matrix_db_fail(s, "starting the kill matrix");
-        goto cleanup;
-    }
-    rc = query_i64(s, after,
-                   "SELECT through_test FROM matrices WHERE campaign_id = "
-                   "?1", campaign);
-cleanup:
-    sqlite3_finalize(st);
-    if (rc == 0)
-        rc = exec(s, "COMMIT", "starting the kill matrix");
-    if (rc < 0)
-        sqlite3_exec(mf_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-    return rc;
-}
-
-int mf_matrix_count_tests(mf_store *s, int64_t campaign, int64_t *n)
-{
-    return query_i64(s, n, "SELECT count(*) FROM tests WHERE campaign_id = "
-                     "?1", campaign);
-}
-
-static int fill_end(mf_store *s, int64_t campaign, int64_t tests,
-                    int64_t mutants, const mf_matrix_stats *t)
-{
-    sqlite3_stmt *st = NULL;
-    int rc = prepare(s, &st,
-                     "UPDATE matrices SET state = 'full', tests = ?2, "
-                     "mutants = ?3, kills = ?4, finished_at = ?5 WHERE "
-                     "campaign_id = ?1");
-    if (rc < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, campaign);
-    sqlite3_bind_int64(st, 2, tests);
-    sqlite3_bind_int64(st, 3, mutants);
-    sqlite3_bind_int64(st, 4, t->kills);
-    sqlite3_bind_int64(st, 5, mf_store_now_ms());
-    if (sqlite3_step(st) != SQLITE_DONE)
-        rc = mf_matrix_db_fail(s, "finishing the kill matrix");
-    sqlite3_finalize(st);
-    return rc;
-}
-
-int mf_matrix_fill_finish(mf_store *s, int64_t campaign, int64_t tests,
-                          int64_t mutants, mf_matrix_stats *out)
-{
-    char sql[128];
-    int rc = totals(s, campaign, out);
-    if (rc == 0)
-        rc = fill_end(s, campaign, tests, mutants, out);
-    /* A farm fill's done jobs are counted in the row now (matrix_farm.c);
-     * after a local fill they describe nothing. */
-    snprintf(sql, sizeof sql, "DELETE FROM matrix_jobs WHERE campaign_id = "
-             "%lld", (long long)campaign);
-    if (rc == 0)
-        rc = exec(s, sql, "forgetting the farm's matrix jobs");
-    out->mutants = mutants;
-    out->tests = tests;
     return rc;
 }
 
@@ -875,12 +690,7 @@ int mf_matrix_fill(mf_store *s, const mf_matrix_campaign *c,
         return rc;
     if (rc == 1 && !o->refill) {
         out->already = 1;
-        rc = totals(s, c->id, out);
-        if (rc == 0)
-            rc = query_i64(s, &out->mutants,
-                           "SELECT mutants FROM matrices WHERE campaign_id "
-                           "= ?1", c->id);
-        return rc;
+        return mf_matrix_totals(s, c->id, 1, out);
     }
     memset(&tg, 0, sizeof tg);
     if ((rc = mf_matrix_fill_begin(s, c->id, o->refill, &after)) < 0 ||
@@ -959,6 +769,73 @@ int mf_matrix_suite_ranks(mf_store *s, const mf_matrix_campaign *c,
         rc = run_block(&r, &cnt);
     }
     mf_matrix_block_free(&b);
+    runner_free(&r);
+    targets_close(&tg);
+    return rc;
+}
+
+/* ---- tests not of the campaign, replayed --------------------------------- */
+
+typedef struct {
+    mf_matrix_kill_fn fn;
+    void *ctx;
+} kill_sink;
+
+/* The runner's writer for them: each kill to the caller, by test index
+ * (the block's ids are index + 1). */
+static int tell_kills(runner *r, int final)
+{
+    kill_sink *k = r->wctx;
+    int rc = 0;
+    (void)final;
+    pthread_mutex_lock(&r->mu);
+    for (int i = 0; i < r->out.n && rc == 0; i++)
+        if (k->fn((int)r->out.v[i].test_id - 1, r->out.v[i].mutant_row,
+                  &r->out.v[i].k, k->ctx))
+            rc = mf_err_set(MF_ERROR, "stopped");
+    r->out.n = 0;
+    pthread_mutex_unlock(&r->mu);
+    return rc;
+}
+
+int mf_matrix_replay_tests(mf_store *s, const mf_matrix_campaign *c,
+                           mf_test *const *tests, int n, int threads,
+                           mf_matrix_kill_fn fn, void *ctx,
+                           int64_t *undecided)
+{
+    targets tg;
+    runner r;
+    block b = {0};
+    block_counts cnt = {0};
+    kill_sink sink = {fn, ctx};
+    *undecided = 0;
+    int rc = targets_open(&tg, s, c->id);
+    if (rc < 0) {
+        targets_close(&tg);
+        return rc;
+    }
+    runner_init(&r, c, &tg, threads);
+    r.write = tell_kills;
+    r.wctx = &sink;
+    /* The tests are borrowed: the block holds them, never frees them. */
+    b.v = mf_xcalloc((size_t)n + 1, sizeof *b.v);
+    for (int i = 0; i < n; i++) {
+        btest *bt = &b.v[b.n++];
+        bt->id = i + 1;
+        bt->t = tests[i];
+        int crc = mf_kill_test_check(r.origs[0], tests[i]);
+        bt->ok = crc != MF_ELIMIT;
+        if (!bt->ok)
+            snprintf(bt->why, sizeof bt->why, "the original alone: %s",
+                     mf_err_msg());
+        b.last = i + 1;
+    }
+    r.b = &b;
+    rc = run_block(&r, &cnt);
+    if (rc == 0)
+        rc = drain(&r, 1);
+    *undecided = cnt.undecided;
+    free(b.v);
     runner_free(&r);
     targets_close(&tg);
     return rc;

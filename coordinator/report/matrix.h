@@ -106,4 +106,22 @@ int mf_matrix_suite_ranks(mf_store *s, const mf_matrix_campaign *c,
                           const int64_t *test_ids, int ntests,
                           mf_matrix_rank_fn fn, void *ctx);
 
+/* ---- tests not of the campaign, replayed --------------------------------- */
+
+/* Called for each kill: the test's index in the array, the mutant's row
+ * and the kill. Called from the enumerating thread only. Non-zero stops. */
+typedef int (*mf_matrix_kill_fn)(int test, int64_t mutant_row,
+                                 const mf_kill *k, void *ctx);
+
+/* Replay tests[0..n) (tests of c->model, e.g. an imported suite's; each
+ * one whose expected observables the original does not show is the
+ * caller's to leave out) on every killed, survived or unknown mutant of
+ * the campaign as mf_matrix_fill does, on `threads` threads, and tell fn
+ * every kill. *undecided: pairs past the replay limits. Reads the store
+ * only. */
+int mf_matrix_replay_tests(mf_store *s, const mf_matrix_campaign *c,
+                           mf_test *const *tests, int n, int threads,
+                           mf_matrix_kill_fn fn, void *ctx,
+                           int64_t *undecided);
+
 #endif

@@ -87,6 +87,14 @@ int mf_matrix_fill_begin(mf_store *s, int64_t campaign, int refill,
  * counts into *out (tests, mutants as given). */
 int mf_matrix_fill_finish(mf_store *s, int64_t campaign, int64_t tests,
                           int64_t mutants, mf_matrix_stats *out);
+/* The whole matrix's counts (kills per notion, undecided, unconfirmed,
+ * tests; with `mutants`, also the mutants of its row) into *out. */
+int mf_matrix_totals(mf_store *s, int64_t campaign, int mutants,
+                     mf_matrix_stats *out);
+/* A statement run, or prepared, on s: MF_ERROR naming `what` (or "preparing
+ * a query") with SQLite's message on failure. */
+int mf_matrix_exec(mf_store *s, const char *sql, const char *what);
+int mf_matrix_prepare(mf_store *s, struct sqlite3_stmt **st, const char *sql);
 /* The campaign's number of tests. */
 int mf_matrix_count_tests(mf_store *s, int64_t campaign, int64_t *n);
 

@@ -381,6 +381,12 @@ typedef struct {
                      in slot (inputs) or observable order, booleans as
                      JSON true and false */
     int *partial; /* as mf_store_test_read's */
+    /* A test read from a user's file (mutfarm tests import): messages say
+     * "FILE:LINE: column: ..." with the line of the state being read
+     * (lines[k], length + 1 of them), else of the test (line). */
+    const char *file;
+    const int *lines;
+    int line;
 } mf_store_test_opts;
 
 /* mf_store_test_read with options: the one reader of stored tests, for

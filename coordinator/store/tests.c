@@ -293,6 +293,7 @@ typedef struct {
     int64_t id;      /* the test's row for messages, 0 none */
     int k;           /* the state being read for messages, -1 none */
     int raw;         /* mf_store_test_opts.raw */
+    const mf_store_test_opts *o; /* file and lines for messages */
     const mf_model *m;
     cell *cells;
     int ncells;
@@ -364,6 +365,11 @@ static int bad(const reader *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (r->o && r->o->file)
+        return mf_err_set(MF_EPARSE, "%s:%d: %s: %s", r->o->file,
+                          r->o->lines && r->k >= 0 ? r->o->lines[r->k]
+                                                   : r->o->line,
+                          r->col, msg);
     if (r->id && r->k >= 0)
         return mf_err_set(MF_EPARSE, "test %lld: %s[%d]: %s",
                           (long long)r->id, r->col, r->k, msg);
@@ -674,7 +680,7 @@ int mf_store_test_read(mf_test **out, const mf_model *m, int length,
                        const char *inputs, const char *expected,
                        const char *allowed, int *partial)
 {
-    mf_store_test_opts o = {0, 0, partial};
+    mf_store_test_opts o = {0, 0, partial, NULL, NULL, 0};
     return mf_store_test_parse(out, m, length, inputs, expected, allowed, &o);
 }
 
@@ -704,6 +710,7 @@ int mf_store_test_parse(mf_test **out, const mf_model *m, int length,
         return mf_err_set(MF_EPARSE, "stored test without inputs or "
                                      "expected observables");
     reader r = {0};
+    r.o = o;
     r.m = m;
     r.id = o->id;
     r.k = -1;

@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mf_test *t = NULL;
     /* The reports' reading (the raw forms too) refuses with a message, and
      * takes every test the rerun's takes. */
-    mf_store_test_opts raw = {7, 1, NULL};
+    mf_store_test_opts raw = {7, 1, NULL, NULL, NULL, 0};
     mf_test *r = NULL;
     int rrc = mf_store_test_parse(&r, m, len, col[0], col[1], col[2], &raw);
     if (rrc < 0 && (r || !mf_err_msg()[0]))
