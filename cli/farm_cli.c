@@ -64,6 +64,7 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
         {"fail-under", required_argument, 0, 'f'},
         {"verbose", no_argument, 0, 'v'},
         {"fresh", no_argument, 0, 'F'},
+        {"augment", required_argument, 0, 'U'},
         {"sample", required_argument, 0, 'S'},
         {"progress-interval", required_argument, 0, 'P'},
         {"memory-mb", required_argument, 0, 'M'},
@@ -147,6 +148,7 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
         case 'v': out->verbose = 1; break;
         case 'c': out->cfg.curve = 1; break;
         case 'F': out->fresh = 1; break;
+        case 'U': out->augment = optarg; break;
         case 'S':
             errno = 0;
             v = strtol(optarg, &end, 10);
@@ -227,6 +229,7 @@ void mf_cli_coord_opts(mf_coord_opts *o, mf_cli_farm *cl, const char *cmd,
     /* Off a terminal (cron, CI, SLURM) a line now and then instead. */
     o->progress_log_ms = o->progress_tty ? 0 : cl->cfg.progress_s * 1000u;
     o->fresh = cl->fresh;
+    o->augment = cl->augment;
     o->verbose = cl->verbose;
     o->stop = &stop_flag;
 }

@@ -21,6 +21,7 @@ typedef struct {
     int workers;             /* --workers N (run), 0: one per core */
     int verbose;             /* --verbose */
     int fresh;               /* --fresh: take nothing over */
+    const char *augment;     /* --augment NAME: an imported suite first */
     int db_given;            /* --db or [coordinator] db in the file */
     int bind_given;          /* --bind or [coordinator] bind in the file */
 } mf_cli_farm;

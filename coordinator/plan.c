@@ -111,6 +111,14 @@ static void say_reuse(mf_coord *c, const mf_store_reuse *r)
                "stored test(s), %lld left to the workers",
             id, basis, (long long)r->carried, (long long)r->replay_killed,
             (long long)r->replay_tests, (long long)r->to_solver);
+    else if (r->mode == MF_REUSE_REPLAY && c->o.augment)
+        say(c, "campaign %lld: --augment: %lld mutant(s) killed by the "
+               "%lld test(s) of suite '%s' (imported in campaign %lld; %lld "
+               "wrong or longer than the bound, not used), %lld left to the "
+               "workers",
+            id, (long long)r->replay_killed, (long long)r->replay_tests,
+            c->o.augment, basis, (long long)r->replay_skipped,
+            (long long)r->to_solver);
     else if (r->mode == MF_REUSE_REPLAY)
         say(c, "campaign %lld: the model or the options changed since "
                "campaign %lld: %lld mutant(s) killed by its %lld stored "
@@ -138,8 +146,10 @@ int mf_coord_plan(mf_coord *c)
             p.sample = 0; /* all of them */
     }
     if (!synthetic) {
-        mf_rerun_opts ro = {c->o.fresh, c->cfg.bound, c->cfg.notion,
-                            c->model_id, c->model_name, c->options.data};
+        mf_rerun_opts ro = {c->o.fresh,    c->cfg.bound,
+                            c->cfg.notion, c->model_id,
+                            c->model_name, c->options.data,
+                            c->o.augment};
         rc = mf_rerun_open(&p.rr, c->st, c->model, &ro);
         if (rc < 0)
             return rc;

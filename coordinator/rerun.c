@@ -40,6 +40,7 @@ struct mf_rerun {
     int last;    /* the test that killed the last mutant, -1 none */
     int bound;
     mf_notion_req notion;
+    int64_t suite; /* --augment: the imported suite's row, 0 none */
 };
 
 /* ---- the stored tests --------------------------------------------------- */
@@ -64,6 +65,12 @@ static int load_test(const mf_store_test_row *row, void *ctx)
         return 0;
     }
     mf_test_free(t);
+    if (r->suite && reexpected) {
+        /* A wrong test of the user's suite never kills. */
+        mf_replay_free(rp);
+        r->stats.replay_skipped++;
+        return 0;
+    }
     r->stats.reexpected += reexpected;
     r->values += mf_replay_size(rp);
     stored_test s = {rp, row->id,
@@ -84,7 +91,15 @@ int mf_rerun_open(mf_rerun **out, mf_store *st, const mf_model *m,
     r->bound = o->bound;
     r->notion = o->notion;
     r->stats.mode = o->fresh ? MF_REUSE_FRESH : MF_REUSE_NONE;
-    if (!o->fresh) {
+    if (o->augment) {
+        int rc = mf_store_imported_find(st, o->augment, &r->suite,
+                                        &r->stats.basis);
+        if (rc < 0) {
+            mf_rerun_free(r);
+            return rc;
+        }
+        r->stats.mode = MF_REUSE_REPLAY;
+    } else if (!o->fresh) {
         int carry = 0;
         int rc = mf_store_basis_find(st, &r->stats.basis, &carry, o->model_id,
                                      o->name, o->options);
@@ -130,7 +145,9 @@ int mf_rerun_mutant(mf_rerun *r, const mf_mutant *mu)
      * model whose verdicts are all carried reads none. */
     if (!r->loaded) {
         r->loaded = 1;
-        rc = mf_store_tests_each(r->st, r->stats.basis, load_test, r);
+        rc = r->suite ? mf_store_imported_each(r->st, r->suite, load_test, r)
+                      : mf_store_tests_each(r->st, r->stats.basis, load_test,
+                                            r);
         if (rc < 0)
             return rc;
     }

@@ -12,7 +12,10 @@
  * (coordinator/rerun_replay.h): a test that kills it, with the campaign's
  * notion, gives it its `killed` verdict there and then; only the mutants
  * no test kills go to the workers. Equivalences and
- * survivals are never carried across a change.
+ * survivals are never carried across a change. With --augment NAME the
+ * tests replayed are those of a suite the user imported (its wrong tests
+ * left out), so that only what the suite leaves alive goes to the
+ * workers (docs/suites.md).
  *
  * The coordinator's planning (plan.c) calls it: mf_rerun_open before
  * the plan, mf_rerun_mutant for each mutant it adds, mf_rerun_finish
@@ -37,6 +40,9 @@ typedef struct {
     int64_t model_id;     /* the model's row in the store */
     const char *name;     /* its display name (the file's base name) */
     const char *options;  /* the campaign's options key (canonical JSON) */
+    const char *augment;  /* --augment NAME: the tests replayed are those
+                             of this imported suite (docs/suites.md), not
+                             an earlier campaign's; NULL none */
 } mf_rerun_opts;
 
 /* Find the earlier campaign the new one builds on (mf_store_basis_find)

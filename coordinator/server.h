@@ -78,6 +78,8 @@ typedef struct {
                                  this often (0: none) */
     int fresh;                /* a new campaign takes nothing over from an
                                  earlier one (docs/nightly.md) */
+    const char *augment;      /* --augment NAME: the tests of this imported
+                                 suite replayed first (docs/suites.md) */
     mf_coord_tick_fn tick;    /* may be NULL */
     void *tick_ctx;
     volatile sig_atomic_t *stop; /* set (by a signal handler): stop

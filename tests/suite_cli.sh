@@ -14,7 +14,10 @@
 #   wrong test at its step and line, counted apart, and kills nothing;
 # - bad input (a variable the model lacks, a value outside its type, a
 #   malformed line, a suite for another model, a bad CSV or JSON): one
-#   line "FILE:LINE: ..." on stderr, exit 1, nothing stored.
+#   line "FILE:LINE: ..." on stderr, exit 1, nothing stored;
+# - `run --augment NAME`: the suite's tests (not the wrong one) kill first,
+#   only the mutants they leave alive go to the solver, and the verdicts
+#   are those of a campaign without the suite.
 set -uo pipefail
 MF_BIN=${MF_BIN:-./build/mutfarm}
 fail=0
@@ -253,6 +256,29 @@ check "mutfarm --help names score" bash -c "'$MF_BIN' --help | grep -q '^  score
 check "a suite of the same name is replaced" \
     [ "$(q "$db" "SELECT count(*) FROM imported_suites WHERE name = 'hand'")" = 1 ] &&
     [ "$(q "$db" "SELECT count(*) FROM imported_tests t JOIN imported_suites s ON s.id = t.suite_id WHERE s.name = 'hand'")" = 5 ]
+
+# ---- run --augment: the solver asked only about what the suite leaves ----
+wkilled=$(jget "$tmp/wrong.json" '$.killed')
+equiv=$(jget "$tmp/wrong.json" '$.equivalent')
+"$MF_BIN" run tests/models/car_alarm.smv --bound 10 --workers 1 --db "$db" \
+    --augment wrong > "$tmp/aug.log" 2>&1 ||
+    { echo "FAIL: run --augment"; cat "$tmp/aug.log"; fail=1; }
+check "augment: the suite's kills first, its wrong test left out" grep -q \
+    -- "--augment: $wkilled mutant(s) killed by the 4 test(s) of suite 'wrong' (imported in campaign 1; 1 wrong or longer than the bound, not used), $((mutants + equiv - wkilled)) left to the workers" \
+    "$tmp/aug.log"
+last=$(q "$db" "SELECT max(id) FROM campaigns")
+check "augment: a new campaign" [ "$last" = 2 ]
+check "augment: the suite's kills are replayed verdicts" [ "$(q "$db" \
+    "SELECT count(*) FROM verdicts v JOIN mutants m ON m.id = v.mutant
+      WHERE m.campaign_id = $last AND v.origin = 'replayed'
+        AND v.method LIKE 'replayed test % of a suite imported in campaign 1'")" = "$wkilled" ]
+check "augment: the same verdicts as the campaign without a suite" [ \
+    "$(q "$db" "SELECT killed, equivalent, survived, unknown FROM campaign_scores WHERE campaign_id = 1")" = \
+    "$(q "$db" "SELECT killed, equivalent, survived, unknown FROM campaign_scores WHERE campaign_id = $last")" ]
+check "augment: the solver's new tests are stored in the new campaign" [ \
+    "$(q "$db" "SELECT count(*) FROM tests WHERE campaign_id = $last")" -gt 0 ]
+usage_error "augment: no such suite" "no imported suite 'nosuch'" \
+    run tests/models/car_alarm.smv --bound 10 --workers 1 --db "$db" --augment nosuch
 
 [ "$fail" = 0 ] && echo "suite_cli: all passed"
 exit "$fail"

@@ -233,7 +233,7 @@ int mf_store_plan_kill(mf_store *s, const char *mutant_id, const mf_model *m,
     int64_t mutant = 0, test_id = *test_row;
     int has = 0, fresh = 0;
     const char *why = NULL;
-    char method[64];
+    char method[128];
     int rc = plan_only(s, "mf_store_plan_kill");
     if (rc < 0)
         return rc;
@@ -267,14 +267,70 @@ int mf_store_plan_kill(mf_store *s, const char *mutant_id, const mf_model *m,
     if (rc < 0)
         return rc;
     *test_row = test_id;
-    snprintf(method, sizeof method, "replayed test %lld of campaign %lld",
-             (long long)from_test, (long long)from);
+    if (from_test < 0)
+        snprintf(method, sizeof method, "replayed test %lld of a suite "
+                 "imported in campaign %lld", (long long)-from_test,
+                 (long long)from);
+    else
+        snprintf(method, sizeof method, "replayed test %lld of campaign %lld",
+                 (long long)from_test, (long long)from);
     return mf_store_one(s, &q_replay_verdict, "storing a replayed kill",
                         BIND(ARG_INT(mutant), ARG_INT(s->plan_campaign),
                              ARG_TEXT(mf_notion_name(notion)),
                              ARG_INT(t->length), ARG_TEXT(method),
                              ARG_INT(test_id), ARG_INT(now), ARG_INT(from)),
                         NULL);
+}
+
+/* ---- an imported suite ------------------------------------------------- */
+
+static const mf_store_query q_imported_find = {
+    Q_IMPORTED_FIND,
+    "SELECT id, campaign_id FROM imported_suites WHERE name = ?1 "
+    "ORDER BY campaign_id DESC LIMIT 1"};
+static const mf_store_query q_imported_tests = {
+    Q_IMPORTED_TESTS,
+    "SELECT -position, length, NULL, inputs, expected, allowed "
+    "FROM imported_tests WHERE suite_id = ?1 ORDER BY position"};
+
+int mf_store_imported_find(mf_store *s, const char *name, int64_t *suite,
+                           int64_t *campaign)
+{
+    int rc = mf_store_one(s, &q_imported_find, "finding an imported suite",
+                          BIND(ARG_TEXT(name)),
+                          INTO(COL_I64(suite), COL_I64(campaign)));
+    if (rc == 0)
+        return mf_err_set(MF_ENOTFOUND, "store %s: no imported suite '%.100s'"
+                          " (import one with 'mutfarm tests import')",
+                          s->path, name);
+    return rc < 0 ? rc : 0;
+}
+
+typedef struct {
+    mf_store_test_fn fn;
+    void *ctx;
+} imported_cb;
+
+static int imported_row(sqlite3_stmt *st, void *ctx)
+{
+    const imported_cb *cb = ctx;
+    mf_store_test_row t = {
+        sqlite3_column_int64(st, 0),
+        sqlite3_column_int(st, 1),
+        NULL,
+        (const char *)sqlite3_column_text(st, 3),
+        (const char *)sqlite3_column_text(st, 4),
+        (const char *)sqlite3_column_text(st, 5),
+    };
+    return cb->fn(&t, cb->ctx);
+}
+
+int mf_store_imported_each(mf_store *s, int64_t suite, mf_store_test_fn fn,
+                           void *ctx)
+{
+    imported_cb cb = {fn, ctx};
+    return mf_store_each(s, &q_imported_tests, "reading an imported suite",
+                         BIND(ARG_INT(suite)), imported_row, &cb);
 }
 
 /* ---- the counts --------------------------------------------------------- */

@@ -466,8 +466,8 @@ int mf_store_plan_carry(mf_store *s, int64_t from, int64_t *n);
 
 /* Inside a plan: mutant `mutant_id` (added to the plan, no verdict yet)
  * is killed by test t of model m, a test of campaign `from` (row
- * `from_test`) replayed by the simulator on the mutant with the notion
- * given. Stores the test in the planned campaign (once per content), its
+ * `from_test`; -P: test P of a suite imported in campaign `from`) replayed
+ * by the simulator on the mutant with the notion given. Stores the test in the planned campaign (once per content), its
  * kill (with t->mobs as the observed deviation) and the `killed` verdict
  * (origin 'replayed'; its test is not claimed to be the shortest).
  * *test_row: 0, or the planned campaign's row of a test with the same
@@ -478,6 +478,18 @@ int mf_store_plan_carry(mf_store *s, int64_t from, int64_t *n);
 int mf_store_plan_kill(mf_store *s, const char *mutant_id, const mf_model *m,
                        const mf_test *t, mf_notion notion, int64_t from,
                        int64_t from_test, int64_t *test_row);
+
+/* The newest imported suite named `name` in the file (`mutfarm tests
+ * import`, docs/suites.md): its row in *suite and its campaign in
+ * *campaign. MF_ENOTFOUND for none. */
+int mf_store_imported_find(mf_store *s, const char *name, int64_t *suite,
+                           int64_t *campaign);
+
+/* Call fn for each test of imported suite `suite` in its order; a row's id
+ * is minus its position (mf_store_plan_kill then names it as a test of an
+ * imported suite). */
+int mf_store_imported_each(mf_store *s, int64_t suite, mf_store_test_fn fn,
+                           void *ctx);
 
 /* Inside a plan, last: mark every mutant that has a verdict already as
  * reused (mutants.reused: no job is ever cut with it) and record r (mode,

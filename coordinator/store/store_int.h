@@ -83,6 +83,8 @@ enum {
     Q_REUSE_GET,
     Q_MARK_REUSED,
     Q_UNDECIDED,
+    Q_IMPORTED_FIND,
+    Q_IMPORTED_TESTS,
     /* queries.c */
     Q_WORKER_UPSERT,
     Q_COUNT_STATUS,
