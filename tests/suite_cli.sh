@@ -119,6 +119,17 @@ round_trip() { # round_trip NAME MODEL RUN-ARGS...
     done
 }
 round_trip car car_alarm.smv --bound 10
+# More tests than a block of the matrix (256): car's tests six times over.
+(head -1 "$tmp/car.csv"
+ for r in 1 2 3 4 5 6; do
+     tail -n +2 "$tmp/car.csv" | awk -F, -v r=$r 'BEGIN { OFS = "," } { $1 = r * 1000 + $1; print }'
+ done) > "$tmp/big.csv"
+"$MF_BIN" tests import --db "$tmp/car-b.db" "$tmp/big.csv" 2> /dev/null
+"$MF_BIN" score --db "$tmp/car-b.db" --suite big --threads 2 --format json \
+    > "$tmp/big.score" 2> /dev/null
+check "six times the tests, six times the kills" [ \
+    "$(q :memory: "SELECT json_array_length(readfile('$tmp/big.score'), '\$.kills')")" = \
+    $((6 * $(wc -l < "$tmp/car.want"))) ]
 round_trip nondet mutation_testing.smv --bound 8
 # Allowed outputs (the original's choices show in its observables):
 round_trip allowed scatter_case.smv --bound 6

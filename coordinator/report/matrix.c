@@ -830,10 +830,18 @@ int mf_matrix_replay_tests(mf_store *s, const mf_matrix_campaign *c,
                      mf_err_msg());
         b.last = i + 1;
     }
-    r.b = &b;
-    rc = run_block(&r, &cnt);
-    if (rc == 0)
-        rc = drain(&r, 1);
+    /* Blocks of the matrix's size, as a fill replays them (the original's
+     * graphs of one block at a time), the mutants enumerated per block. */
+    for (int at = 0; rc == 0 && at < n; at += MF_MATRIX_BLOCK_TESTS) {
+        block part = b;
+        part.v = b.v + at;
+        part.n = n - at < MF_MATRIX_BLOCK_TESTS ? n - at
+                                                : MF_MATRIX_BLOCK_TESTS;
+        r.b = &part;
+        rc = run_block(&r, &cnt);
+        if (rc == 0)
+            rc = drain(&r, 1);
+    }
     *undecided = cnt.undecided;
     free(b.v);
     runner_free(&r);
