@@ -1,0 +1,186 @@
+/* smv.c - a KISS2 machine translated into the common model: SMV text that
+ * the SMV loader reads into the flat model every engine, the simulator, the
+ * explorer and the BDD engine work on (docs/fsm.md, Semantics).
+ *
+ * The translation (machine with rows 0..n-1, ni inputs, no outputs):
+ *
+ *   IVAR in0 .. : boolean            the input bits, read by the step
+ *   VAR  state : {s_A, ...}          hidden
+ *        out0 .. : boolean           observed; FALSE in the initial state
+ *   DEFINE r<i> := row i's guard (present state and input cube)
+ *          t<i> := row i's next state
+ *          y<i>_<j> := output bit j of row i ({FALSE, TRUE} for '-')
+ *   next(state) := case r0 : t0; r1 : t1; ... TRUE : state; esac
+ *   next(out<j>) := case r0 : y0_j; ... TRUE : FALSE; esac
+ *   TRANS state = s_A -> (r<i> | ...)   per state: the rows of A and of *
+ *
+ * So the output of a step is observed in the state it leads to (Mealy: the
+ * output of the input that produced it), an input no row covers is refused
+ * (the original's refusal: tests never apply it; a mutant's: a kill), a '-'
+ * output is a choice of the original (a mutant conforms whatever it shows
+ * there), and every fault of one row is the replacement of one DEFINE
+ * (mutate.c). The first row that matches gives the transition, as the case
+ * reads. Nothing here reads KISS2 text (read.c). */
+#include "kiss2.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 1 if `name` can follow "s_" in an SMV identifier. */
+static int plain_name(const char *name)
+{
+    if (!*name)
+        return 0;
+    for (const char *c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              (*c >= '0' && *c <= '9') || *c == '_'))
+            return 0;
+    return 1;
+}
+
+/* The SMV constant of state i: s_NAME, or q<i> for a name SMV cannot
+ * spell (the two forms never meet). */
+static void put_state(mf_buf *out, const mf_kiss2 *k, int i)
+{
+    if (plain_name(k->states[i]))
+        mf_buf_printf(out, "s_%s", k->states[i]);
+    else
+        mf_buf_printf(out, "q%d", i);
+}
+
+static void put_guard(mf_buf *out, const mf_kiss2 *k, const mf_kiss2_row *r)
+{
+    int any = 0;
+    if (r->from != MF_KISS2_ANY) {
+        mf_buf_puts(out, "state = ");
+        put_state(out, k, r->from);
+        any = 1;
+    }
+    for (int b = 0; b < k->ni; b++) {
+        if (r->in[b] == '-')
+            continue;
+        mf_buf_printf(out, "%s%sin%d", any ? " & " : "",
+                      r->in[b] == '0' ? "!" : "", b);
+        any = 1;
+    }
+    if (!any)
+        mf_buf_puts(out, "TRUE");
+}
+
+static void put_bit(mf_buf *out, char c)
+{
+    mf_buf_puts(out, c == '0' ? "FALSE" : c == '1' ? "TRUE" : "{FALSE, TRUE}");
+}
+
+void mf_kiss2_smv(mf_buf *out, const mf_kiss2 *k)
+{
+    mf_buf_printf(out, "-- %s: a KISS2 machine as an SMV model "
+                       "(docs/fsm.md)\nMODULE main\n", k->file);
+    if (k->ni > 0) {
+        mf_buf_puts(out, "IVAR\n");
+        for (int b = 0; b < k->ni; b++)
+            mf_buf_printf(out, "  in%d : boolean;\n", b);
+    }
+    mf_buf_puts(out, "VAR\n  state : {");
+    for (int i = 0; i < k->nstates; i++) {
+        mf_buf_puts(out, i ? ", " : "");
+        put_state(out, k, i);
+    }
+    mf_buf_puts(out, "};\n");
+    for (int j = 0; j < k->no; j++)
+        mf_buf_printf(out, "  out%d : boolean;\n", j);
+    mf_buf_puts(out, "DEFINE\n");
+    for (int i = 0; i < k->nrows; i++) {
+        const mf_kiss2_row *r = &k->rows[i];
+        if (r->to == MF_KISS2_ANY)
+            continue;
+        mf_buf_printf(out, "  -- line %d\n  r%d := ", r->line, i);
+        put_guard(out, k, r);
+        mf_buf_printf(out, ";\n  t%d := ", i);
+        put_state(out, k, r->to);
+        mf_buf_puts(out, ";\n");
+        for (int j = 0; j < k->no; j++) {
+            mf_buf_printf(out, "  y%d_%d := ", i, j);
+            put_bit(out, r->out[j]);
+            mf_buf_puts(out, ";\n");
+        }
+    }
+    mf_buf_puts(out, "ASSIGN\n  init(state) := ");
+    put_state(out, k, k->reset);
+    mf_buf_puts(out, ";\n");
+    for (int j = 0; j < k->no; j++)
+        mf_buf_printf(out, "  init(out%d) := FALSE;\n", j);
+    mf_buf_puts(out, "  next(state) := case\n");
+    for (int i = 0; i < k->nrows; i++)
+        if (k->rows[i].to != MF_KISS2_ANY)
+            mf_buf_printf(out, "    r%d : t%d;\n", i, i);
+    mf_buf_puts(out, "    TRUE : state;\n  esac;\n");
+    for (int j = 0; j < k->no; j++) {
+        mf_buf_printf(out, "  next(out%d) := case\n", j);
+        for (int i = 0; i < k->nrows; i++)
+            if (k->rows[i].to != MF_KISS2_ANY)
+                mf_buf_printf(out, "    r%d : y%d_%d;\n", i, i, j);
+        mf_buf_puts(out, "    TRUE : FALSE;\n  esac;\n");
+    }
+    for (int s = 0; s < k->nstates; s++) {
+        mf_buf_puts(out, "TRANS\n  state = ");
+        put_state(out, k, s);
+        mf_buf_puts(out, " -> (");
+        int any = 0;
+        for (int i = 0; i < k->nrows; i++) {
+            if ((k->rows[i].from != s && k->rows[i].from != MF_KISS2_ANY) ||
+                k->rows[i].to == MF_KISS2_ANY)
+                continue;
+            mf_buf_printf(out, "%sr%d", any ? " | " : "", i);
+            any = 1;
+        }
+        mf_buf_printf(out, "%s);\n", any ? "" : "FALSE");
+    }
+}
+
+/* The names out0 .. out<no-1>, kept in k's arena. */
+void mf_kiss2_model_opts(mf_model_opts *o, const mf_kiss2 *k,
+                         const char ***names)
+{
+    memset(o, 0, sizeof *o);
+    *names = mf_arena_alloc(k->arena, (size_t)(k->no + 1) * sizeof **names);
+    for (int j = 0; j < k->no; j++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "out%d", j);
+        (*names)[j] = mf_arena_strdup(k->arena, nm);
+    }
+    o->observe = *names;
+    o->nobserve = k->no;
+}
+
+int mf_kiss2_load(mf_model **out, mf_kiss2 **kout, const char *file,
+                  const char *text, size_t len, mf_buf *warn)
+{
+    *out = NULL;
+    if (kout)
+        *kout = NULL;
+    mf_kiss2 *k = NULL;
+    int rc = mf_kiss2_read(&k, file, text, len, NULL, warn);
+    if (rc < 0)
+        return rc;
+    if (k->no == 0) {
+        rc = mf_err_set(MF_EUNSUPPORTED,
+                        "%s:1: error: a machine without outputs (.o 0): no "
+                        "test could observe anything", k->file);
+        mf_kiss2_free(k);
+        return rc;
+    }
+    mf_buf smv = {0};
+    mf_kiss2_smv(&smv, k);
+    mf_model_opts mo;
+    const char **names = NULL;
+    mf_kiss2_model_opts(&mo, k, &names);
+    rc = mf_model_load(out, k->file, smv.data, smv.len, &mo);
+    mf_buf_free(&smv);
+    if (rc < 0 || !kout)
+        mf_kiss2_free(k);
+    else
+        *kout = k;
+    return rc;
+}
