@@ -1,0 +1,401 @@
+/* test_kiss2.c - the KISS2 front-end (kiss2/): the reader's errors and
+ * warnings, the print read back, the translation loaded as a model, the FSM
+ * operators' ids and duplicates, and every verdict of the engine on every
+ * mutant of eleven shared machines checked against an oracle written apart
+ * from the engine: a breadth-first search over pairs (specification state,
+ * mutant state) on the row tables, with every kill's test replayed on the
+ * tables. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "kiss2.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* The text of shared machine NAME (kiss2/...__NAME.kiss2), or NULL when the
+ * shared models are not there. */
+static char *shared_text(const char *name, size_t *len, char *path,
+                         size_t pathsz)
+{
+    const char *dir = getenv("MF_SHARED_MODELS");
+    char d[1024];
+    snprintf(d, sizeof d, "%s/kiss2", dir ? dir : "../shared/models");
+    DIR *dp = opendir(d);
+    if (!dp)
+        return NULL;
+    char want[128];
+    snprintf(want, sizeof want, "__%s.kiss2", name);
+    char *text = NULL;
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL) {
+        size_t n = strlen(e->d_name), w = strlen(want);
+        if (n < w || strcmp(e->d_name + n - w, want) != 0)
+            continue;
+        snprintf(path, pathsz, "%s/%s", d, e->d_name);
+        if (mf_read_file(&text, len, path, 1 << 24) < 0)
+            text = NULL;
+        break;
+    }
+    closedir(dp);
+    return text;
+}
+
+static mf_kiss2 *read_ok(const char *text)
+{
+    mf_kiss2 *k = NULL;
+    if (mf_kiss2_read(&k, "t.kiss2", text, strlen(text), NULL, NULL) < 0)
+        fail_msg("does not read: %s", mf_err_msg());
+    return k;
+}
+
+/* The message of a text that must fail to read, checked to hold `want`. */
+static void read_fails(const char *text, const char *want)
+{
+    mf_kiss2 *k = NULL;
+    int rc = mf_kiss2_read(&k, "t.kiss2", text, strlen(text), NULL, NULL);
+    assert_true(rc < 0);
+    assert_null(k);
+    if (!strstr(mf_err_msg(), want))
+        fail_msg("message '%s' lacks '%s'", mf_err_msg(), want);
+}
+
+/* ---- the reader --------------------------------------------------------- */
+
+static const char *const TOY = "# a toy\n"
+                               ".i 2\n.o 2\n.p 5\n.s 3\n"
+                               "0- a a 00\n"
+                               "1- a b 1-\n"
+                               "-0 b c 01\n"
+                               "-1 b a 10\n"
+                               "-- c a -1\n"
+                               ".e\n";
+
+static void test_kiss2__reads_rows_states_and_reset(void **st)
+{
+    (void)st;
+    mf_kiss2 *k = read_ok(TOY);
+    assert_int_equal(k->ni, 2);
+    assert_int_equal(k->no, 2);
+    assert_int_equal(k->nrows, 5);
+    assert_int_equal(k->nstates, 3);
+    assert_string_equal(k->states[k->reset], "a"); /* no .r: the first row */
+    assert_int_equal(k->rows[1].line, 7);
+    assert_string_equal(k->rows[1].out, "1-");
+    assert_string_equal(k->states[k->rows[2].to], "c");
+    mf_kiss2_free(k);
+}
+
+static void test_kiss2__print_reads_back_the_same(void **st)
+{
+    (void)st;
+    mf_kiss2 *k = read_ok(TOY);
+    mf_buf a = {0}, b = {0};
+    mf_kiss2_print(&a, k);
+    mf_kiss2 *k2 = read_ok(a.data);
+    mf_kiss2_print(&b, k2);
+    assert_string_equal(a.data, b.data);
+    mf_buf_free(&a);
+    mf_buf_free(&b);
+    mf_kiss2_free(k);
+    mf_kiss2_free(k2);
+}
+
+static void test_kiss2__bad_input_names_the_line(void **st)
+{
+    (void)st;
+    read_fails(".i 2\n.o 1\n0 a b 1\n", "t.kiss2:3: error: input cube has 1");
+    read_fails(".i 2\n.o 1\n00 a b 11\n", "t.kiss2:3: error: output cube");
+    read_fails(".i 2\n.o 1\n0x a b 1\n", "t.kiss2:3: error: input cube: 'x'");
+    read_fails("00 a b 1\n", "t.kiss2:1: error: a row before .i and .o");
+    read_fails(".i 1\n.o 1\n.r z\n0 a b 1\n1 a a 0\n",
+               "t.kiss2:3: error: .r z: no row names this state");
+    read_fails(".i 1\n.o 1\n0 a b\n", "t.kiss2:3: error: a row has 4 fields");
+    read_fails(".i x\n", "t.kiss2:1: error: .i takes a number");
+    read_fails(".i 1\n.o 1\n", "no rows");
+    read_fails(".i 1\n.o 1\n0 a * 1\n", "t.kiss2:3: error: next state '*'");
+    /* Overlapping rows with other results: both lines named. */
+    read_fails(".i 2\n.o 1\n0- a b 1\n00 a a 1\n",
+               "t.kiss2:4: error: this row overlaps the row of line 3");
+    read_fails(".i 2\n.o 1\n-1 * b 1\n01 a b 0\n",
+               "t.kiss2:4: error: this row overlaps the row of line 3");
+}
+
+static void test_kiss2__overlaps_read_as_a_mutation_machine(void **st)
+{
+    (void)st;
+    const char *t = ".i 2\n.o 1\n0- a b 1\n00 a a 1\n";
+    mf_kiss2 *k = NULL;
+    mf_kiss2_opts o = {.nondet = 1};
+    assert_int_equal(mf_kiss2_read(&k, "t.kiss2", t, strlen(t), &o, NULL), 0);
+    assert_int_equal(k->nrows, 2);
+    mf_kiss2_free(k);
+    /* Overlaps with one result are no conflict. */
+    mf_kiss2_free(read_ok(".i 2\n.o 1\n0- a b 1\n00 a b 1\n1- a a 0\n"));
+}
+
+static void test_kiss2__benchmark_slips_are_warnings(void **st)
+{
+    (void)st;
+    const char *t = ".i 1\n.o 1\n.p 3\n.s 5\n.ilb x\n0 a b 1\n1 b a 0\n.e\n";
+    mf_kiss2 *k = NULL;
+    mf_buf w = {0};
+    assert_int_equal(mf_kiss2_read(&k, "t.kiss2", t, strlen(t), NULL, &w), 0);
+    assert_non_null(strstr(w.data, "t.kiss2:3: warning: .p says 3 rows, "
+                                    "the file has 2"));
+    assert_non_null(strstr(w.data, "t.kiss2:4: warning: .s says 5"));
+    assert_non_null(strstr(w.data, "t.kiss2:5: warning: directive .ilb"));
+    mf_buf_free(&w);
+    mf_kiss2_free(k);
+}
+
+static void test_kiss2__sniff(void **st)
+{
+    (void)st;
+    assert_true(mf_kiss2_sniff(TOY, strlen(TOY)) > 0);
+    const char *smv = "MODULE main\nVAR x : boolean;\n";
+    assert_int_equal(mf_kiss2_sniff(smv, strlen(smv)), 0);
+    assert_int_equal(mf_kiss2_sniff(".i", 2), 0);
+}
+
+/* ---- the oracle: product reachability on the tables -------------------- */
+
+/* The first row of k that takes input x (bit b of x is input b, read from
+ * the left) in state s, or NULL. */
+static const mf_kiss2_row *first_row(const mf_kiss2 *k, int s, unsigned x)
+{
+    for (int i = 0; i < k->nrows; i++) {
+        const mf_kiss2_row *r = &k->rows[i];
+        if (r->to == MF_KISS2_ANY || (r->from != s && r->from != MF_KISS2_ANY))
+            continue;
+        int ok = 1;
+        for (int b = 0; b < k->ni && ok; b++)
+            ok = r->in[b] == '-' || (r->in[b] == '1') == !!(x >> b & 1);
+        if (ok)
+            return r;
+    }
+    return NULL;
+}
+
+/* 1 if the mutant's row (NULL: a refusal) may show an output the
+ * specification's row does not allow (definite 0), or must (definite 1:
+ * a refusal, or a bit both specify and set apart). */
+static int deviates(const mf_kiss2_row *spec, const mf_kiss2_row *mut,
+                    int definite)
+{
+    if (!mut)
+        return 1;
+    for (const char *a = spec->out, *b = mut->out; *a; a++, b++)
+        if (*a != '-' && *b != *a && (!definite || *b != '-'))
+            return 1;
+    return 0;
+}
+
+/* The length of the shortest input sequence that kills mutant mk of
+ * specification k (only inputs k allows) potentially or definitely, or 0
+ * when none does. The tables' states do not depend on the outputs shown,
+ * so a kill is one step of the product that deviates. */
+static int oracle_kill_len(const mf_kiss2 *k, const mf_kiss2 *mk,
+                           int definite)
+{
+    int ns = k->nstates, npairs = ns * ns, found = 0;
+    int *depth = malloc((size_t)npairs * sizeof *depth);
+    int *queue = malloc((size_t)npairs * sizeof *queue);
+    for (int i = 0; i < npairs; i++)
+        depth[i] = -1;
+    int head = 0, tail = 0;
+    depth[k->reset * ns + mk->reset] = 0;
+    queue[tail++] = k->reset * ns + mk->reset;
+    while (head < tail && !found) {
+        int p = queue[head++], s = p / ns, m = p % ns;
+        for (unsigned x = 0; x < (1u << k->ni) && !found; x++) {
+            const mf_kiss2_row *a = first_row(k, s, x);
+            if (!a)
+                continue; /* not allowed: never applied */
+            const mf_kiss2_row *b = first_row(mk, m, x);
+            if (deviates(a, b, definite)) {
+                found = depth[p] + 1;
+                break;
+            }
+            int q = a->to * ns + b->to;
+            if (depth[q] < 0) {
+                depth[q] = depth[p] + 1;
+                queue[tail++] = q;
+            }
+        }
+    }
+    free(depth);
+    free(queue);
+    return found;
+}
+
+/* The input value of bit b at step `step` of test t. */
+static unsigned test_input(const mf_model *m, const mf_test *t, int step,
+                           int ni)
+{
+    unsigned x = 0;
+    for (int b = 0; b < ni; b++) {
+        char name[32];
+        snprintf(name, sizeof name, "in%d", b);
+        int v = mf_model_find_var(m, name);
+        assert_true(v >= 0);
+        if (t->inputs[(size_t)step * (size_t)t->nslots + m->vars[v].slot])
+            x |= 1u << b;
+    }
+    return x;
+}
+
+/* 1 if the test, run on the tables, applies only allowed inputs and ends
+ * with the mutant shown apart. */
+static int test_kills_on_tables(const mf_model *m, const mf_kiss2 *k,
+                                const mf_kiss2 *mk, const mf_test *t,
+                                int definite)
+{
+    int s = k->reset, q = mk->reset;
+    for (int step = 1; step <= t->length; step++) {
+        unsigned x = test_input(m, t, step, k->ni);
+        const mf_kiss2_row *a = first_row(k, s, x);
+        if (!a)
+            return 0; /* the test applied an input that is not allowed */
+        const mf_kiss2_row *b = first_row(mk, q, x);
+        if (deviates(a, b, definite))
+            return 1;
+        s = a->to;
+        q = b->to;
+    }
+    return 0;
+}
+
+typedef struct {
+    const mf_model *m;
+    const mf_kiss2 *k;
+    mf_arena *a;
+    MF_VEC(mf_engine_mutant) em;
+    MF_VEC(mf_kiss2_mutant) km;
+} collect;
+
+static int collect_fn(const mf_kiss2_mutant *mu, void *v)
+{
+    collect *c = v;
+    if (mu->dup_of[0])
+        return 0;
+    mf_kiss2_mutant keep = *mu; /* site and repl live during the call */
+    keep.site = mf_arena_strdup(c->a, mu->site);
+    keep.repl = mf_arena_strdup(c->a, mu->repl);
+    mf_engine_mutant e = {0};
+    mf_item *it = NULL;
+    assert_int_equal(mf_kiss2_mutant_item(&e.item, &it, c->a, c->m, c->k, mu),
+                     0);
+    assert_int_equal(mf_model_check_item(c->m, it), 0);
+    e.repl = it;
+    MF_VEC_PUSH(c->em, e);
+    MF_VEC_PUSH(c->km, keep);
+    return 0;
+}
+
+/* Every mutant of machine `name` decided by the engine (--bound auto) and
+ * by the oracle: the same verdicts, and every kill's test a kill on the
+ * tables. */
+static void agree_on(const char *name)
+{
+    char path[2048];
+    size_t len = 0;
+    char *text = shared_text(name, &len, path, sizeof path);
+    if (!text) {
+        print_message("skipped %s: no shared models\n", name);
+        return;
+    }
+    mf_model *m = NULL;
+    mf_kiss2 *k = NULL;
+    if (mf_kiss2_load(&m, &k, path, text, len, NULL) < 0)
+        fail_msg("%s", mf_err_msg());
+    collect c = {.m = m, .k = k, .a = mf_arena_new()};
+    assert_int_equal(mf_kiss2_mutants_each(k, 0, collect_fn, &c), 0);
+    int n = c.em.n;
+    mf_model **mms = calloc((size_t)n, sizeof *mms);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(mf_model_replace_item(&mms[i], m, c.em.v[i].item,
+                                               c.em.v[i].repl), 0);
+        c.em.v[i].mutated = mms[i];
+    }
+    mf_engine_opts eo;
+    mf_engine_opts_default(&eo);
+    eo.complete = 1;
+    mf_verdict *out = calloc((size_t)n, sizeof *out);
+    assert_int_equal(mf_engine_check(m, c.em.v, n, &eo, out), 0);
+    int killed = 0, equivalent = 0, bad = 0;
+    for (int i = 0; i < n; i++) {
+        mf_kiss2 *mk = mf_kiss2_apply(k, &c.km.v[i]);
+        int len_o = oracle_kill_len(k, mk, 0);
+        int ok;
+        if (out[i].kind == MF_V_KILLED) {
+            /* A potential kill is the shortest; a definite (or
+             * deterministic) one the shortest definite kill. */
+            int def = out[i].notion != MF_N_POTENTIAL;
+            int want = def ? oracle_kill_len(k, mk, 1) : len_o;
+            killed++;
+            ok = len_o > 0 &&
+                 test_kills_on_tables(m, k, mk, out[i].test, def) &&
+                 (out[i].not_shortest || out[i].test->length == want);
+        } else {
+            equivalent += out[i].kind == MF_V_EQUIVALENT;
+            ok = out[i].kind == MF_V_EQUIVALENT && len_o == 0;
+        }
+        if (!ok) {
+            bad++;
+            print_message("%s: mutant %s (%s %s -> %s): engine %s (length "
+                          "%d), oracle %d %s\n", name, c.km.v[i].id,
+                          mf_kop_name(c.km.v[i].op), c.km.v[i].site,
+                          c.km.v[i].repl, mf_verdict_name(out[i].kind),
+                          out[i].test ? out[i].test->length : 0, len_o,
+                          out[i].reason);
+        }
+        mf_kiss2_free(mk);
+        mf_verdict_clear(&out[i]);
+        mf_model_free(mms[i]);
+    }
+    print_message("%s: %d mutants, %d killed, %d equivalent, %d "
+                  "disagreements\n", name, n, killed, equivalent, bad);
+    assert_int_equal(bad, 0);
+    free(out);
+    free(mms);
+    MF_VEC_FREE(c.em);
+    MF_VEC_FREE(c.km);
+    mf_arena_free(c.a);
+    mf_kiss2_free(k);
+    mf_model_free(m);
+    free(text);
+}
+
+static void test_kiss2__engine_agrees_with_the_product_oracle(void **st)
+{
+    (void)st;
+    static const char *const machines[] = {
+        "lion", "train4", "mc", "dk27", "dk15", "bbtas",
+        "lion9", "modulo12", "s8", "shiftreg", "opus"};
+    for (size_t i = 0; i < sizeof machines / sizeof *machines; i++)
+        agree_on(machines[i]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kiss2__reads_rows_states_and_reset),
+        cmocka_unit_test(test_kiss2__print_reads_back_the_same),
+        cmocka_unit_test(test_kiss2__bad_input_names_the_line),
+        cmocka_unit_test(test_kiss2__overlaps_read_as_a_mutation_machine),
+        cmocka_unit_test(test_kiss2__benchmark_slips_are_warnings),
+        cmocka_unit_test(test_kiss2__sniff),
+        cmocka_unit_test(test_kiss2__engine_agrees_with_the_product_oracle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
