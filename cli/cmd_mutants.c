@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "cmd.h"
 
+#include "kiss2_cli.h"
 #include "mutate.h"
 
 #include <stdio.h>
@@ -155,12 +156,18 @@ int mf_cmd_mutants(int argc, char **argv)
             fprintf(stderr, "mutfarm mutants: --operators is for 'list'\n");
             goto cleanup;
         }
-        if (mf_mop_parse_list(&mask, ops_arg) != 0) {
+        if (!mf_cli_kiss2_is(pos[1]) &&
+            mf_mop_parse_list(&mask, ops_arg) != 0) {
             fprintf(stderr, "mutfarm mutants: %s\n", mf_err_msg());
             goto cleanup;
         }
     }
 
+    if (mf_cli_kiss2_is(pos[1])) { /* until the language registry */
+        rc = mf_cli_kiss2_mutants(is_list, pos[1], is_show ? pos[2] : NULL,
+                                  ops_arg);
+        goto cleanup;
+    }
     rc = mf_cli_load_model(&m, pos[1], &a);
     if (rc != MF_EXIT_OK)
         goto cleanup;

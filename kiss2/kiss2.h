@@ -116,6 +116,9 @@ typedef struct {
 } mf_kiss2_mutant;
 
 const char *mf_kop_name(mf_kop op);
+/* A comma- or space-separated list of operator names ("all": every one)
+ * into *mask; MF_ERROR with a message naming the unknown one. */
+int mf_kiss2_ops_parse(unsigned *mask, const char *list);
 
 /* Called once per mutant in the deterministic order: rows in file order,
  * per row the output faults (bit by bit), the transfer faults (states in

@@ -253,3 +253,34 @@ void mf_kiss2_mutant_print(mf_buf *out, const mf_kiss2 *k,
     mf_buf_puts(out, ".e\n");
     mf_kiss2_free(c);
 }
+
+int mf_kiss2_ops_parse(unsigned *mask, const char *list)
+{
+    *mask = 0;
+    const char *p = list;
+    while (*p) {
+        size_t n = strcspn(p, ", ");
+        if (n > 0) {
+            int found = -1;
+            for (int op = 0; op < MF_KOP__COUNT; op++)
+                if (strlen(kop_names[op]) == n &&
+                    strncmp(p, kop_names[op], n) == 0)
+                    found = op;
+            if (n == 3 && strncmp(p, "all", 3) == 0)
+                *mask |= (1u << MF_KOP__COUNT) - 1;
+            else if (found < 0)
+                return mf_err_set(MF_ERROR, "unknown FSM mutation operator "
+                                  "'%.*s' (known: output-fault, "
+                                  "transfer-fault, missing-transition)",
+                                  (int)n, p);
+            else
+                *mask |= 1u << found;
+        }
+        p += n;
+        if (*p)
+            p++;
+    }
+    if (*mask == 0)
+        return mf_err_set(MF_ERROR, "empty list of mutation operators");
+    return 0;
+}
