@@ -4,9 +4,10 @@
 # read from the build's object files with nm (file A depends on file B when
 # A has an undefined symbol that B defines; every strongly connected
 # component of more than one file is printed with the symbols that make
-# it); (b) includes go down the layers only: model < {engine, kiss2} < proto
-# < {worker, config, coordinator/store} < {coordinator, coordinator/report}
-# < cli (folders of one layer include nothing of each other), a folder
+# it); (b) includes go down the layers only: model < kiss2 < engine
+# < proto < {worker, config, coordinator/store} < {coordinator,
+# coordinator/report} < cli (folders of one layer include nothing of each
+# other), a folder
 # including headers of its own folder and of lower layers only (tests/ may
 # include anything), so that the folders cannot form a cycle either; every
 # offending #include line is printed. It does not build anything: the
@@ -120,12 +121,13 @@ srcs=$(find model kiss2 engine worker config proto coordinator cli tests \
 } | awk '
 function rank(d) {
     if (d == "model") return 0
-    if (d == "engine" || d == "kiss2") return 1
-    if (d == "proto") return 2
-    if (d == "worker" || d == "config" || d == "coordinator/store") return 3
-    if (d == "coordinator" || d == "coordinator/report") return 4
-    if (d == "cli") return 5
-    if (d == "tests" || index(d, "tests/") == 1) return 6
+    if (d == "kiss2") return 1
+    if (d == "engine") return 2
+    if (d == "proto") return 3
+    if (d == "worker" || d == "config" || d == "coordinator/store") return 4
+    if (d == "coordinator" || d == "coordinator/report") return 5
+    if (d == "cli") return 6
+    if (d == "tests" || index(d, "tests/") == 1) return 7
     return -1
 }
 function dir(p) { if (p !~ /\//) return "."; sub(/\/[^\/]*$/, "", p); return p }
