@@ -130,31 +130,77 @@ static void get_groups(group_vec *g, const mf_mm *mm)
         MF_VEC_PUSH(*g, mm->groups[i]);
 }
 
+/* 1 if cube a lies inside cube b. */
+static int cube_inside(const char *a, const char *b)
+{
+    for (; *a; a++, b++)
+        if (*b != '-' && *a != *b)
+            return 0;
+    return 1;
+}
+
+/* The part of `cube` that no group of state s from index `from` on takes,
+ * as new groups with alternative (to, out): the cube split on the bits an
+ * overlapping group fixes and it leaves free. */
+static int add_pieces(mf_mm *mm, group_vec *g, int s, char *cube, int from,
+                      int to, const char *out, int line)
+{
+    for (int j = from; j < g->n; j++) {
+        const char *c = g->v[j].in;
+        if (g->v[j].from != s || !cubes_meet(cube, c))
+            continue;
+        if (cube_inside(cube, c))
+            return 0; /* an earlier row with the same result takes it */
+        int n = (int)strlen(cube), rc = 0;
+        char *save = mf_xstrdup(cube);
+        for (int b = 0; b < n && rc == 0; b++) {
+            if (c[b] == '-' || cube[b] != '-')
+                continue;
+            cube[b] = c[b] == '0' ? '1' : '0';
+            rc = add_pieces(mm, g, s, cube, j + 1, to, out, line);
+            cube[b] = c[b];
+        }
+        memcpy(cube, save, (size_t)n + 1);
+        free(save);
+        return rc;
+    }
+    if (g->n >= MAX_GROUPS)
+        return mf_err_set(MF_ELIMIT, "%s:%d: error: more than %d groups",
+                          mm->file, line, MAX_GROUPS);
+    mf_mm_group ng = {.from = s, .spec = 0};
+    ng.in = mf_arena_strdup(mm->arena, cube);
+    add_alt(mm, &ng, to, out, line);
+    MF_VEC_PUSH(*g, ng);
+    return 0;
+}
+
 int mf_mm_from_spec(mf_mm **out, const mf_kiss2 *k)
 {
     *out = NULL;
     mf_mm *mm = mm_new(k);
     group_vec g = {0};
-    for (int i = 0; i < k->nrows; i++) {
+    char *cube = mf_xmalloc((size_t)k->ni + 1);
+    int rc = 0;
+    for (int i = 0; i < k->nrows && rc == 0; i++) {
         const mf_kiss2_row *r = &k->rows[i];
         if (r->to == MF_KISS2_ANY)
             continue;
         int lo = r->from == MF_KISS2_ANY ? 0 : r->from;
         int hi = r->from == MF_KISS2_ANY ? k->nstates - 1 : r->from;
-        for (int s = lo; s <= hi; s++) {
-            int gi = group_for(mm, &g, s, r->in, r->line);
-            if (gi < 0) {
-                MF_VEC_FREE(g);
-                mf_mm_free(mm);
-                return MF_EPARSE;
-            }
-            /* An overlap with the same result (the reader refuses the
-             * others): one alternative. */
-            if (g.v[gi].nalts == 0)
-                g.v[gi].spec = add_alt(mm, &g.v[gi], r->to, r->out, r->line);
+        /* Rows that overlap have one result (the reader refuses the
+         * others): a row's groups are the part of its cube that the rows
+         * before it leave. */
+        for (int s = lo; s <= hi && rc == 0; s++) {
+            memcpy(cube, r->in, (size_t)k->ni + 1);
+            rc = add_pieces(mm, &g, s, cube, 0, r->to, r->out, r->line);
         }
     }
+    free(cube);
     set_groups(mm, &g);
+    if (rc < 0) {
+        mf_mm_free(mm);
+        return rc;
+    }
     *out = mm;
     return 0;
 }
@@ -192,24 +238,39 @@ int mf_mm_add_rows(mf_mm *mm, const mf_kiss2 *x)
         if (r->from != MF_KISS2_ANY)
             lo = hi = state_of(mm, x->states[r->from], 1);
         for (int s = lo; s <= hi && rc == 0; s++) {
-            int gi = find_group(&g, s, r->in);
-            if (gi < 0 && s < mm->nspec) {
-                rc = mf_err_set(MF_EPARSE, "%s:%d: error: state %s has no "
-                                "row with input cube %s in the "
-                                "specification (an extra row must be an "
-                                "alternative of one)", x->file, r->line,
-                                mm->states[s], r->in);
-                break;
-            }
-            if (gi < 0) {
-                const char *save = mm->file;
-                mm->file = x->file;
-                gi = group_for(mm, &g, s, r->in, r->line);
-                mm->file = save;
-                if (gi < 0) {
-                    rc = MF_EPARSE;
+            /* An alternative of every group of s inside the row's cube;
+             * a cube that cuts a group is refused. */
+            int any = 0;
+            for (int gi = 0; gi < g.n && rc == 0; gi++) {
+                if (g.v[gi].from != s || !cubes_meet(g.v[gi].in, r->in))
+                    continue;
+                if (!cube_inside(g.v[gi].in, r->in)) {
+                    rc = mf_err_set(MF_EPARSE, "%s:%d: error: input cube "
+                                    "%s takes part of the group %s of "
+                                    "state %s only", x->file, r->line,
+                                    r->in, g.v[gi].in, mm->states[s]);
                     break;
                 }
+                add_alt(mm, &g.v[gi], to, r->out, r->line);
+                any = 1;
+            }
+            if (rc || any)
+                continue;
+            if (s < mm->nspec) {
+                rc = mf_err_set(MF_EPARSE, "%s:%d: error: state %s takes "
+                                "no input of cube %s in the specification "
+                                "(an extra row is an alternative of its "
+                                "rows)", x->file, r->line, mm->states[s],
+                                r->in);
+                break;
+            }
+            const char *save = mm->file;
+            mm->file = x->file;
+            int gi = group_for(mm, &g, s, r->in, r->line);
+            mm->file = save;
+            if (gi < 0) {
+                rc = MF_EPARSE;
+                break;
             }
             add_alt(mm, &g.v[gi], to, r->out, r->line);
         }
@@ -361,21 +422,23 @@ int mf_mm_distinguish(const mf_mm *mm, const int *choice, char *visited,
     int p0 = mm->reset * ns + mm->reset;
     prev[p0] = -1;
     queue[tail++] = p0;
-    while (head < tail && found < 0) {
+    /* The whole product, not only up to the first deviation: `visited`
+     * must hold every group a passing test could run through, so that the
+     * mutants agreeing there pass the same tests. */
+    while (head < tail) {
         int p = queue[head++], s = p / ns, t = p % ns;
-        for (int ga = 0; ga < mm->ngroups && found < 0; ga++) {
+        for (int ga = 0; ga < mm->ngroups; ga++) {
             const mf_mm_group *a = &mm->groups[ga];
             if (a->from != s || a->spec < 0)
                 continue;
             const mf_mm_alt *sa = &a->alts[a->spec];
             /* Inputs of a that no group of t takes: a refusal. */
             memcpy(cube, a->in, (size_t)ni + 1);
-            if (uncovered(mm, t, cube, 0, x)) {
+            if (found < 0 && uncovered(mm, t, cube, 0, x)) {
                 found = p;
                 hit = mf_arena_strdup(la, x);
-                break;
             }
-            for (int gb = 0; gb < mm->ngroups && found < 0; gb++) {
+            for (int gb = 0; gb < mm->ngroups; gb++) {
                 const mf_mm_group *b = &mm->groups[gb];
                 if (b->from != t || !cubes_meet(a->in, b->in))
                     continue;
@@ -386,9 +449,11 @@ int mf_mm_distinguish(const mf_mm *mm, const int *choice, char *visited,
                            : b->in[i] != '-' ? b->in[i] : '0';
                 x[ni] = '\0';
                 if (mb->to < 0 || deviates(sa->out, mb->out)) {
-                    found = p;
-                    hit = mf_arena_strdup(la, x);
-                    break;
+                    if (found < 0) {
+                        found = p;
+                        hit = mf_arena_strdup(la, x);
+                    }
+                    continue;
                 }
                 int q = sa->to * ns + mb->to;
                 if (prev[q] == -2) {

@@ -4,12 +4,13 @@
  * mutant (Petrenko et al., ../shared/papers/fsm-mutation-machine-coverage-
  * analysis.md).
  *
- * A machine is cut into groups: one per (state, input cube) of the
- * specification (a `*` row stands for one group per state), plus the groups
- * of the extra states. A group holds its alternatives (next state and
- * output cube, or no transition at all); a mutant chooses one alternative
- * per group, so there are prod(nalts) of them. The groups of one state have
- * disjoint cubes, so a state and an input select at most one group.
+ * A machine is cut into groups of alternatives: the specification's rows
+ * split into disjoint (state, input cube) pieces (a `*` row a piece per
+ * state; a row that overlaps earlier ones keeps the part they leave), and
+ * the groups of the extra states. A group holds its alternatives (next
+ * state and output cube, or no transition at all); a mutant chooses one
+ * alternative per group, so there are prod(nalts) of them. A state and an
+ * input select at most one group.
  *
  * Here: building a machine (from extra rows, or by the FSM operators on
  * chosen states), counting its mutants exactly, and deciding one mutant
@@ -47,16 +48,17 @@ typedef struct {
     mf_mm_group *groups;
 } mf_mm;
 
-/* The specification k as a machine with one alternative a group. MF_EPARSE
- * with both lines when two cubes of one state overlap without being
- * equal (a mutation machine needs its groups disjoint). */
+/* The specification k as a machine with one alternative a group (MF_ELIMIT
+ * past a million groups). */
 int mf_mm_from_spec(mf_mm **out, const mf_kiss2 *k);
 void mf_mm_free(mf_mm *mm); /* NULL-safe */
 
 /* Add the rows of x (read with nondet: alternatives may disagree) as
  * alternatives: a row's present state is a specification state or a new
- * (extra) state, its input cube that of a group of that state or, for an
- * extra state, a new group's. MF_EPARSE naming x's line otherwise. */
+ * (extra) state; its alternative goes to every group of that state inside
+ * its input cube or, for an extra state whose groups it does not meet, to a
+ * new group. MF_EPARSE naming x's line for a cube that cuts a group, or
+ * that no group of a specification state takes. */
 int mf_mm_add_rows(mf_mm *mm, const mf_kiss2 *x);
 
 /* Add the alternatives of the FSM operators (mask of 1u << mf_kop) to the

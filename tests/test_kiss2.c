@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "fsm_mm.h"
 #include "kiss2.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -207,7 +208,7 @@ static int deviates(const mf_kiss2_row *spec, const mf_kiss2_row *mut,
 static int oracle_kill_len(const mf_kiss2 *k, const mf_kiss2 *mk,
                            int definite)
 {
-    int ns = k->nstates, npairs = ns * ns, found = 0;
+    int ns = mk->nstates, npairs = k->nstates * ns, found = 0;
     int *depth = malloc((size_t)npairs * sizeof *depth);
     int *queue = malloc((size_t)npairs * sizeof *queue);
     for (int i = 0; i < npairs; i++)
@@ -386,6 +387,218 @@ static void test_kiss2__engine_agrees_with_the_product_oracle(void **st)
         agree_on(machines[i]);
 }
 
+/* ---- mutation machines against enumeration ----------------------------- */
+
+/* A test (strings of 0 1) kills mutant mk of k on the tables. */
+static int kills(const mf_kiss2 *k, const mf_kiss2 *mk, char **in, int len)
+{
+    int s = k->reset, q = mk->reset;
+    for (int step = 0; step < len; step++) {
+        unsigned x = 0;
+        for (int b = 0; b < k->ni; b++)
+            x |= (unsigned)(in[step][b] == '1') << b;
+        const mf_kiss2_row *a = first_row(k, s, x);
+        assert_non_null(a); /* suites apply allowed inputs only */
+        const mf_kiss2_row *r = first_row(mk, q, x);
+        if (deviates(a, r, 0))
+            return 1;
+        s = a->to;
+        q = r->to;
+    }
+    return 0;
+}
+
+typedef struct {
+    MF_VEC(char **) t;
+    MF_VEC(int) len;
+} suite;
+
+static void suite_free(suite *su)
+{
+    for (int i = 0; i < su->t.n; i++) {
+        for (int j = 0; j < su->len.v[i]; j++)
+            free(su->t.v[i][j]);
+        free(su->t.v[i]);
+    }
+    MF_VEC_FREE(su->t);
+    MF_VEC_FREE(su->len);
+}
+
+/* n random walks of up to len allowed inputs of k (a fixed seed). */
+static void random_suite(suite *su, const mf_kiss2 *k, int n, int len,
+                         unsigned *seed)
+{
+    for (int t = 0; t < n; t++) {
+        char **in = calloc((size_t)len + 1, sizeof *in);
+        int s = k->reset, got = 0;
+        for (int step = 0; step < len; step++) {
+            const mf_kiss2_row *r = NULL;
+            unsigned x = 0;
+            for (int tries = 0; tries < 64 && !r; tries++) {
+                *seed = *seed * 1103515245u + 12345u;
+                x = (*seed >> 8) & ((1u << k->ni) - 1);
+                r = first_row(k, s, x);
+            }
+            if (!r)
+                break;
+            in[got] = calloc((size_t)k->ni + 1, 1);
+            for (int b = 0; b < k->ni; b++)
+                in[got][b] = (char)('0' + (x >> b & 1));
+            got++;
+            s = r->to;
+        }
+        MF_VEC_PUSH(su->t, in);
+        MF_VEC_PUSH(su->len, got);
+    }
+}
+
+/* Every mutant of mm checked on the tables: how many conform, how many
+ * are nonconforming and pass every test of su. */
+static void enumerate(const mf_mm *mm, const mf_kiss2 *k, const suite *su,
+                      long total, long *conf, long *surv)
+{
+    int *choice = calloc((size_t)mm->ngroups + 1, sizeof *choice);
+    *conf = *surv = 0;
+    for (long idx = 0; idx < total; idx++) {
+        long r = idx;
+        for (int g = 0; g < mm->ngroups; g++) {
+            choice[g] = (int)(r % mm->groups[g].nalts);
+            r /= mm->groups[g].nalts;
+        }
+        mf_buf b = {0};
+        mf_mm_print_mutant(&b, mm, choice);
+        mf_kiss2 *mk = NULL;
+        if (mf_kiss2_read(&mk, "mutant.kiss2", b.data, b.len, NULL, NULL))
+            fail_msg("mutant does not read: %s\n%s", mf_err_msg(), b.data);
+        if (oracle_kill_len(k, mk, 0) == 0) {
+            (*conf)++;
+        } else {
+            int killed = 0;
+            for (int t = 0; t < su->t.n && !killed; t++)
+                killed = kills(k, mk, su->t.v[t], su->len.v[t]);
+            *surv += !killed;
+        }
+        mf_kiss2_free(mk);
+        mf_buf_free(&b);
+    }
+    free(choice);
+}
+
+static void mm_check(const mf_mm *mm, const mf_kiss2 *k, const suite *su,
+                     long total, const char *what)
+{
+    long conf = 0, surv = 0;
+    enumerate(mm, k, su, total, &conf, &surv);
+    mf_mm_result r;
+    assert_int_equal(mf_mm_analyse(mm, su->t.v, su->len.v, su->t.n, 0, 0, &r),
+                     0);
+    assert_true(r.finished);
+    char want[32];
+    snprintf(want, sizeof want, "%ld", surv);
+    if (strcmp(r.surviving.data, want) != 0)
+        fail_msg("%s: %d tests: %s survivors by analysis, %ld by "
+                 "enumeration", what, su->t.n, r.surviving.data, surv);
+    snprintf(want, sizeof want, "%ld", conf);
+    assert_string_equal(r.conforming.data, want);
+    assert_int_equal(!!r.survivor, surv > 0);
+    print_message("%s: %ld mutants, %d tests: %ld conforming, %ld surviving "
+                  "(%ld classes)\n", what, total, su->t.n, conf, surv,
+                  r.classes);
+    mf_mm_result_free(&r);
+}
+
+/* One mutation machine of a shared machine, checked on suites of several
+ * sizes and on the suite mf_mm_complete makes. */
+static void mm_agree(const char *name, const char *states, unsigned ops,
+                     const char *extra)
+{
+    char path[2048];
+    size_t len = 0;
+    char *text = shared_text(name, &len, path, sizeof path);
+    if (!text) {
+        print_message("skipped %s: no shared models\n", name);
+        return;
+    }
+    mf_kiss2 *k = NULL, *x = NULL;
+    assert_int_equal(mf_kiss2_read(&k, path, text, len, NULL, NULL), 0);
+    mf_mm *mm = NULL;
+    assert_int_equal(mf_mm_from_spec(&mm, k), 0);
+    if (extra) {
+        mf_kiss2_opts o = {.nondet = 1};
+        assert_int_equal(mf_kiss2_read(&x, "extra.kiss2", extra,
+                                       strlen(extra), &o, NULL), 0);
+        if (mf_mm_add_rows(mm, x) < 0)
+            fail_msg("%s", mf_err_msg());
+    }
+    if (states) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", states);
+        const char *names[16];
+        int n = 0;
+        for (char *t = strtok(buf, ","); t && n < 16; t = strtok(NULL, ","))
+            names[n++] = t;
+        assert_int_equal(mf_mm_add_ops(mm, ops, names, n), 0);
+    }
+    long total = 1;
+    for (int g = 0; g < mm->ngroups; g++)
+        total *= mm->groups[g].nalts;
+    assert_true(total <= 100000);
+    mf_buf cnt = {0};
+    mf_mm_count(&cnt, mm);
+    char want[32];
+    snprintf(want, sizeof want, "%ld", total);
+    assert_string_equal(cnt.data, want);
+    mf_buf_free(&cnt);
+    unsigned seed = 32;
+    int sizes[] = {0, 1, 4, 16};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        suite su = {0};
+        random_suite(&su, k, sizes[i], 2 * k->nstates, &seed);
+        mm_check(mm, k, &su, total, name);
+        suite_free(&su);
+    }
+    /* The completed suite leaves no survivor. */
+    suite su = {0};
+    char ***add = NULL;
+    int *lens = NULL, nadd = 0;
+    assert_int_equal(mf_mm_complete(mm, NULL, NULL, 0, &add, &lens, &nadd), 0);
+    for (int i = 0; i < nadd; i++) {
+        MF_VEC_PUSH(su.t, add[i]);
+        MF_VEC_PUSH(su.len, lens[i]);
+    }
+    free(add);
+    free(lens);
+    long conf = 0, surv = 0;
+    enumerate(mm, k, &su, total, &conf, &surv);
+    assert_int_equal(surv, 0);
+    print_message("%s: the completed suite: %d tests, no survivor\n", name,
+                  su.t.n);
+    suite_free(&su);
+    mf_mm_free(mm);
+    mf_kiss2_free(x);
+    mf_kiss2_free(k);
+    free(text);
+}
+
+static void test_kiss2__mutation_machine_analysis_agrees_with_enumeration(
+    void **st)
+{
+    (void)st;
+    unsigned all = 0;
+    mm_agree("lion", "st1", all, NULL);
+    mm_agree("lion", "st0,st3", 1u << MF_KOP_TRANSFER, NULL);
+    mm_agree("train4", "st2", all, NULL);
+    mm_agree("dk27", "state2,state5", 1u << MF_KOP_OUTPUT |
+             1u << MF_KOP_TRANSFER, NULL);
+    mm_agree("mc", "HG", all, NULL);
+    /* Most transfer faults of modulo12 conform: many conforming classes. */
+    mm_agree("modulo12", "st3", 1u << MF_KOP_TRANSFER, NULL);
+    /* Extra rows: another next state for one row, and an extra state st9
+     * whose own rows have alternatives. */
+    mm_agree("lion", NULL, 0, ".i 2\n.o 1\n01 st0 st9 0\n11 st1 st9 1\n"
+             "0- st9 st1 1\n0- st9 st3 1\n1- st9 st0 0\n1- st9 st9 -\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +609,8 @@ int main(void)
         cmocka_unit_test(test_kiss2__benchmark_slips_are_warnings),
         cmocka_unit_test(test_kiss2__sniff),
         cmocka_unit_test(test_kiss2__engine_agrees_with_the_product_oracle),
+        cmocka_unit_test(
+            test_kiss2__mutation_machine_analysis_agrees_with_enumeration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
