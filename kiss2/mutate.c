@@ -188,17 +188,9 @@ int mf_kiss2_mutant_item(int *item, mf_item **out, mf_arena *a,
     if (mu->op == MF_KOP_OUTPUT) {
         e->ival = mu->value == '1';
     } else if (mu->op == MF_KOP_TRANSFER) {
-        /* The symbol the translation wrote for that state: the state
-         * variable's enumeration lists the states in table order. */
-        int v = mf_model_find_var(m, "state");
-        const mf_type *t = v >= 0 ? m->vars[v].type : NULL;
-        if (t && t->kind == MF_TY_ENUM && mu->to < t->nvals &&
-            MF_IS_SYM(t->vals[mu->to]))
-            e->name = m->syms[t->vals[mu->to] - MF_SYM_BASE];
-        if (!e->name)
-            return mf_err_set(MF_ENOTFOUND, "%s: mutant %s: no state %d in "
-                              "the model", k->file, mu->id, mu->to);
-        e->kind = MF_E_SYM;
+        /* The translation numbers the states (smv.c). */
+        e->kind = MF_E_INT;
+        e->ival = mu->to;
     } else {
         e->ival = 0;
     }

@@ -5,14 +5,15 @@
  * The translation (machine with rows 0..n-1, ni inputs, no outputs):
  *
  *   IVAR in0 .. : boolean            the input bits, read by the step
- *   VAR  state : {s_A, ...}          hidden
+ *   VAR  state : 0..N-1              hidden (state i: the i-th named)
  *        out0 .. : boolean           observed; FALSE in the initial state
  *   DEFINE r<i> := row i's guard (present state and input cube)
  *          t<i> := row i's next state
  *          y<i>_<j> := output bit j of row i ({FALSE, TRUE} for '-')
- *   next(state) := case r0 : t0; r1 : t1; ... TRUE : state; esac
- *   next(out<j>) := case r0 : y0_j; ... TRUE : FALSE; esac
- *   TRANS state = s_A -> (r<i> | ...)   per state: the rows of A and of *
+ *   next(state) := case state = A : case r<i> : t<i>; ... esac; ... esac
+ *   next(out<j>) := case state = A : case r<i> : y<i>_<j>; ... esac; ...
+ *                   (the rows of A and of *, in file order)
+ *   TRANS state = A -> (r<i> | ...)     per state: the rows of A and of *
  *
  * So the output of a step is observed in the state it leads to (Mealy: the
  * output of the input that produced it), an input no row covers is refused
@@ -27,26 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* 1 if `name` can follow "s_" in an SMV identifier. */
-static int plain_name(const char *name)
-{
-    if (!*name)
-        return 0;
-    for (const char *c = name; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-              (*c >= '0' && *c <= '9') || *c == '_'))
-            return 0;
-    return 1;
-}
-
-/* The SMV constant of state i: s_NAME, or q<i> for a name SMV cannot
- * spell (the two forms never meet). */
+/* The SMV value of state i: its index. Numbers, not symbolic constants:
+ * the simulator compares them without looking names up, which most of a
+ * step's time went to (docs/fsm.md); the names are in comments. */
 static void put_state(mf_buf *out, const mf_kiss2 *k, int i)
 {
-    if (plain_name(k->states[i]))
-        mf_buf_printf(out, "s_%s", k->states[i]);
-    else
-        mf_buf_printf(out, "q%d", i);
+    (void)k;
+    mf_buf_printf(out, "%d", i);
 }
 
 static void put_guard(mf_buf *out, const mf_kiss2 *k, const mf_kiss2_row *r)
@@ -73,6 +61,36 @@ static void put_bit(mf_buf *out, char c)
     mf_buf_puts(out, c == '0' ? "FALSE" : c == '1' ? "TRUE" : "{FALSE, TRUE}");
 }
 
+/* next(state) (bit -1) or next(out<bit>): a case on the present state
+ * whose branches are cases on that state's rows (its own and the `*`
+ * ones, in file order), so that a step reads a few guards, not every
+ * row's; `dflt` where no row applies (never in an allowed step). */
+static void put_next(mf_buf *out, const mf_kiss2 *k, int bit,
+                     const char *dflt)
+{
+    if (bit < 0)
+        mf_buf_puts(out, "  next(state) := case\n");
+    else
+        mf_buf_printf(out, "  next(out%d) := case\n", bit);
+    for (int s = 0; s < k->nstates; s++) {
+        mf_buf_puts(out, "    state = ");
+        put_state(out, k, s);
+        mf_buf_puts(out, " : case\n");
+        for (int i = 0; i < k->nrows; i++) {
+            const mf_kiss2_row *r = &k->rows[i];
+            if (r->to == MF_KISS2_ANY ||
+                (r->from != s && r->from != MF_KISS2_ANY))
+                continue;
+            if (bit < 0)
+                mf_buf_printf(out, "        r%d : t%d;\n", i, i);
+            else
+                mf_buf_printf(out, "        r%d : y%d_%d;\n", i, i, bit);
+        }
+        mf_buf_printf(out, "        TRUE : %s;\n      esac;\n", dflt);
+    }
+    mf_buf_printf(out, "    TRUE : %s;\n  esac;\n", dflt);
+}
+
 void mf_kiss2_smv(mf_buf *out, const mf_kiss2 *k)
 {
     mf_buf_printf(out, "-- %s: a KISS2 machine as an SMV model "
@@ -82,12 +100,10 @@ void mf_kiss2_smv(mf_buf *out, const mf_kiss2 *k)
         for (int b = 0; b < k->ni; b++)
             mf_buf_printf(out, "  in%d : boolean;\n", b);
     }
-    mf_buf_puts(out, "VAR\n  state : {");
-    for (int i = 0; i < k->nstates; i++) {
-        mf_buf_puts(out, i ? ", " : "");
-        put_state(out, k, i);
-    }
-    mf_buf_puts(out, "};\n");
+    mf_buf_printf(out, "VAR\n  state : 0..%d; -- ", k->nstates - 1);
+    for (int i = 0; i < k->nstates; i++)
+        mf_buf_printf(out, "%s%d %s", i ? ", " : "", i, k->states[i]);
+    mf_buf_puts(out, "\n");
     for (int j = 0; j < k->no; j++)
         mf_buf_printf(out, "  out%d : boolean;\n", j);
     mf_buf_puts(out, "DEFINE\n");
@@ -111,18 +127,9 @@ void mf_kiss2_smv(mf_buf *out, const mf_kiss2 *k)
     mf_buf_puts(out, ";\n");
     for (int j = 0; j < k->no; j++)
         mf_buf_printf(out, "  init(out%d) := FALSE;\n", j);
-    mf_buf_puts(out, "  next(state) := case\n");
-    for (int i = 0; i < k->nrows; i++)
-        if (k->rows[i].to != MF_KISS2_ANY)
-            mf_buf_printf(out, "    r%d : t%d;\n", i, i);
-    mf_buf_puts(out, "    TRUE : state;\n  esac;\n");
-    for (int j = 0; j < k->no; j++) {
-        mf_buf_printf(out, "  next(out%d) := case\n", j);
-        for (int i = 0; i < k->nrows; i++)
-            if (k->rows[i].to != MF_KISS2_ANY)
-                mf_buf_printf(out, "    r%d : y%d_%d;\n", i, i, j);
-        mf_buf_puts(out, "    TRUE : FALSE;\n  esac;\n");
-    }
+    put_next(out, k, -1, "state");
+    for (int j = 0; j < k->no; j++)
+        put_next(out, k, j, "FALSE");
     for (int s = 0; s < k->nstates; s++) {
         mf_buf_puts(out, "TRANS\n  state = ");
         put_state(out, k, s);
