@@ -20,7 +20,7 @@ struct mf_mm_solver {
     Z3_ast **choose; /* choose[g][a]: the mutant takes alternative a of g */
     Z3_sort bs;
     long fresh;      /* names of the state literals */
-    int *ofs;        /* scratch: a state's literal at the current step */
+    struct trie *root; /* the suite's steps (add_test) */
 };
 
 static _Thread_local char z3_msg[256];
@@ -45,6 +45,40 @@ static void add(mf_mm_solver *s, Z3_ast a)
     Z3_dec_ref(s->c, a);
 }
 
+/* A step of a test in the trie of the suite: tests that share a prefix
+ * share its steps' literals and clauses. */
+typedef struct trie {
+    char *in;            /* the input of the step into it (NULL: root) */
+    int spec;            /* the specification's state after it */
+    Z3_ast *cur;         /* per state: "the mutant is there", or NULL */
+    int nkids;
+    struct trie **kids;
+} trie;
+
+static trie *trie_new(const mf_mm *mm, const char *in, int spec)
+{
+    trie *n = mf_xcalloc(1, sizeof *n);
+    n->in = in ? mf_xstrdup(in) : NULL;
+    n->spec = spec;
+    n->cur = mf_xcalloc((size_t)mm->nstates, sizeof *n->cur);
+    return n;
+}
+
+static void trie_free(Z3_context c, const mf_mm *mm, trie *n)
+{
+    if (!n)
+        return;
+    for (int i = 0; i < n->nkids; i++)
+        trie_free(c, mm, n->kids[i]);
+    for (int t = 0; t < mm->nstates; t++)
+        if (n->cur[t])
+            Z3_dec_ref(c, n->cur[t]);
+    free(n->kids);
+    free(n->cur);
+    free(n->in);
+    free(n);
+}
+
 mf_mm_solver *mf_mm_solver_new(const mf_mm *mm)
 {
     mf_mm_solver *s = mf_xcalloc(1, sizeof *s);
@@ -54,11 +88,11 @@ mf_mm_solver *mf_mm_solver_new(const mf_mm *mm)
     s->c = Z3_mk_context_rc(cfg);
     Z3_del_config(cfg);
     Z3_set_error_handler(s->c, on_z3_error);
-    s->s = Z3_mk_solver(s->c);
+    /* Propositional: Z3's incremental SAT solver (QF_FD). */
+    s->s = Z3_mk_solver_for_logic(s->c, Z3_mk_string_symbol(s->c, "QF_FD"));
     Z3_solver_inc_ref(s->c, s->s);
     s->bs = Z3_mk_bool_sort(s->c);
     s->choose = mf_xcalloc((size_t)mm->ngroups + 1, sizeof *s->choose);
-    s->ofs = mf_xcalloc((size_t)mm->nstates + 1, sizeof *s->ofs);
     for (int g = 0; g < mm->ngroups; g++) {
         const mf_mm_group *gr = &mm->groups[g];
         s->choose[g] = mf_xcalloc((size_t)gr->nalts, sizeof **s->choose);
@@ -91,7 +125,7 @@ void mf_mm_solver_free(mf_mm_solver *s)
         free(s->choose[g]);
     }
     free(s->choose);
-    free(s->ofs);
+    trie_free(s->c, s->mm, s->root);
     Z3_solver_dec_ref(s->c, s->s);
     Z3_del_context(s->c);
     free(s);
@@ -113,6 +147,41 @@ static int deviates(const char *spec, const char *mut)
     return 0;
 }
 
+/* The step from node p on input x: its states' literals and the clauses
+ * that say how the mutant gets there (or fails the test). */
+static trie *step(mf_mm_solver *s, trie *p, const char *x)
+{
+    const mf_mm *mm = s->mm;
+    int sg = mf_mm_group_at(mm, p->spec, x);
+    const mf_mm_alt *sa = &mm->groups[sg].alts[mm->groups[sg].spec];
+    trie *n = trie_new(mm, x, sa->to);
+    for (int t = 0; t < mm->nstates; t++) {
+        if (!p->cur[t])
+            continue;
+        int g = mf_mm_group_at(mm, t, x);
+        if (g < 0) { /* refused: the test kills */
+            add(s, Z3_mk_not(s->c, p->cur[t]));
+            continue;
+        }
+        const mf_mm_group *gr = &mm->groups[g];
+        for (int a = 0; a < gr->nalts; a++) {
+            const mf_mm_alt *al = &gr->alts[a];
+            Z3_ast both[2] = {p->cur[t], s->choose[g][a]};
+            if (al->to < 0 || deviates(sa->out, al->out)) {
+                add(s, Z3_mk_not(s->c, Z3_mk_and(s->c, 2, both)));
+                continue;
+            }
+            if (!n->cur[al->to])
+                n->cur[al->to] = keep(s->c, fresh_lit(s));
+            add(s, Z3_mk_implies(s->c, Z3_mk_and(s->c, 2, both),
+                                 n->cur[al->to]));
+        }
+    }
+    p->kids = mf_xrealloc(p->kids, (size_t)(p->nkids + 1) * sizeof *p->kids);
+    p->kids[p->nkids++] = n;
+    return n;
+}
+
 int mf_mm_solver_add_test(mf_mm_solver *s, const char *const *inputs,
                           int len)
 {
@@ -120,50 +189,18 @@ int mf_mm_solver_add_test(mf_mm_solver *s, const char *const *inputs,
     int rc = mf_mm_spec_run(mm, inputs, len);
     if (rc < 0)
         return rc;
-    int ns = mm->nstates;
-    /* The states the mutant may be in, each with its literal. */
-    Z3_ast *cur = mf_xcalloc((size_t)ns, sizeof *cur);
-    Z3_ast *nxt = mf_xcalloc((size_t)ns, sizeof *nxt);
-    cur[mm->reset] = keep(s->c, Z3_mk_true(s->c));
-    int spec = mm->reset;
-    for (int k = 0; k < len; k++) {
-        int sg = mf_mm_group_at(mm, spec, inputs[k]);
-        const mf_mm_alt *sa = &mm->groups[sg].alts[mm->groups[sg].spec];
-        for (int t = 0; t < ns; t++) {
-            if (!cur[t])
-                continue;
-            int g = mf_mm_group_at(mm, t, inputs[k]);
-            if (g < 0) { /* refused: the test kills */
-                add(s, Z3_mk_not(s->c, cur[t]));
-                continue;
-            }
-            const mf_mm_group *gr = &mm->groups[g];
-            for (int a = 0; a < gr->nalts; a++) {
-                const mf_mm_alt *al = &gr->alts[a];
-                Z3_ast both[2] = {cur[t], s->choose[g][a]};
-                if (al->to < 0 || deviates(sa->out, al->out)) {
-                    add(s, Z3_mk_not(s->c, Z3_mk_and(s->c, 2, both)));
-                    continue;
-                }
-                if (!nxt[al->to])
-                    nxt[al->to] = keep(s->c, fresh_lit(s));
-                add(s, Z3_mk_implies(s->c, Z3_mk_and(s->c, 2, both),
-                                     nxt[al->to]));
-            }
-        }
-        for (int t = 0; t < ns; t++) {
-            if (cur[t])
-                Z3_dec_ref(s->c, cur[t]);
-            cur[t] = nxt[t];
-            nxt[t] = NULL;
-        }
-        spec = sa->to;
+    if (!s->root) {
+        s->root = trie_new(mm, NULL, mm->reset);
+        s->root->cur[mm->reset] = keep(s->c, Z3_mk_true(s->c));
     }
-    for (int t = 0; t < ns; t++)
-        if (cur[t])
-            Z3_dec_ref(s->c, cur[t]);
-    free(cur);
-    free(nxt);
+    trie *n = s->root;
+    for (int k = 0; k < len; k++) {
+        trie *next = NULL;
+        for (int i = 0; i < n->nkids && !next; i++)
+            if (strcmp(n->kids[i]->in, inputs[k]) == 0)
+                next = n->kids[i];
+        n = next ? next : step(s, n, inputs[k]);
+    }
     if (z3_err)
         return mf_err_set(MF_ERROR, "z3: %s", z3_msg);
     return 0;

@@ -122,6 +122,21 @@ static void set_groups(mf_mm *mm, group_vec *g)
     if (g->n)
         memcpy(mm->groups, g->v, (size_t)g->n * sizeof *g->v);
     MF_VEC_FREE(*g);
+    /* The groups by state (a counting sort). */
+    mm->gstart = mf_arena_alloc(mm->arena,
+                                (size_t)(mm->nstates + 1) * sizeof(int));
+    mm->gidx = mf_arena_alloc(mm->arena,
+                              (size_t)(mm->ngroups + 1) * sizeof(int));
+    for (int i = 0; i < mm->ngroups; i++)
+        mm->gstart[mm->groups[i].from + 1]++;
+    for (int st = 0; st < mm->nstates; st++)
+        mm->gstart[st + 1] += mm->gstart[st];
+    int *fill = mf_xcalloc((size_t)mm->nstates + 1, sizeof *fill);
+    for (int i = 0; i < mm->ngroups; i++) {
+        int st = mm->groups[i].from;
+        mm->gidx[mm->gstart[st] + fill[st]++] = i;
+    }
+    free(fill);
 }
 
 static void get_groups(group_vec *g, const mf_mm *mm)
@@ -360,9 +375,9 @@ void mf_mm_count_free(mf_buf *out, const mf_mm *mm, const char *fixed)
 
 int mf_mm_group_at(const mf_mm *mm, int s, const char *x)
 {
-    for (int g = 0; g < mm->ngroups; g++)
-        if (mm->groups[g].from == s && cube_has(mm->groups[g].in, x))
-            return g;
+    for (int k = mm->gstart[s]; k < mm->gstart[s + 1]; k++)
+        if (cube_has(mm->groups[mm->gidx[k]].in, x))
+            return mm->gidx[k];
     return -1;
 }
 
@@ -382,9 +397,9 @@ static int deviates(const char *spec, const char *mut)
  * bits the next group fixes and the cube leaves free. */
 static int uncovered(const mf_mm *mm, int t, char *cube, int from, char *x)
 {
-    for (int g = from; g < mm->ngroups; g++) {
-        const char *c = mm->groups[g].in;
-        if (mm->groups[g].from != t || !cubes_meet(cube, c))
+    for (int k = mm->gstart[t] + from; k < mm->gstart[t + 1]; k++) {
+        const char *c = mm->groups[mm->gidx[k]].in;
+        if (!cubes_meet(cube, c))
             continue;
         int n = (int)strlen(cube), ok = 0;
         char *save = mf_xmalloc((size_t)n + 1);
@@ -393,7 +408,7 @@ static int uncovered(const mf_mm *mm, int t, char *cube, int from, char *x)
             if (c[b] == '-' || cube[b] != '-')
                 continue;
             cube[b] = c[b] == '0' ? '1' : '0'; /* the part c misses */
-            ok = uncovered(mm, t, cube, g + 1, x);
+            ok = uncovered(mm, t, cube, k - mm->gstart[t] + 1, x);
             cube[b] = c[b]; /* the part c may take: on to the next bit */
         }
         memcpy(cube, save, (size_t)n + 1);
@@ -427,9 +442,9 @@ int mf_mm_distinguish(const mf_mm *mm, const int *choice, char *visited,
      * mutants agreeing there pass the same tests. */
     while (head < tail) {
         int p = queue[head++], s = p / ns, t = p % ns;
-        for (int ga = 0; ga < mm->ngroups; ga++) {
-            const mf_mm_group *a = &mm->groups[ga];
-            if (a->from != s || a->spec < 0)
+        for (int ka = mm->gstart[s]; ka < mm->gstart[s + 1]; ka++) {
+            const mf_mm_group *a = &mm->groups[mm->gidx[ka]];
+            if (a->spec < 0)
                 continue;
             const mf_mm_alt *sa = &a->alts[a->spec];
             /* Inputs of a that no group of t takes: a refusal. */
@@ -438,9 +453,10 @@ int mf_mm_distinguish(const mf_mm *mm, const int *choice, char *visited,
                 found = p;
                 hit = mf_arena_strdup(la, x);
             }
-            for (int gb = 0; gb < mm->ngroups; gb++) {
+            for (int kb = mm->gstart[t]; kb < mm->gstart[t + 1]; kb++) {
+                int gb = mm->gidx[kb];
                 const mf_mm_group *b = &mm->groups[gb];
-                if (b->from != t || !cubes_meet(a->in, b->in))
+                if (!cubes_meet(a->in, b->in))
                     continue;
                 visited[gb] = 1;
                 const mf_mm_alt *mb = &b->alts[choice[gb]];

@@ -46,6 +46,9 @@ typedef struct {
     int reset;
     int ngroups;
     mf_mm_group *groups;
+    int *gstart;         /* the groups of state s: gidx[gstart[s] ..
+                            gstart[s + 1]), in order */
+    int *gidx;
 } mf_mm;
 
 /* The specification k as a machine with one alternative a group (MF_ELIMIT
