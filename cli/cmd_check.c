@@ -400,6 +400,15 @@ int mf_cmd_check(int argc, char **argv)
     pm = m;
     cl.a = mf_arena_new();
     cl.m = m;
+    if (kiss && eo.complete) {
+        /* A nonconforming mutant of a machine of n states has a kill no
+         * longer than the n * n pairs of its product with the original
+         * (docs/fsm.md): --bound auto searches that far where the
+         * explicit-state explorer cannot decide (many inputs). */
+        long nn = (long)kiss->nstates * kiss->nstates;
+        if (nn > eo.bound)
+            eo.bound = nn < 10000 ? (int)nn : 10000;
+    }
     if (kiss && !against) {
         if ((rc = mf_cli_kiss2_each("check", m, kiss, ops, mutant, cl.a,
                                     kiss2_collect_fn, &cl)) != 0)
