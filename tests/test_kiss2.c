@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -599,6 +601,73 @@ static void test_kiss2__mutation_machine_analysis_agrees_with_enumeration(
              "0- st9 st1 1\n0- st9 st3 1\n1- st9 st0 0\n1- st9 st9 -\n");
 }
 
+/* ---- the command line ---------------------------------------------------- */
+
+/* The output and exit code of `$MF_BIN ARGS` (stderr joined). */
+static int run_bin(mf_buf *out, const char *args)
+{
+    const char *bin = getenv("MF_BIN");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin ? bin : "build/mutfarm",
+             args);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        mf_buf_put(out, buf, n);
+    int st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void expect_run(const char *args, int code, const char *want)
+{
+    mf_buf out = {0};
+    int rc = run_bin(&out, args);
+    if (rc != code || !strstr(out.data ? out.data : "", want))
+        fail_msg("mutfarm %s: exit %d (want %d), output lacks '%s':\n%s",
+                 args, rc, code, want, out.data ? out.data : "");
+    mf_buf_free(&out);
+}
+
+static void test_kiss2__commands_read_kiss2(void **st)
+{
+    (void)st;
+    expect_run("check tests/models/lion.kiss2 --all --bound auto", 0,
+               "# 56 mutants: 54 killed, 2 equivalent, 0 survived");
+    expect_run("check tests/models/lion.kiss2 --mutant 60ef8b1f --bound auto",
+               0, "60ef8b1f28cdb8f4  transfer-fault (line 7) killed");
+    expect_run("check tests/models/lion.kiss2 --all --operators nope", 1,
+               "unknown FSM mutation operator 'nope'");
+    expect_run("mutants list tests/models/lion.kiss2", 0,
+               "806a1dd9dc9af47a  missing-transition  7:1  line 7: row "
+               "removed");
+    expect_run("mutants show tests/models/lion.kiss2 806a", 0,
+               "# mutant 806a1dd9dc9af47a (missing-transition): line 7: "
+               "row removed\n# -0 st0 st0 0\n11 st0 st0 0\n");
+    expect_run("mm tests/models/lion.kiss2 --ops all count", 0,
+               "mutants: 423263232 (the specification included)");
+    expect_run("mm tests/models/lion.kiss2 --ops transfer-fault --states st1 "
+               "complete -o /dev/null", 0,
+               "complete for this mutation machine: 0 tests given, 5 added");
+    /* Bad input: one line with file:line, exit 1. */
+    char path[] = "/tmp/mf-kiss2-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *bad = ".i 2\n.o 1\n0 a b 1\n";
+    assert_int_equal(write(fd, bad, strlen(bad)), (int)strlen(bad));
+    close(fd);
+    char kpath[64], args[160];
+    snprintf(kpath, sizeof kpath, "%s.kiss2", path);
+    assert_int_equal(rename(path, kpath), 0);
+    snprintf(args, sizeof args, "check %s --all", kpath);
+    char want[128];
+    snprintf(want, sizeof want, "%s:3: error: input cube has 1 bits, not 2",
+             kpath);
+    expect_run(args, 1, want);
+    unlink(kpath);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -611,6 +680,7 @@ int main(void)
         cmocka_unit_test(test_kiss2__engine_agrees_with_the_product_oracle),
         cmocka_unit_test(
             test_kiss2__mutation_machine_analysis_agrees_with_enumeration),
+        cmocka_unit_test(test_kiss2__commands_read_kiss2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
