@@ -25,8 +25,8 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-/* The text of shared machine NAME (kiss2/...__NAME.kiss2), or NULL when the
- * shared models are not there. */
+/* The text of shared machine NAME (kiss2/...__NAME.kiss2), or NULL (said)
+ * when the shared models are not there. */
 static char *shared_text(const char *name, size_t *len, char *path,
                          size_t pathsz)
 {
@@ -34,8 +34,10 @@ static char *shared_text(const char *name, size_t *len, char *path,
     char d[1024];
     snprintf(d, sizeof d, "%s/kiss2", dir ? dir : "../shared/models");
     DIR *dp = opendir(d);
-    if (!dp)
+    if (!dp) {
+        print_message("skipped %s: no shared models\n", name);
         return NULL;
+    }
     char want[128];
     snprintf(want, sizeof want, "__%s.kiss2", name);
     char *text = NULL;
@@ -50,6 +52,8 @@ static char *shared_text(const char *name, size_t *len, char *path,
         break;
     }
     closedir(dp);
+    if (!text)
+        print_message("skipped %s: no shared models\n", name);
     return text;
 }
 
@@ -313,10 +317,8 @@ static void agree_on(const char *name)
     char path[2048];
     size_t len = 0;
     char *text = shared_text(name, &len, path, sizeof path);
-    if (!text) {
-        print_message("skipped %s: no shared models\n", name);
+    if (!text)
         return;
-    }
     mf_model *m = NULL;
     mf_kiss2 *k = NULL;
     if (mf_kiss2_load(&m, &k, path, text, len, NULL) < 0)
@@ -517,10 +519,8 @@ static void mm_agree(const char *name, const char *states, unsigned ops,
     char path[2048];
     size_t len = 0;
     char *text = shared_text(name, &len, path, sizeof path);
-    if (!text) {
-        print_message("skipped %s: no shared models\n", name);
+    if (!text)
         return;
-    }
     mf_kiss2 *k = NULL, *x = NULL;
     assert_int_equal(mf_kiss2_read(&k, path, text, len, NULL, NULL), 0);
     mf_mm *mm = NULL;
