@@ -86,6 +86,12 @@ void mf_kiss2_smv(mf_buf *out, const mf_kiss2 *k);
 void mf_kiss2_model_opts(mf_model_opts *o, const mf_kiss2 *k,
                          const char ***names);
 
+/* The same translation built directly (build.c): m's variables and items,
+ * resolved, from m->arena, for a loader that ends with the model's finish
+ * (model/lang.h). m has no variables or items yet. MF_EUNSUPPORTED for a
+ * machine without outputs. */
+int mf_kiss2_fill(mf_model *m, const mf_kiss2 *k);
+
 /* Read KISS2 text into the common model: mf_kiss2_read, then the SMV
  * translation loaded with the outputs observed. On success 0, *out the
  * model and *kout (NULL: freed) the table. Errors as mf_kiss2_read. */

@@ -174,6 +174,67 @@ static void test_kiss2__sniff(void **st)
     assert_int_equal(mf_kiss2_sniff(".i", 2), 0);
 }
 
+/* 1 if x and y resolve their identifiers to the same things. */
+static int same_refs(const mf_expr *x, const mf_expr *y)
+{
+    if (x->ref_kind != y->ref_kind || x->ref != y->ref ||
+        x->nkids != y->nkids)
+        return 0;
+    for (int i = 0; i < x->nkids; i++)
+        if (!same_refs(x->kids[i], y->kids[i]))
+            return 0;
+    return 1;
+}
+
+/* The directly built translation (mf_kiss2_fill) has the variables and
+ * items the SMV loader makes of mf_kiss2_smv's text, on every shared
+ * machine. */
+static void test_kiss2__built_model_is_the_smv_translation(void **st)
+{
+    (void)st;
+    static const char *const machines[] = {
+        "lion", "mc", "opus", "kirkman", "s298", "scf", "tbk", "dk14"};
+    for (size_t n = 0; n < sizeof machines / sizeof *machines; n++) {
+        char path[2048];
+        size_t len = 0;
+        char *text = shared_text(machines[n], &len, path, sizeof path);
+        if (!text)
+            return;
+        mf_model *m = NULL;
+        mf_kiss2 *k = NULL;
+        assert_int_equal(mf_kiss2_load(&m, &k, path, text, len, NULL), 0);
+        mf_model *f = mf_xcalloc(1, sizeof *f);
+        f->arena = mf_arena_new();
+        assert_int_equal(mf_kiss2_fill(f, k), 0);
+        assert_int_equal(f->nvars, m->nvars);
+        assert_int_equal(f->nitems, m->nitems);
+        for (int v = 0; v < m->nvars; v++) {
+            assert_string_equal(f->vars[v].name, m->vars[v].name);
+            assert_int_equal(f->vars[v].decl, m->vars[v].decl);
+            assert_true(mf_type_equal(f->vars[v].type, m->vars[v].type));
+        }
+        for (int i = 0; i < m->nitems; i++) {
+            mf_buf a = {0}, b = {0};
+            mf_print_item(&a, m, &m->items[i]);
+            mf_print_item(&b, f, &f->items[i]);
+            if (strcmp(a.data, b.data) != 0 ||
+                !mf_expr_equal(m->items[i].e, f->items[i].e) ||
+                !same_refs(m->items[i].e, f->items[i].e))
+                fail_msg("%s item %d:\n%s\nbuilt:\n%s", machines[n], i,
+                         a.data, b.data);
+            assert_int_equal(f->items[i].kind, m->items[i].kind);
+            assert_int_equal(f->items[i].var, m->items[i].var);
+            mf_buf_free(&a);
+            mf_buf_free(&b);
+        }
+        mf_arena_free(f->arena);
+        free(f);
+        mf_kiss2_free(k);
+        mf_model_free(m);
+        free(text);
+    }
+}
+
 /* ---- the oracle: product reachability on the tables -------------------- */
 
 /* The first row of k that takes input x (bit b of x is input b, read from
@@ -677,6 +738,7 @@ int main(void)
         cmocka_unit_test(test_kiss2__overlaps_read_as_a_mutation_machine),
         cmocka_unit_test(test_kiss2__benchmark_slips_are_warnings),
         cmocka_unit_test(test_kiss2__sniff),
+        cmocka_unit_test(test_kiss2__built_model_is_the_smv_translation),
         cmocka_unit_test(test_kiss2__engine_agrees_with_the_product_oracle),
         cmocka_unit_test(
             test_kiss2__mutation_machine_analysis_agrees_with_enumeration),
