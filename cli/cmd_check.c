@@ -12,9 +12,8 @@
 
 #include "control.h"
 #include "engine.h"
-#include "kiss2_cli.h"
-#include "model.h"
-#include "mutate.h"
+#include "kiss2.h"
+#include "langs.h"
 
 static void usage(FILE *f)
 {
@@ -76,19 +75,7 @@ static int collect_fn(const mf_mutant *mu, void *ctx)
     }
     MF_VEC_PUSH(c->mu, e);
     MF_VEC_PUSH(c->ids, mf_arena_strdup(c->a, mu->id));
-    MF_VEC_PUSH(c->ops, mf_mop_name(mu->op));
-    return 0;
-}
-
-/* A KISS2 mutant (kiss2_cli.c) collected as collect_fn does. */
-static int kiss2_collect_fn(int item, const mf_item *repl, const char *id,
-                            const char *label, void *ctx)
-{
-    coll *c = ctx;
-    mf_engine_mutant e = {item, repl, NULL};
-    MF_VEC_PUSH(c->mu, e);
-    MF_VEC_PUSH(c->ids, id);
-    MF_VEC_PUSH(c->ops, label);
+    MF_VEC_PUSH(c->ops, mf_lang_op_name(mu->lang, mu->op));
     return 0;
 }
 
@@ -387,12 +374,9 @@ int mf_cmd_check(int argc, char **argv)
     coll cl = {0};
     mf_verdict *out = NULL;
     mf_model **mms = NULL;
-    mf_kiss2 *kiss = NULL;
+    const mf_kiss2 *kiss = NULL; /* a KISS2 machine's table */
     int n = 0;
-    if (mf_cli_kiss2_is(argv[optind])) { /* until the language registry */
-        if ((rc = mf_cli_kiss2_load(&m, &kiss, argv[optind])) != 0)
-            goto done;
-    } else if (mf_model_load_file(&m, argv[optind], &mo) < 0) {
+    if (mf_model_load_file(&m, argv[optind], &mo) < 0) {
         fprintf(stderr, "%s\n", mf_err_msg());
         rc = MF_EXIT_USAGE;
         goto done;
@@ -400,6 +384,7 @@ int mf_cmd_check(int argc, char **argv)
     pm = m;
     cl.a = mf_arena_new();
     cl.m = m;
+    kiss = mf_kiss2_of(m);
     if (kiss && eo.complete) {
         /* A nonconforming mutant of a machine of n states has a kill no
          * longer than the n * n pairs of its product with the original
@@ -408,13 +393,6 @@ int mf_cmd_check(int argc, char **argv)
         long nn = (long)kiss->nstates * kiss->nstates;
         if (nn > eo.bound)
             eo.bound = nn < 10000 ? (int)nn : 10000;
-    }
-    if (kiss && !against) {
-        if ((rc = mf_cli_kiss2_each("check", m, kiss, ops, mutant, cl.a,
-                                    kiss2_collect_fn, &cl)) != 0)
-            goto done;
-        mutant = NULL;
-        all = 0;
     }
     if (against) {
         if (mf_model_load_file(&other, against, &mo) < 0) {
@@ -432,9 +410,7 @@ int mf_cmd_check(int argc, char **argv)
         MF_VEC_PUSH(cl.ops, "against");
         n = 1;
     } else {
-        if (kiss) {
-            /* collected above */
-        } else if (mutant) {
+        if (mutant) {
             mf_mutant *mu = NULL;
             if (mf_mutant_find(&mu, m, mutant) < 0) {
                 fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
@@ -447,9 +423,9 @@ int mf_cmd_check(int argc, char **argv)
                         mu->status == MF_MUT_DUPLICATE ? "a duplicate"
                                                        : "stillborn");
             mf_mutant_free(mu);
-        } else if (all) {
+        } else {
             unsigned mask = 0;
-            if (ops && mf_mop_parse_list(&mask, ops) < 0) {
+            if (ops && mf_mutant_ops_parse(m, &mask, ops) < 0) {
                 fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
                 rc = MF_EXIT_USAGE;
                 goto done;
@@ -585,7 +561,6 @@ done:
     mf_control_free(ctl);
     mf_model_free(m);
     mf_model_free(other);
-    mf_kiss2_free(kiss);
     free(mo.inputs);
     free(mo.observe);
     return rc;

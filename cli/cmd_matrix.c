@@ -96,8 +96,10 @@ static int fill_farm(mf_store *s, const mf_matrix_campaign *mc,
         return code;
     if (bind)
         snprintf(ep, sizeof ep, "%s", bind);
-    else
-        mf_local_workers_bind(&lw, ep, sizeof ep);
+    else if ((code = mf_local_workers_bind(&lw, ep, sizeof ep))) {
+        mf_local_workers_free(&lw);
+        return code;
+    }
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop;

@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "fsm_mm.h"
-#include "kiss2_cli.h"
+#include "kiss2.h"
+#include "lang.h"
 
 static const char usage[] =
     "usage: mutfarm mm SPEC.kiss2 [--extra ROWS.kiss2] [--ops LIST]\n"
@@ -174,6 +175,29 @@ static int complete(const mf_mm *mm, suite *s, const char *outpath)
     return rc < 0 ? MF_EXIT_INTERNAL : MF_EXIT_OK;
 }
 
+/* The machine at `path`, its reader's warnings on stderr: MF_EXIT_OK with
+ * *m and its table *k (the model's), or an exit code after the message. */
+static int load(mf_model **m, mf_kiss2 **k, const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (mf_read_file(&text, &len, path, (size_t)64 << 20) < 0) {
+        fprintf(stderr, "%s\n", mf_err_msg());
+        return MF_EXIT_USAGE;
+    }
+    mf_buf warn = {0};
+    int rc = mf_kiss2_load(m, k, path, text, len, &warn);
+    free(text);
+    if (warn.len)
+        fputs(warn.data, stderr);
+    mf_buf_free(&warn);
+    if (rc < 0) {
+        fprintf(stderr, "%s\n", mf_err_msg());
+        return MF_EXIT_USAGE;
+    }
+    return MF_EXIT_OK;
+}
+
 /* "a,b" into an array of pointers into s. */
 static int split(const char ***out, char *s)
 {
@@ -243,7 +267,7 @@ int mf_cmd_mm(int argc, char **argv)
     mf_mm *mm = NULL;
     const char **states = NULL;
     suite s = {0};
-    int rc = mf_cli_kiss2_load(&m, &k, argv[optind]);
+    int rc = load(&m, &k, argv[optind]);
     if (rc != MF_EXIT_OK)
         goto done;
     rc = MF_EXIT_USAGE;
@@ -274,7 +298,7 @@ int mf_cmd_mm(int argc, char **argv)
     if (ops) {
         unsigned mask = 0;
         int ns = states_arg ? split(&states, states_arg) : 0;
-        if (mf_kiss2_ops_parse(&mask, ops) < 0 ||
+        if (mf_lang_ops_parse(&mf_lang_kiss2, &mask, ops) < 0 ||
             mf_mm_add_ops(mm, mask, states_arg ? states : NULL, ns) < 0) {
             fprintf(stderr, "mutfarm mm: %s\n", mf_err_msg());
             goto done;
@@ -303,7 +327,6 @@ done:
     free(states);
     mf_mm_free(mm);
     mf_kiss2_free(x);
-    mf_kiss2_free(k);
-    mf_model_free(m);
+    mf_model_free(m); /* and its table k */
     return rc;
 }

@@ -86,7 +86,10 @@ int mf_cmd_run(int argc, char **argv)
                                       cl.cfg.heartbeat_ms, cl.cfg.liveness,
                                       cl.verbose)))
         return code;
-    mf_local_workers_bind(&f, cl.cfg.bind, sizeof cl.cfg.bind);
+    if ((code = mf_local_workers_bind(&f, cl.cfg.bind, sizeof cl.cfg.bind))) {
+        mf_local_workers_free(&f);
+        return code;
+    }
 
     mf_cli_signals sig;
     mf_coord_opts o;

@@ -187,7 +187,7 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
         return 1;
     }
     if (run && out->cfg.curve) {
-        /* Local workers on an abstract ipc:// socket (local_workers.c). */
+        /* Local workers on a private ipc:// socket (local_workers.c). */
         fprintf(stderr, "mutfarm %s: note: [security] curve = on is for "
                         "'mutfarm coordinator'; run's local workers do not "
                         "use it (docs/security.md)\n", cmd);

@@ -4,12 +4,15 @@
  * `mutfarm run` and `mutfarm matrix --workers` share it. */
 #include "local_workers.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -90,23 +93,89 @@ int mf_local_workers_init(mf_local_workers *f, const char *cmd, int n,
     return 0;
 }
 
-void mf_local_workers_bind(const mf_local_workers *f, char *out, size_t n)
+/* A socket directory that an earlier run left (it was killed with
+ * SIGKILL): this user's, mode 0700, and its socket refuses connections
+ * (nobody listens), or it has none and is older than a minute (a run
+ * between mkdtemp and bind is not stale). Removed with its socket. */
+static void sweep_one(const char *base, const char *name)
 {
-    (void)f;
-#ifdef __linux__
-    unsigned long long r = 0;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        if (read(fd, &r, sizeof r) != (ssize_t)sizeof r)
-            r = 0;
-        close(fd);
+    char dir[600], sock[620];
+    struct stat st;
+    snprintf(dir, sizeof dir, "%s/%s", base, name);
+    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != geteuid() || (st.st_mode & 0777) != 0700)
+        return;
+    snprintf(sock, sizeof sock, "%s/farm", dir);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    if (strlen(sock) >= sizeof a.sun_path)
+        return;
+    memcpy(a.sun_path, sock, strlen(sock) + 1);
+    int stale = 0;
+    struct stat ss;
+    if (lstat(sock, &ss) != 0)
+        stale = errno == ENOENT && time(NULL) - st.st_mtime > 60;
+    else if (S_ISSOCK(ss.st_mode)) {
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd >= 0) {
+            stale = connect(fd, (struct sockaddr *)&a, sizeof a) != 0 &&
+                    errno == ECONNREFUSED;
+            close(fd);
+        }
     }
-    if (!r)
-        r = (unsigned long long)mono_ms();
-    snprintf(out, n, "ipc://@mutfarm-run-%d-%016llx", (int)getpid(), r);
-#else
-    snprintf(out, n, "tcp://127.0.0.1:*");
-#endif
+    if (stale) {
+        unlink(sock);
+        rmdir(dir);
+    }
+}
+
+/* The stale socket directories of this user's earlier runs under base. */
+static void sweep(const char *base)
+{
+    DIR *d = opendir(base);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (!strncmp(e->d_name, "mutfarm-run-", 12) &&
+            strlen(e->d_name) == 18)
+            sweep_one(base, e->d_name);
+    closedir(d);
+}
+
+/* A directory for the socket that only this user can enter (mkdtemp
+ * makes it 0700): under $XDG_RUNTIME_DIR (the user's own, cleaned at
+ * logout) where there is one, else $TMPDIR or /tmp. A path too long for
+ * a socket's address (sun_path: 108 bytes with the socket's name) falls
+ * back to /tmp. */
+static int make_sockdir(char *dir, size_t n)
+{
+    const char *bases[] = {getenv("XDG_RUNTIME_DIR"), getenv("TMPDIR"),
+                           "/tmp"};
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+        const char *b = bases[i];
+        struct stat st;
+        if (!b || !*b || stat(b, &st) != 0 || !S_ISDIR(st.st_mode) ||
+            strlen(b) + sizeof "/mutfarm-run-XXXXXX/farm" > 100)
+            continue;
+        sweep(b);
+        snprintf(dir, n, "%s/mutfarm-run-XXXXXX", b);
+        if (mkdtemp(dir))
+            return 0;
+    }
+    return -1;
+}
+
+int mf_local_workers_bind(mf_local_workers *f, char *out, size_t n)
+{
+    if (make_sockdir(f->sockdir, sizeof f->sockdir) != 0) {
+        fprintf(stderr, "%s: cannot make a private directory for the "
+                        "workers' socket in $XDG_RUNTIME_DIR, $TMPDIR or "
+                        "/tmp: %s\n", f->cmd, strerror(errno));
+        f->sockdir[0] = 0;
+        return MF_EXIT_INTERNAL;
+    }
+    snprintf(out, n, "ipc://%s/farm", f->sockdir);
+    return 0;
 }
 
 static int start_worker(mf_local_workers *f, int i)
@@ -281,4 +350,11 @@ void mf_local_workers_free(mf_local_workers *f)
     }
     free(f->slots);
     f->slots = NULL;
+    if (f->sockdir[0]) {
+        char sock[sizeof f->sockdir + 8];
+        snprintf(sock, sizeof sock, "%s/farm", f->sockdir);
+        unlink(sock);
+        rmdir(f->sockdir);
+        f->sockdir[0] = 0;
+    }
 }

@@ -9,9 +9,12 @@
  * Their log lines go to temporary files unlinked as soon as they are
  * opened, so the progress line stays readable and a process killed with
  * SIGKILL leaves no file behind; the last line of a dead worker's log is
- * repeated on stderr. The socket is in Linux's abstract namespace for the
- * same reason (a free loopback port elsewhere). The executable is named by
- * its real path, so the workers show as `mutfarm` in top and ps.
+ * repeated on stderr. The socket is an ipc:// file in a directory that
+ * only this user can enter, so no other local user can connect to it and
+ * report verdicts (docs/security.md); it is removed at the end (a run
+ * killed with SIGKILL leaves the empty-but-for-the-socket directory in
+ * the temporary folder). The executable is named by its real path, so the
+ * workers show as `mutfarm` in top and ps.
  *
  * It serves nothing itself and decides nothing. */
 #ifndef MF_LOCAL_WORKERS_H
@@ -37,6 +40,7 @@ typedef struct {
     int n;
     char exe[4096];    /* this executable, by its real path */
     char endpoint[600];
+    char sockdir[512]; /* the socket's private directory, "" none */
     char heartbeat[16], liveness[16];
     int verbose;       /* workers log to the terminal */
     int alive;         /* slots not given up */
@@ -47,10 +51,10 @@ typedef struct {
  * 0, or the exit code (cmd.h) with the message printed. */
 int mf_local_workers_init(mf_local_workers *f, const char *cmd, int n,
                           unsigned heartbeat_ms, int liveness, int verbose);
-/* An endpoint for the coordinator to bind: a name in the abstract socket
- * namespace nobody else uses (the pid and random bits), or a free
- * loopback port where there is no such namespace. */
-void mf_local_workers_bind(const mf_local_workers *f, char *out, size_t n);
+/* An endpoint for the coordinator to bind: ipc://DIR/farm, DIR a new
+ * directory of mode 0700 (removed by mf_local_workers_free). 0, or the
+ * exit code with the message printed. */
+int mf_local_workers_bind(mf_local_workers *f, char *out, size_t n);
 /* Start every worker, to connect to `bound` (the coordinator's endpoint
  * as bound: tcp://0.0.0.0:P is dialled as tcp://127.0.0.1:P). */
 void mf_local_workers_start(mf_local_workers *f, const char *bound);

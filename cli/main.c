@@ -4,6 +4,7 @@
  * It parses no subcommand options itself; each command lives in its own
  * file (declared in cmd.h) and receives argv starting at its own name. */
 #include "cmd.h"
+#include "mf_version.h"
 #include "store.h"
 
 #include <stdio.h>
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
         return MF_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-        printf("mutfarm %s\n", MF_VERSION);
+        printf("mutfarm %s (git %s)\n", MF_VERSION, MF_COMMIT);
         return MF_EXIT_OK;
     }
     if (strcmp(argv[1], "help") == 0) {

@@ -1,8 +1,8 @@
 /* liveness.h - the serving coordinator's sign of life in the store: a row
  * with its pid, host and endpoint, a heartbeat with the progress every
  * beat, and how it ended (schema/004_liveness.sql, docs/running.md). The
- * serving loop (server.c) calls it; `mutfarm status` reads the row. It
- * touches no job and no verdict. */
+ * coordinator's tick on the farm's loop (server.c) calls it; `mutfarm
+ * status` reads the row. It touches no job and no verdict. */
 #ifndef MF_LIVENESS_H
 #define MF_LIVENESS_H
 

@@ -14,7 +14,7 @@
  * no test kills go to the workers. Equivalences and
  * survivals are never carried across a change.
  *
- * The coordinator's planning (server.c) calls it: mf_rerun_open before
+ * The coordinator's planning (plan.c) calls it: mf_rerun_open before
  * the plan, mf_rerun_mutant for each mutant it adds, mf_rerun_finish
  * before it commits the plan. It does not plan mutants, cut jobs or talk
  * to workers. */

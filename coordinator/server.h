@@ -1,6 +1,7 @@
 /* server.h - the coordinator of the farm: one campaign served to workers
- * over a ZeroMQ ROUTER socket (docs/architecture.md, docs/protocol.md,
- * docs/running.md).
+ * over a ZeroMQ ROUTER socket, as a kind of farm work (campaign.c) on the
+ * farm's serving loop (farm/farm.h; docs/architecture.md,
+ * docs/protocol.md, docs/running.md).
  *
  * It plans the campaign into the store (every mutant of the model streamed
  * into SQLite, duplicates and stillborn ones recorded and never sent; with

@@ -1,5 +1,5 @@
-/* verify.c - the coordinator's replay of every reported kill, and the
- * tally of refused results per worker (verify.h, docs/security.md).
+/* verify.c - the coordinator's replay of every reported kill (verify.h,
+ * docs/security.md).
  *
  * The replay is the engine's own (mf_engine_replay, engine/
  * replay.c: the simulator by explicit enumeration), so a kill passes here
@@ -14,23 +14,12 @@
 #include <string.h>
 
 #include "mf.h"
-#include "mutate.h"
-
-/* Workers remembered; past this the oldest that is not cut off goes. */
-#define MAX_WORKERS 4096
-
-typedef struct {
-    char id[160];
-    char key[41]; /* Z85 CURVE key, "" none */
-    int refused;
-    int cut;
-} wtally;
+#include "lang.h"
 
 struct mf_verify {
     const mf_model *m;
     mf_notion_req want;
-    MF_VEC(wtally) w;
-    long replayed, refused;
+    long replayed;
 };
 
 mf_verify *mf_verify_new(const mf_model *m, mf_notion_req want)
@@ -45,14 +34,12 @@ void mf_verify_free(mf_verify *v)
 {
     if (!v)
         return;
-    MF_VEC_FREE(v->w);
     free(v);
 }
 
-void mf_verify_counts(const mf_verify *v, long *replayed, long *refused)
+long mf_verify_replayed(const mf_verify *v)
 {
-    *replayed = v->replayed;
-    *refused = v->refused;
+    return v->replayed;
 }
 
 /* ---- replaying ---------------------------------------------------------- */
@@ -171,6 +158,7 @@ static int replay_fn(const mf_mutant *mu, void *arg)
 }
 
 typedef struct {
+    const mf_lang *lang;   /* the model's: its operators' names */
     const kill_ref *kills; /* sorted by id */
     int nkills;
     unsigned mask;
@@ -182,7 +170,7 @@ static int op_fn(const mf_store_mutant *sm, void *arg)
     kill_ref key = {sm->id, 0};
     if (!bsearch(&key, o->kills, (size_t)o->nkills, sizeof key, cmp_kill))
         return 0;
-    int op = mf_mop_from_name(sm->op);
+    int op = mf_lang_op_find(o->lang, sm->op);
     if (op < 0) {
         o->mask = 0; /* an operator this build does not know: all */
         return 1;
@@ -194,10 +182,10 @@ static int op_fn(const mf_store_mutant *sm, void *arg)
 /* The operators of the killed mutants in the job, as a mask for
  * mf_mutants_each (0: all). Enumerating one operator's mutants instead
  * of every one is what keeps the replay cheap on models with many. */
-static unsigned kill_ops(mf_store *st, int64_t job, const kill_ref *kills,
-                         int nkills)
+static unsigned kill_ops(mf_store *st, int64_t job, const mf_lang *lang,
+                         const kill_ref *kills, int nkills)
 {
-    ops_ctx o = {kills, nkills, 0};
+    ops_ctx o = {lang, kills, nkills, 0};
     if (!st || mf_store_job_mutants(st, job, op_fn, &o) < 0)
         return 0;
     return o.mask;
@@ -224,7 +212,7 @@ int mf_verify_kills(mf_verify *v, mf_store *st, int64_t job, char *why,
     if (!x.bad && x.nkills > 0) {
         qsort(x.kills, (size_t)x.nkills, sizeof *x.kills, cmp_kill);
         x.done = mf_xcalloc((size_t)x.nkills, sizeof *x.done);
-        mf_mutants_pick(v->m, kill_ops(st, job, x.kills, x.nkills),
+        mf_mutants_pick(v->m, kill_ops(st, job, v->m->lang, x.kills, x.nkills),
                         replay_pick, replay_fn, &x);
         for (int k = 0; k < x.nkills && !x.bad; k++)
             if (!x.done[k])
@@ -234,54 +222,4 @@ int mf_verify_kills(mf_verify *v, mf_store *st, int64_t job, char *why,
     free(x.kills);
     free(x.done);
     return x.bad;
-}
-
-/* ---- the tally ---------------------------------------------------------- */
-
-static wtally *find(const mf_verify *v, const char *id, const char *key)
-{
-    for (int i = 0; i < v->w.n; i++) {
-        wtally *t = &v->w.v[i];
-        if ((id && !strcmp(t->id, id)) || (key && t->key[0] &&
-                                           !strcmp(t->key, key)))
-            return t;
-    }
-    return NULL;
-}
-
-int mf_verify_refused(mf_verify *v, const char *id, const char *key)
-{
-    v->refused++;
-    wtally *t = find(v, id, key);
-    if (!t) {
-        if (v->w.n >= MAX_WORKERS) {
-            for (int i = 0; i < v->w.n; i++)
-                if (!v->w.v[i].cut) {
-                    v->w.v[i] = v->w.v[--v->w.n];
-                    break;
-                }
-        }
-        wtally z = {0};
-        MF_VEC_PUSH(v->w, z);
-        t = &v->w.v[v->w.n - 1];
-        snprintf(t->id, sizeof t->id, "%s", id ? id : "");
-    }
-    if (key && !t->key[0])
-        snprintf(t->key, sizeof t->key, "%s", key);
-    if (++t->refused >= MF_VERIFY_CUT_OFF)
-        t->cut = 1;
-    return t->refused;
-}
-
-int mf_verify_is_cut(const mf_verify *v, const char *id, const char *key)
-{
-    if (!v || (!id && !key))
-        return 0;
-    for (int i = 0; i < v->w.n; i++) {
-        const wtally *t = &v->w.v[i];
-        if (t->cut && ((id && t->id[0] && !strcmp(t->id, id)) ||
-                       (key && t->key[0] && !strcmp(t->key, key))))
-            return 1;
-    }
-    return 0;
 }

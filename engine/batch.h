@@ -61,7 +61,12 @@ typedef struct {
     int xdlen;                   /* see above */
     int lsdone;                  /* lock-step was tried (joint proofs) */
     mf_refcap refcap;            /* the refusal filter's finding */
+    const char *stopped;         /* why a search stopped short of the
+                                    bound (its verdict's bound then says
+                                    how far it got), or NULL */
 } mf_batch_mut;
+
+
 
 struct mf_steplib;
 
@@ -105,6 +110,16 @@ void mf_batch_settle(mf_batch *B, int j, mf_verdict_kind kind, mf_notion notion,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+
+/* A search of mutant j that stops short of the bound: no kill up to
+ * `upto` (-1: none searched), for the reason `why` (a static string). The
+ * mutant is then unknown, not survived, unless a later method decides it
+ * (mf_batch_unfinished). */
+void mf_batch_stop_short(mf_batch *B, int j, int upto, const char *why);
+/* After every method: each mutant whose search stopped short of the bound
+ * and that nothing decided becomes unknown, its reason naming the cause
+ * and how far it searched: a survivor is a mutant searched to the bound. */
+void mf_batch_unfinished(mf_batch *B);
 
 /* Replays t (owned) on mutant j and records the kill with notion; a replay
  * past the simulator's limit leaves j unknown, another failure an error

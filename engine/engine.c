@@ -398,6 +398,7 @@ static int check_batch(const mf_model *m, const mf_model *other,
     double t0 = mf_z3_now();
     mf_replay_memo *memo = mf_replay_memo_new(m);
     run_batch(&B);
+    mf_batch_unfinished(&B);
     mf_replay_memo_free(memo);
     mf_steplib_free(&lib);
     MF_VEC_FREE(rs.st);

@@ -108,7 +108,12 @@ int mf_explicit_proof(mf_batch *B, int j)
         mf_verdict *v = B->mu[j].v;
         mf_notion nn =
             v->orig_det && v->mut_det ? MF_N_DETERMINISTIC : MF_N_POTENTIAL;
-        mf_test *t = within(B, r.potential.length)
+        /* Asked for definite kills, a potential kill of a
+         * non-deterministic pair is no answer: the definite search
+         * (mf_explicit_no_definite, or the solver's) decides it. */
+        int counts = nn == MF_N_DETERMINISTIC ||
+                     B->o->notion != MF_REQ_DEFINITE;
+        mf_test *t = counts && within(B, r.potential.length)
                          ? explorer_test(B, j, &r.potential, nn)
                          : NULL;
         if (t) {

@@ -93,6 +93,16 @@ static int run_explicit(mf_batch *B)
             B->mu[j].v->notion == MF_N_POTENTIAL &&
             B->o->notion == MF_REQ_AUTO)
             mf_explicit_no_definite(B, j);
+        /* --notion definite: a potential kill (left undecided by the
+         * proof) is decided by the definite exploration alone: a
+         * definite kill, or no definite kill up to the bound. */
+        if (B->mu[j].todo && B->o->notion == MF_REQ_DEFINITE &&
+            B->mu[j].xlen >= 0 && mf_explicit_no_definite(B, j) &&
+            B->mu[j].todo) {
+            char why[sizeof B->mu[j].v->method];
+            snprintf(why, sizeof why, "%s", B->mu[j].v->method);
+            mf_batch_settle(B, j, MF_V_SURVIVED, 0, NULL, "%s", why);
+        }
         if (B->mu[j].todo)
             mf_batch_settle(B, j, MF_V_UNKNOWN, 0, NULL, "%s",
                             x < 0 ? "explicit-state exploration: past its "

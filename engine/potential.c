@@ -68,7 +68,8 @@ static void note_undecided(mf_batch *B, int j, int undecided)
     if (v->kind == MF_V_KILLED && B->mu[j].killed_at > undecided)
         v->not_shortest = 1;
     else if (B->mu[j].todo && v->bound >= undecided)
-        v->bound = undecided - 1;
+        mf_batch_stop_short(B, j, undecided - 1,
+                            "refusals undecided (refinement budget)");
 }
 
 /* The solvers and copies of one mutant's potential refinement: the
@@ -197,7 +198,10 @@ static int pot_length(mf_batch *B, pot_ctx *X, int j, int d, int *iters)
         mf_stepper_block(&X->os, X->syn, X->in, X->M, d, 0, g, &steps);
     for (;;) {
         if (++*iters > B->o->cegis_max || mf_z3_now() > B->deadline) {
-            B->mu[j].v->bound = d - 1; /* gave up: no kill up to d-1 */
+            mf_batch_stop_short(B, j, d - 1,
+                                *iters > B->o->cegis_max
+                                    ? "refinement: iteration limit"
+                                    : "refinement: time limit");
             giveup = 1;
             break;
         }
@@ -269,7 +273,8 @@ void mf_pot_search(mf_batch *B, int j)
         }
         if (pr != 0) {
             if (pr < 0 && B->mu[j].todo)
-                B->mu[j].v->bound = d - 1; /* gave up: no kill up to d-1 */
+                mf_batch_stop_short(B, j, d - 1,
+                                    "refusal search: time or budget limit");
             break;
         }
         giveup = pot_length(B, &X, j, d, &iters);

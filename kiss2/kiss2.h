@@ -72,7 +72,7 @@ void mf_kiss2_print_row(mf_buf *out, const mf_kiss2 *k,
  * directive lines are .i/.o/.p/.s/.r; 0 otherwise. */
 int mf_kiss2_sniff(const char *text, size_t len);
 
-/* ---- the common model (smv.c) ------------------------------------------ */
+/* ---- the common model (smv.c, build.c, lang.c) ------------------------- */
 
 /* The machine as an SMV model (docs/fsm.md, Semantics): IVARs in0.. for the
  * input bits, VAR state (hidden) and out0.. (observed), and per row i the
@@ -92,11 +92,19 @@ void mf_kiss2_model_opts(mf_model_opts *o, const mf_kiss2 *k,
  * machine without outputs. */
 int mf_kiss2_fill(mf_model *m, const mf_kiss2 *k);
 
-/* Read KISS2 text into the common model: mf_kiss2_read, then the SMV
- * translation loaded with the outputs observed. On success 0, *out the
- * model and *kout (NULL: freed) the table. Errors as mf_kiss2_read. */
+/* Read KISS2 text into the common model (the loader of mf_lang_kiss2):
+ * mf_kiss2_read, then the model built (mf_kiss2_fill) and finished with the
+ * outputs observed. On success 0, *out the model, and *kout (NULL: not
+ * wanted) its table, which the model owns (its lang_data, freed with it).
+ * Errors as mf_kiss2_read, and the model's finish. */
 int mf_kiss2_load(mf_model **out, mf_kiss2 **kout, const char *file,
                   const char *text, size_t len, mf_buf *warn);
+
+/* KISS2 as a model language (lang.c; model/lang.h), and the table of a
+ * model it loaded (NULL for another model, or a copy such as a mutant). */
+struct mf_lang;
+extern const struct mf_lang mf_lang_kiss2;
+const mf_kiss2 *mf_kiss2_of(const mf_model *m);
 
 /* ---- mutants (mutate.c) ------------------------------------------------ */
 
@@ -122,9 +130,8 @@ typedef struct {
 } mf_kiss2_mutant;
 
 const char *mf_kop_name(mf_kop op);
-/* A comma- or space-separated list of operator names ("all": every one)
- * into *mask; MF_ERROR with a message naming the unknown one. */
-int mf_kiss2_ops_parse(unsigned *mask, const char *list);
+/* The names, by operator: "output-fault", ... (the language's op names). */
+extern const char *const mf_kop_names[MF_KOP__COUNT];
 
 /* Called once per mutant in the deterministic order: rows in file order,
  * per row the output faults (bit by bit), the transfer faults (states in

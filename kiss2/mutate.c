@@ -13,31 +13,18 @@
  * identical adjacent rows; the later ones are duplicates of the first.
  * Nothing here decides a mutant (the engines do). */
 #include "kiss2.h"
+#include "lang.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kop_names[MF_KOP__COUNT] = {
+const char *const mf_kop_names[MF_KOP__COUNT] = {
     "output-fault", "transfer-fault", "missing-transition"};
 
 const char *mf_kop_name(mf_kop op)
 {
-    return op >= 0 && op < MF_KOP__COUNT ? kop_names[op] : "?";
-}
-
-static void mutant_id(char id[17], const char *op, const char *site,
-                      const char *repl)
-{
-    mf_buf b = {0};
-    mf_buf_put(&b, op, strlen(op) + 1);
-    mf_buf_put(&b, site, strlen(site) + 1);
-    mf_buf_put(&b, repl, strlen(repl));
-    char hex[65];
-    mf_sha256_hex(hex, b.data, b.len);
-    memcpy(id, hex, 16);
-    id[16] = '\0';
-    mf_buf_free(&b);
+    return op >= 0 && op < MF_KOP__COUNT ? mf_kop_names[op] : "?";
 }
 
 static int same_row(const mf_kiss2_row *a, const mf_kiss2_row *b)
@@ -66,7 +53,7 @@ static int emit(mf_kiss2_mutant *mu, const char *site, const char *repl,
 {
     mu->site = site;
     mu->repl = repl;
-    mutant_id(mu->id, kop_names[mu->op], site, repl);
+    mf_mutant_id(mu->id, mf_kop_names[mu->op], site, repl);
     return fn(mu, ctx);
 }
 
@@ -229,7 +216,7 @@ void mf_kiss2_mutant_print(mf_buf *out, const mf_kiss2 *k,
     for (int i = 0, ci = 0; i < k->nrows; i++) {
         if (i == mu->row) {
             mf_buf_printf(out, "# mutant %s (%s): ", mu->id,
-                          kop_names[mu->op]);
+                          mf_kop_names[mu->op]);
             mf_kiss2_mutant_desc(out, k, mu);
             mf_buf_puts(out, "\n");
             if (mu->op == MF_KOP_MISSING) {
@@ -244,35 +231,4 @@ void mf_kiss2_mutant_print(mf_buf *out, const mf_kiss2 *k,
     }
     mf_buf_puts(out, ".e\n");
     mf_kiss2_free(c);
-}
-
-int mf_kiss2_ops_parse(unsigned *mask, const char *list)
-{
-    *mask = 0;
-    const char *p = list;
-    while (*p) {
-        size_t n = strcspn(p, ", ");
-        if (n > 0) {
-            int found = -1;
-            for (int op = 0; op < MF_KOP__COUNT; op++)
-                if (strlen(kop_names[op]) == n &&
-                    strncmp(p, kop_names[op], n) == 0)
-                    found = op;
-            if (n == 3 && strncmp(p, "all", 3) == 0)
-                *mask |= (1u << MF_KOP__COUNT) - 1;
-            else if (found < 0)
-                return mf_err_set(MF_ERROR, "unknown FSM mutation operator "
-                                  "'%.*s' (known: output-fault, "
-                                  "transfer-fault, missing-transition)",
-                                  (int)n, p);
-            else
-                *mask |= 1u << found;
-        }
-        p += n;
-        if (*p)
-            p++;
-    }
-    if (*mask == 0)
-        return mf_err_set(MF_ERROR, "empty list of mutation operators");
-    return 0;
 }

@@ -21,7 +21,9 @@
  * output is a choice of the original (a mutant conforms whatever it shows
  * there), and every fault of one row is the replacement of one DEFINE
  * (mutate.c). The first row that matches gives the transition, as the case
- * reads. Nothing here reads KISS2 text (read.c). */
+ * reads. Nothing here reads KISS2 text (read.c). The loader builds the
+ * same model directly (build.c, lang.c); this text is the translation as
+ * SMV, to read and to compare with. */
 #include "kiss2.h"
 
 #include <stdio.h>
@@ -159,35 +161,4 @@ void mf_kiss2_model_opts(mf_model_opts *o, const mf_kiss2 *k,
     }
     o->observe = *names;
     o->nobserve = k->no;
-}
-
-int mf_kiss2_load(mf_model **out, mf_kiss2 **kout, const char *file,
-                  const char *text, size_t len, mf_buf *warn)
-{
-    *out = NULL;
-    if (kout)
-        *kout = NULL;
-    mf_kiss2 *k = NULL;
-    int rc = mf_kiss2_read(&k, file, text, len, NULL, warn);
-    if (rc < 0)
-        return rc;
-    if (k->no == 0) {
-        rc = mf_err_set(MF_EUNSUPPORTED,
-                        "%s:1: error: a machine without outputs (.o 0): no "
-                        "test could observe anything", k->file);
-        mf_kiss2_free(k);
-        return rc;
-    }
-    mf_buf smv = {0};
-    mf_kiss2_smv(&smv, k);
-    mf_model_opts mo;
-    const char **names = NULL;
-    mf_kiss2_model_opts(&mo, k, &names);
-    rc = mf_model_load(out, k->file, smv.data, smv.len, &mo);
-    mf_buf_free(&smv);
-    if (rc < 0 || !kout)
-        mf_kiss2_free(k);
-    else
-        *kout = k;
-    return rc;
 }

@@ -1,6 +1,8 @@
 /* wire.c - the farm's wire codec (see wire.h): envelopes in and out of
- * single ZeroMQ frames, the decoder's checks, and the conversions between
- * engine verdicts/tests and Result messages.
+ * single ZeroMQ frames, the decoder's checks, and the encoders of the
+ * protocol's messages (verdicts and tests to and from Result messages are
+ * in wire_result.c, the kill matrix's jobs and results in
+ * wire_matrix.c).
  *
  * It does not touch sockets or decide policy. The decoder is the only code
  * that sees a peer's bytes before anything else does, so it alone must
@@ -10,6 +12,7 @@
  * the rest of mutfarm relies on, so that the coordinator and the worker
  * can index a decoded Test's arrays without checking them again. */
 #include "wire.h"
+#include "wire_int.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -84,6 +87,42 @@ const char *mf_wire_verdict_name(Mutfarm__V1__Verdict v)
     }
 }
 
+int mf_wire_hello_takes(const mf_wire_hello *h, const char *name)
+{
+    if (h->n_kinds == 0)
+        return !strcmp(name, "campaign") ||
+               (h->matrix_jobs && !strcmp(name, "matrix"));
+    for (size_t i = 0; i < h->n_kinds; i++)
+        if (!strcmp(h->kinds[i], name))
+            return 1;
+    return 0;
+}
+
+void mf_wire_job_of(const mf_wire_env *e, uint64_t *job, uint32_t *attempt)
+{
+    *job = 0;
+    *attempt = 0;
+    switch ((mf_wire_kind)e->body_case) {
+    case MF_WIRE_JOB:
+        *job = e->job->job_id;
+        *attempt = e->job->attempt;
+        break;
+    case MF_WIRE_MATRIX_JOB:
+        *job = e->matrix_job->job_id;
+        *attempt = e->matrix_job->attempt;
+        break;
+    case MF_WIRE_RESULT:
+        *job = e->result->job_id;
+        *attempt = e->result->attempt;
+        break;
+    case MF_WIRE_MATRIX_RESULT:
+        *job = e->matrix_result->job_id;
+        *attempt = e->matrix_result->attempt;
+        break;
+    default: break;
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Decoding                                                             */
 
@@ -126,9 +165,7 @@ static int fail(mf_wire_fault *fault, mf_wire_fault f, const char *fmt, ...)
 }
 
 /* The content checks below report through this: a message and a 1. */
-typedef struct {
-    char msg[200];
-} vcheck;
+typedef mf_wire_vcheck vcheck;
 
 static int bad(vcheck *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -170,6 +207,16 @@ static int bad_mutant_id(vcheck *c, const char *s)
     return 0;
 }
 
+static int bad_names(vcheck *c, const char *what, char **v, size_t n)
+{
+    if (n > MAX_LIST)
+        return bad(c, "options %s: more than %d names", what, MAX_LIST);
+    for (size_t i = 0; i < n; i++)
+        if (bad_str(c, what, v[i]) || (!v[i][0] && bad(c, "empty %s", what)))
+            return 1;
+    return 0;
+}
+
 static int bad_hello(vcheck *c, const Mutfarm__V1__Hello *h)
 {
     if (bad_str(c, "hello worker_id", h->worker_id) ||
@@ -181,17 +228,7 @@ static int bad_hello(vcheck *c, const Mutfarm__V1__Hello *h)
         return bad(c, "hello without worker_id");
     if (h->threads < 1 || h->threads > 65536)
         return bad(c, "hello threads %u not in 1..65536", h->threads);
-    return 0;
-}
-
-static int bad_names(vcheck *c, const char *what, char **v, size_t n)
-{
-    if (n > MAX_LIST)
-        return bad(c, "options %s: more than %d names", what, MAX_LIST);
-    for (size_t i = 0; i < n; i++)
-        if (bad_str(c, what, v[i]) || (!v[i][0] && bad(c, "empty %s", what)))
-            return 1;
-    return 0;
+    return bad_names(c, "hello kinds", h->kinds, h->n_kinds);
 }
 
 static int bad_options(vcheck *c, const Mutfarm__V1__Options *o)
@@ -253,7 +290,7 @@ static uint64_t rows(uint32_t length, uint32_t w)
     return ((uint64_t)length + 1) * (uint64_t)w;
 }
 
-static int bad_test(vcheck *c, const Mutfarm__V1__Test *t)
+int mf_wire_bad_test(vcheck *c, const Mutfarm__V1__Test *t)
 {
     if (t->length > MAX_TEST_DIM || t->nslots > MAX_TEST_DIM ||
         t->nobs > MAX_TEST_DIM)
@@ -295,7 +332,7 @@ static int bad_test(vcheck *c, const Mutfarm__V1__Test *t)
     return 0;
 }
 
-static int bad_mutant_result(vcheck *c, const Mutfarm__V1__MutantResult *r)
+int mf_wire_bad_mutant_result(vcheck *c, const Mutfarm__V1__MutantResult *r)
 {
     if (!r)
         return bad(c, "result entry missing");
@@ -323,7 +360,7 @@ static int bad_mutant_result(vcheck *c, const Mutfarm__V1__MutantResult *r)
          r->kill_len_beyond <= r->bound || r->kill_len_beyond > MAX_TEST_DIM))
         return bad(c, "mutant %s: kill length %u beyond the bound makes no "
                    "sense here", r->mutant_id, r->kill_len_beyond);
-    return r->test ? bad_test(c, r->test) : 0;
+    return r->test ? mf_wire_bad_test(c, r->test) : 0;
 }
 
 static int bad_result(vcheck *c, const Mutfarm__V1__Result *r)
@@ -338,7 +375,7 @@ static int bad_result(vcheck *c, const Mutfarm__V1__Result *r)
     if (r->n_mutants > MF_WIRE_MAX_MUTANTS)
         return bad(c, "result with %zu mutants", r->n_mutants);
     for (size_t i = 0; i < r->n_mutants; i++)
-        if (bad_mutant_result(c, r->mutants[i]))
+        if (mf_wire_bad_mutant_result(c, r->mutants[i]))
             return 1;
     return 0;
 }
@@ -353,8 +390,87 @@ static int bad_jobrefs(vcheck *c, Mutfarm__V1__JobRef **v, size_t n)
     return 0;
 }
 
-static int bad_matrix_job(vcheck *c, const Mutfarm__V1__MatrixJob *j);
-static int bad_matrix_result(vcheck *c, const Mutfarm__V1__MatrixResult *r);
+static int bad_matrix_job(vcheck *c, const Mutfarm__V1__MatrixJob *j)
+{
+    if (j->job_id == 0)
+        return bad(c, "matrix job without job_id");
+    if (j->attempt == 0)
+        return bad(c, "matrix job %llu with attempt 0",
+                   (unsigned long long)j->job_id);
+    if (bad_str(c, "matrix job model_name", j->model_name))
+        return 1;
+    if (!j->model_text || !j->model_text[0])
+        return bad(c, "matrix job %llu without model text",
+                   (unsigned long long)j->job_id);
+    if (!j->model_sha256 || !is_hex_id(j->model_sha256, 64, 64))
+        return bad(c, "matrix job %llu: model_sha256 is not 64 lowercase "
+                   "hex digits", (unsigned long long)j->job_id);
+    if (bad_names(c, "inputs", j->inputs, j->n_inputs) ||
+        bad_names(c, "observe", j->observe, j->n_observe))
+        return 1;
+    if (j->n_tests == 0 || j->n_tests > MF_WIRE_MAX_TESTS)
+        return bad(c, "matrix job %llu: %zu tests, expected 1..%d",
+                   (unsigned long long)j->job_id, j->n_tests,
+                   MF_WIRE_MAX_TESTS);
+    for (size_t i = 0; i < j->n_tests; i++) {
+        const Mutfarm__V1__MatrixTest *t = j->tests[i];
+        if (!t || t->test_id == 0 || !t->test)
+            return bad(c, "matrix job %llu: a test without id or content",
+                       (unsigned long long)j->job_id);
+        if (mf_wire_bad_test(c, t->test))
+            return 1;
+    }
+    if (j->n_mutant_ids == 0 || j->n_mutant_ids > MF_WIRE_MAX_MUTANTS)
+        return bad(c, "matrix job %llu: %zu mutants, expected 1..%d",
+                   (unsigned long long)j->job_id, j->n_mutant_ids,
+                   MF_WIRE_MAX_MUTANTS);
+    for (size_t i = 0; i < j->n_mutant_ids; i++)
+        if (bad_mutant_id(c, j->mutant_ids[i]))
+            return 1;
+    if (j->n_verdict_tests != 0 && j->n_verdict_tests != j->n_mutant_ids)
+        return bad(c, "matrix job %llu: %zu verdict tests for %zu mutants",
+                   (unsigned long long)j->job_id, j->n_verdict_tests,
+                   j->n_mutant_ids);
+    return 0;
+}
+
+static int bad_matrix_result(vcheck *c, const Mutfarm__V1__MatrixResult *r)
+{
+    if (r->job_id == 0)
+        return bad(c, "matrix result without job_id");
+    if (r->attempt == 0)
+        return bad(c, "matrix result for job %llu with attempt 0",
+                   (unsigned long long)r->job_id);
+    if (bad_str(c, "matrix result worker_id", r->worker_id) ||
+        bad_str(c, "matrix result undecided_why", r->undecided_why))
+        return 1;
+    if (r->n_kills > MF_WIRE_MAX_KILLS)
+        return bad(c, "matrix result with %zu kills", r->n_kills);
+    for (size_t i = 0; i < r->n_kills; i++) {
+        const Mutfarm__V1__KillRow *k = r->kills[i];
+        if (!k || k->test_id == 0)
+            return bad(c, "matrix result: a kill without a test id");
+        if (bad_mutant_id(c, k->mutant_id))
+            return 1;
+        if (k->notion < MUTFARM__V1__NOTION__NOTION_DETERMINISTIC ||
+            k->notion > MUTFARM__V1__NOTION__NOTION_DEFINITE)
+            return bad(c, "matrix result: kill notion %d", (int)k->notion);
+        if (k->step > MAX_TEST_DIM || k->refuses < -1 ||
+            k->refuses > (int32_t)MAX_TEST_DIM)
+            return bad(c, "matrix result: kill step %u / refuses %d out of "
+                       "range", k->step, k->refuses);
+    }
+    if (r->pairs > (uint64_t)MF_WIRE_MAX_TESTS * MF_WIRE_MAX_MUTANTS ||
+        r->undecided > r->pairs || r->unconfirmed > r->pairs ||
+        r->n_kills > r->pairs)
+        return bad(c, "matrix result: counts %llu pairs, %llu undecided, "
+                   "%llu unconfirmed, %zu kills do not add up",
+                   (unsigned long long)r->pairs,
+                   (unsigned long long)r->undecided,
+                   (unsigned long long)r->unconfirmed, r->n_kills);
+    return 0;
+}
+
 
 static int bad_body(vcheck *c, const mf_wire_env *e)
 {
@@ -512,8 +628,8 @@ int mf_wire_encode_env(uint8_t **out, size_t *len, const mf_wire_env *env)
 }
 
 /* Wrap a body of kind k (a pointer to its message) and encode. */
-static int encode_body(uint8_t **out, size_t *len, mf_wire_kind k,
-                       const void *body)
+int mf_wire_encode_body(uint8_t **out, size_t *len, mf_wire_kind k,
+                        const void *body)
 {
     mf_wire_env e = MUTFARM__V1__ENVELOPE__INIT;
     e.protocol_version = MF_WIRE_VERSION;
@@ -538,31 +654,31 @@ static int encode_body(uint8_t **out, size_t *len, mf_wire_kind k,
 
 int mf_wire_encode_hello(uint8_t **out, size_t *len, const mf_wire_hello *m)
 {
-    return encode_body(out, len, MF_WIRE_HELLO, m);
+    return mf_wire_encode_body(out, len, MF_WIRE_HELLO, m);
 }
 
 int mf_wire_encode_result(uint8_t **out, size_t *len,
                           const mf_wire_result *m)
 {
-    return encode_body(out, len, MF_WIRE_RESULT, m);
+    return mf_wire_encode_body(out, len, MF_WIRE_RESULT, m);
 }
 
 int mf_wire_encode_credit(uint8_t **out, size_t *len, uint32_t n)
 {
     Mutfarm__V1__Credit m = MUTFARM__V1__CREDIT__INIT;
     m.n = n;
-    return encode_body(out, len, MF_WIRE_CREDIT, &m);
+    return mf_wire_encode_body(out, len, MF_WIRE_CREDIT, &m);
 }
 
 int mf_wire_encode_heartbeat(uint8_t **out, size_t *len, uint32_t busy)
 {
     Mutfarm__V1__Heartbeat m = MUTFARM__V1__HEARTBEAT__INIT;
     m.busy = busy;
-    return encode_body(out, len, MF_WIRE_HEARTBEAT, &m);
+    return mf_wire_encode_body(out, len, MF_WIRE_HEARTBEAT, &m);
 }
 
 /* protobuf-c wants char *; it only reads while packing. */
-static char *rd(const char *s)
+char *mf_wire_rd(const char *s)
 {
     return (char *)(uintptr_t)(s ? s : "");
 }
@@ -578,7 +694,7 @@ int mf_wire_encode_reject(uint8_t **out, size_t *len,
     m.reason = why;
     m.job_id = job_id;
     m.attempt = attempt;
-    return encode_body(out, len, MF_WIRE_REJECT, &m);
+    return mf_wire_encode_body(out, len, MF_WIRE_REJECT, &m);
 }
 
 int mf_wire_encode_bye(uint8_t **out, size_t *len, const char *reason,
@@ -587,7 +703,7 @@ int mf_wire_encode_bye(uint8_t **out, size_t *len, const char *reason,
 {
     Mutfarm__V1__Bye m = MUTFARM__V1__BYE__INIT;
     Mutfarm__V1__JobRef *refs = NULL, **pr = NULL;
-    m.reason = rd(reason);
+    m.reason = mf_wire_rd(reason);
     if (nret) {
         refs = mf_xcalloc(nret, sizeof *refs);
         pr = mf_xcalloc(nret, sizeof *pr);
@@ -600,7 +716,7 @@ int mf_wire_encode_bye(uint8_t **out, size_t *len, const char *reason,
     }
     m.n_returned = nret;
     m.returned = pr;
-    int rc = encode_body(out, len, MF_WIRE_BYE, &m);
+    int rc = mf_wire_encode_body(out, len, MF_WIRE_BYE, &m);
     free(refs);
     free(pr);
     return rc;
@@ -613,7 +729,7 @@ int mf_wire_encode_ack(uint8_t **out, size_t *len, uint64_t job_id,
     m.job_id = job_id;
     m.attempt = attempt;
     m.duplicate = duplicate != 0;
-    return encode_body(out, len, MF_WIRE_ACK, &m);
+    return mf_wire_encode_body(out, len, MF_WIRE_ACK, &m);
 }
 
 static Mutfarm__V1__Notion notion_req_to_pb(mf_notion_req n)
@@ -677,14 +793,14 @@ int mf_wire_encode_job_spec(uint8_t **out, size_t *len,
     m.job_id = j->job_id;
     m.attempt = j->attempt;
     m.campaign_id = j->campaign_id;
-    m.model_name = rd(j->model_name);
-    m.model_text = text ? text : rd(j->model_text);
+    m.model_name = mf_wire_rd(j->model_name);
+    m.model_text = text ? text : mf_wire_rd(j->model_text);
     m.model_sha256 = hash;
     m.n_mutant_ids = j->nmutants;
     m.mutant_ids = (char **)(uintptr_t)j->mutant_ids;
     m.options = &o;
-    m.crash_on = rd(j->crash_on);
-    int rc = encode_body(out, len, MF_WIRE_JOB, &m);
+    m.crash_on = mf_wire_rd(j->crash_on);
+    int rc = mf_wire_encode_body(out, len, MF_WIRE_JOB, &m);
     free(text);
     return rc;
 }
@@ -724,646 +840,4 @@ void mf_wire_opts_to_engine(mf_engine_opts *o, const mf_wire_options *p)
     if (p->explicit_mb)
         o->explicit_mb = p->explicit_mb;
     o->complete = p->complete;
-}
-
-/* ------------------------------------------------------------------ */
-/* Results under construction                                           */
-
-static Mutfarm__V1__Verdict verdict_to_pb(mf_verdict_kind k)
-{
-    switch (k) {
-    case MF_V_KILLED: return MUTFARM__V1__VERDICT__VERDICT_KILLED;
-    case MF_V_EQUIVALENT: return MUTFARM__V1__VERDICT__VERDICT_EQUIVALENT;
-    case MF_V_SURVIVED: return MUTFARM__V1__VERDICT__VERDICT_SURVIVED;
-    case MF_V_UNKNOWN: return MUTFARM__V1__VERDICT__VERDICT_UNKNOWN;
-    case MF_V_ERROR: break;
-    }
-    return MUTFARM__V1__VERDICT__VERDICT_ERROR;
-}
-
-static Mutfarm__V1__Notion notion_to_pb(mf_notion n)
-{
-    switch (n) {
-    case MF_N_POTENTIAL: return MUTFARM__V1__NOTION__NOTION_POTENTIAL;
-    case MF_N_DEFINITE: return MUTFARM__V1__NOTION__NOTION_DEFINITE;
-    case MF_N_DETERMINISTIC: break;
-    }
-    return MUTFARM__V1__NOTION__NOTION_DETERMINISTIC;
-}
-
-static int64_t *copy_vals(const mf_val *v, size_t n)
-{
-    if (!v || !n)
-        return NULL;
-    int64_t *c = mf_xmalloc(n * sizeof *c);
-    memcpy(c, v, n * sizeof *c);
-    return c;
-}
-
-static char *buf_take(mf_buf *b)
-{
-    char *s = b->data ? b->data : mf_xstrdup("");
-    b->data = NULL;
-    b->len = b->cap = 0;
-    return s;
-}
-
-/* The test per step as text, as mf_test_print words it. */
-static void test_steps(Mutfarm__V1__Test *pt, const mf_model *m,
-                       const mf_test *t)
-{
-    size_t n = (size_t)t->length + 1;
-    pt->steps = mf_xcalloc(n, sizeof *pt->steps);
-    pt->n_steps = n;
-    for (int k = 0; k <= t->length; k++) {
-        Mutfarm__V1__Step *s = mf_xmalloc(sizeof *s);
-        mutfarm__v1__step__init(s);
-        pt->steps[k] = s;
-        mf_buf b = {0};
-        mf_test_print_inputs(&b, m, t, k);
-        s->inputs = buf_take(&b);
-        mf_print_obs(&b, m, t->expect + (size_t)k * (size_t)t->nobs);
-        s->expect = buf_take(&b);
-        int na = t->nallowed ? t->nallowed[k] : 0;
-        if (na > 1) {
-            s->allowed = mf_xcalloc((size_t)na, sizeof *s->allowed);
-            s->n_allowed = (size_t)na;
-            for (int a = 0; a < na; a++) {
-                mf_print_obs(&b, m, t->allowed[k] + (size_t)a * (size_t)t->nobs);
-                s->allowed[a] = buf_take(&b);
-            }
-        }
-    }
-}
-
-static Mutfarm__V1__Test *test_to_pb(const mf_test *t, const mf_model *m)
-{
-    Mutfarm__V1__Test *pt = mf_xmalloc(sizeof *pt);
-    mutfarm__v1__test__init(pt);
-    size_t states = (size_t)t->length + 1;
-    pt->length = (uint32_t)t->length;
-    pt->nslots = (uint32_t)t->nslots;
-    pt->nobs = (uint32_t)t->nobs;
-    pt->n_inputs = states * (size_t)t->nslots;
-    pt->inputs = copy_vals(t->inputs, pt->n_inputs);
-    if (!pt->inputs)
-        pt->n_inputs = 0;
-    pt->n_expect = states * (size_t)t->nobs;
-    pt->expect = copy_vals(t->expect, pt->n_expect);
-    if (!pt->expect)
-        pt->n_expect = 0;
-    if (t->mobs) {
-        pt->n_mobs = states * (size_t)t->nobs;
-        pt->mobs = copy_vals(t->mobs, pt->n_mobs);
-        if (!pt->mobs)
-            pt->n_mobs = 0;
-    }
-    pt->mrefuses = t->mrefuses;
-    if (t->nallowed) {
-        size_t total = 0;
-        pt->nallowed = mf_xcalloc(states, sizeof *pt->nallowed);
-        pt->n_nallowed = states;
-        for (size_t k = 0; k < states; k++) {
-            int na = t->allowed && t->allowed[k] ? t->nallowed[k] : 0;
-            pt->nallowed[k] = (uint32_t)(na > 0 ? na : 0);
-            total += pt->nallowed[k];
-        }
-        if (total && t->nobs) {
-            pt->allowed = mf_xmalloc(total * (size_t)t->nobs * sizeof(int64_t));
-            size_t at = 0;
-            for (size_t k = 0; k < states; k++) {
-                size_t w = pt->nallowed[k] * (size_t)t->nobs;
-                if (w)
-                    memcpy(pt->allowed + at, t->allowed[k],
-                           w * sizeof(int64_t));
-                at += w;
-            }
-            pt->n_allowed = at;
-        }
-    }
-    pt->text = NULL; /* init left protobuf-c's static "" */
-    if (m && m->nslots == t->nslots && mf_model_nobs(m) == t->nobs &&
-        t->inputs && t->expect) {
-        mf_buf b = {0};
-        mf_test_print(&b, m, t);
-        /* A long test of a non-deterministic model prints every allowed
-         * observation in full, twice (steps and text): dozens of times
-         * its arrays. The receiver renders its own text from the arrays
-         * (coordinator/store/tests.c), so such a test goes without. */
-        if (b.len <= MF_WIRE_TEXT_MAX) {
-            test_steps(pt, m, t);
-            pt->text = buf_take(&b);
-        } else {
-            mf_buf_free(&b);
-        }
-    }
-    if (!pt->text)
-        pt->text = mf_xstrdup("");
-    return pt;
-}
-
-/* Free a built test's text form (its arrays stay). */
-static void test_text_free(Mutfarm__V1__Test *pt)
-{
-    for (size_t k = 0; k < pt->n_steps; k++) {
-        Mutfarm__V1__Step *s = pt->steps[k];
-        free(s->inputs);
-        free(s->expect);
-        for (size_t a = 0; a < s->n_allowed; a++)
-            free(s->allowed[a]);
-        free(s->allowed);
-        free(s);
-    }
-    free(pt->steps);
-    pt->steps = NULL;
-    pt->n_steps = 0;
-    free(pt->text);
-    pt->text = NULL;
-}
-
-static void test_free_built(Mutfarm__V1__Test *pt)
-{
-    if (!pt)
-        return;
-    free(pt->inputs);
-    free(pt->expect);
-    free(pt->mobs);
-    free(pt->nallowed);
-    free(pt->allowed);
-    test_text_free(pt);
-    free(pt);
-}
-
-mf_wire_result *mf_wire_result_new(uint64_t job_id, uint32_t attempt,
-                                   uint64_t campaign_id,
-                                   const char *worker_id)
-{
-    mf_wire_result *r = mf_xmalloc(sizeof *r);
-    mutfarm__v1__result__init(r);
-    r->job_id = job_id;
-    r->attempt = attempt;
-    r->campaign_id = campaign_id;
-    r->worker_id = mf_xstrdup(worker_id ? worker_id : "");
-    r->stats = mf_xmalloc(sizeof *r->stats);
-    mutfarm__v1__stats__init(r->stats);
-    return r;
-}
-
-static Mutfarm__V1__MutantResult *result_push(mf_wire_result *r,
-                                              const char *mutant_id)
-{
-    Mutfarm__V1__MutantResult *mr = mf_xmalloc(sizeof *mr);
-    mutfarm__v1__mutant_result__init(mr);
-    mr->mutant_id = mf_xstrdup(mutant_id ? mutant_id : "");
-    r->mutants =
-        mf_xrealloc(r->mutants, (r->n_mutants + 1) * sizeof *r->mutants);
-    r->mutants[r->n_mutants++] = mr;
-    return mr;
-}
-
-/* A string field bounded for the decoder's limits. */
-static char *bounded_dup(const char *s)
-{
-    size_t n = strnlen(s ? s : "", MF_WIRE_MAX_STR);
-    char *c = mf_xmalloc(n + 1);
-    memcpy(c, s ? s : "", n);
-    c[n] = '\0';
-    return c;
-}
-
-void mf_wire_result_add(mf_wire_result *r, const char *mutant_id,
-                        const mf_verdict *v, const mf_model *m)
-{
-    Mutfarm__V1__MutantResult *mr = result_push(r, mutant_id);
-    mr->verdict = verdict_to_pb(v->kind);
-    mr->notion = v->kind == MF_V_KILLED ? notion_to_pb(v->notion)
-                                        : MUTFARM__V1__NOTION__NOTION_AUTO;
-    mr->bound = v->bound > 0 ? (uint32_t)v->bound : 0;
-    mr->kill_len_beyond = v->kind == MF_V_SURVIVED && v->kill_len_beyond > 0
-                              ? (uint32_t)v->kill_len_beyond
-                              : 0;
-    mr->method = bounded_dup(v->method);
-    mr->reason = bounded_dup(v->reason);
-    mr->solver_ms = v->secs > 0 ? (uint64_t)(v->secs * 1000.0 + 0.5) : 0;
-    mr->orig_det = v->orig_det != 0;
-    mr->mut_det = v->mut_det != 0;
-    if (v->kind == MF_V_KILLED && v->test)
-        mr->test = test_to_pb(v->test, m);
-    else if (v->kind == MF_V_KILLED) {
-        /* A kill without its test cannot be stored or re-checked. */
-        mr->verdict = MUTFARM__V1__VERDICT__VERDICT_ERROR;
-        free(mr->reason);
-        mr->reason = mf_xstrdup("killed without a test (internal error)");
-    }
-}
-
-void mf_wire_result_add_error(mf_wire_result *r, const char *mutant_id,
-                              const char *reason)
-{
-    Mutfarm__V1__MutantResult *mr = result_push(r, mutant_id);
-    mr->verdict = MUTFARM__V1__VERDICT__VERDICT_ERROR;
-    mr->method = mf_xstrdup("");
-    mr->reason = bounded_dup(reason);
-}
-
-/* The size of r's envelope on the wire. */
-static size_t result_frame_size(const mf_wire_result *r)
-{
-    mf_wire_env e = MUTFARM__V1__ENVELOPE__INIT;
-    e.protocol_version = MF_WIRE_VERSION;
-    e.body_case = MUTFARM__V1__ENVELOPE__BODY_RESULT;
-    e.result = (mf_wire_result *)(uintptr_t)r; /* only read */
-    return mutfarm__v1__envelope__get_packed_size(&e);
-}
-
-/* Bytes of a length-delimited field of n bytes: tag, length, body. */
-static size_t field_size(size_t n)
-{
-    size_t v = 1;
-    for (size_t x = n; x >= 0x80; x >>= 7)
-        v++;
-    return 1 + v + n;
-}
-
-/* A mutant's entry and its size on the wire, for ordering. */
-typedef struct {
-    size_t size, ix;
-} sized_entry;
-
-static int by_size_desc(const void *a, const void *b)
-{
-    const sized_entry *x = a, *y = b;
-    return x->size < y->size ? 1 : x->size > y->size ? -1 : 0;
-}
-
-/* A killed verdict whose test cannot travel becomes unknown, saying so. */
-static void demote_kill(Mutfarm__V1__MutantResult *mr, size_t bytes,
-                        size_t max)
-{
-    char why[300];
-    snprintf(why, sizeof why,
-             "killed by a test of %u steps, but the test (%zu bytes) does "
-             "not fit in one result frame of %zu bytes with the job's "
-             "other results; a smaller [farm] job_max sends it alone",
-             mr->test->length, bytes, max);
-    test_free_built(mr->test);
-    mr->test = NULL;
-    mr->verdict = MUTFARM__V1__VERDICT__VERDICT_UNKNOWN;
-    mr->notion = MUTFARM__V1__NOTION__NOTION_AUTO;
-    free(mr->reason);
-    mr->reason = mf_xstrdup(why);
-}
-
-size_t mf_wire_result_fit(mf_wire_result *r, size_t max)
-{
-    if (result_frame_size(r) <= max)
-        return 0;
-    for (size_t i = 0; i < r->n_mutants; i++) {
-        Mutfarm__V1__Test *pt = r->mutants[i]->test;
-        if (pt) {
-            test_text_free(pt);
-            pt->text = mf_xstrdup("");
-        }
-    }
-    size_t total = result_frame_size(r);
-    if (total <= max)
-        return 0;
-    /* Largest entries first: the fewest verdicts lost. The estimate
-     * ignores the envelope's length prefixes shrinking with it (it stays
-     * high); the exact size is taken again once it says the frame fits. */
-    size_t n = r->n_mutants, demoted = 0;
-    sized_entry *e = mf_xcalloc(n ? n : 1, sizeof *e);
-    for (size_t i = 0; i < n; i++) {
-        e[i].size = field_size(
-            mutfarm__v1__mutant_result__get_packed_size(r->mutants[i]));
-        e[i].ix = i;
-    }
-    qsort(e, n, sizeof *e, by_size_desc);
-    for (size_t k = 0; k < n && total > max; k++) {
-        Mutfarm__V1__MutantResult *mr = r->mutants[e[k].ix];
-        if (!mr->test)
-            continue;
-        demote_kill(mr, mutfarm__v1__test__get_packed_size(mr->test), max);
-        total = total - e[k].size +
-                field_size(mutfarm__v1__mutant_result__get_packed_size(mr));
-        demoted++;
-        if (total <= max)
-            total = result_frame_size(r);
-    }
-    free(e);
-    return demoted;
-}
-
-void mf_wire_result_free(mf_wire_result *r)
-{
-    if (!r)
-        return;
-    for (size_t i = 0; i < r->n_mutants; i++) {
-        Mutfarm__V1__MutantResult *mr = r->mutants[i];
-        free(mr->mutant_id);
-        free(mr->method);
-        free(mr->reason);
-        test_free_built(mr->test);
-        free(mr);
-    }
-    free(r->mutants);
-    free(r->worker_id);
-    free(r->stats);
-    free(r);
-}
-
-/* ------------------------------------------------------------------ */
-/* Decoded results -> verdicts                                          */
-
-/* An engine test from a Test message (*out owned by the caller,
- * mf_test_free). MF_EPARSE if its arrays are inconsistent. */
-static int test_from_pb(mf_test **out, const mf_wire_test *pt)
-{
-    *out = NULL;
-    vcheck c = {{0}};
-    if (bad_test(&c, pt))
-        return mf_err_set(MF_EPARSE, "test: %s", c.msg);
-    mf_test *t = mf_xcalloc(1, sizeof *t);
-    size_t states = (size_t)pt->length + 1;
-    t->length = (int)pt->length;
-    t->nslots = (int)pt->nslots;
-    t->nobs = (int)pt->nobs;
-    t->mrefuses = (int)pt->mrefuses;
-    /* Never NULL, so that a zero-width test still indexes safely. */
-    t->inputs = mf_xcalloc(pt->n_inputs ? pt->n_inputs : 1, sizeof(mf_val));
-    if (pt->n_inputs)
-        memcpy(t->inputs, pt->inputs, pt->n_inputs * sizeof(mf_val));
-    t->expect = mf_xcalloc(pt->n_expect ? pt->n_expect : 1, sizeof(mf_val));
-    if (pt->n_expect)
-        memcpy(t->expect, pt->expect, pt->n_expect * sizeof(mf_val));
-    if (pt->n_mobs)
-        t->mobs = copy_vals(pt->mobs, pt->n_mobs);
-    if (pt->n_nallowed) {
-        t->nallowed = mf_xcalloc(states, sizeof *t->nallowed);
-        t->allowed = mf_xcalloc(states, sizeof *t->allowed);
-        size_t at = 0;
-        for (size_t k = 0; k < states; k++) {
-            size_t w = (size_t)pt->nallowed[k] * pt->nobs;
-            t->nallowed[k] = (int)pt->nallowed[k];
-            if (w) {
-                t->allowed[k] = copy_vals(pt->allowed + at, w);
-                at += w;
-            }
-        }
-    }
-    *out = t;
-    return 0;
-}
-
-int mf_wire_verdict_from_result(mf_verdict *v,
-                                const mf_wire_mutant_result *r)
-{
-    memset(v, 0, sizeof *v);
-    vcheck c = {{0}};
-    if (bad_mutant_result(&c, r))
-        return mf_err_set(MF_EPARSE, "result: %s", c.msg);
-    switch (r->verdict) {
-    case MUTFARM__V1__VERDICT__VERDICT_KILLED: v->kind = MF_V_KILLED; break;
-    case MUTFARM__V1__VERDICT__VERDICT_EQUIVALENT:
-        v->kind = MF_V_EQUIVALENT;
-        break;
-    case MUTFARM__V1__VERDICT__VERDICT_SURVIVED: v->kind = MF_V_SURVIVED; break;
-    case MUTFARM__V1__VERDICT__VERDICT_UNKNOWN: v->kind = MF_V_UNKNOWN; break;
-    default: v->kind = MF_V_ERROR; break;
-    }
-    switch (r->notion) {
-    case MUTFARM__V1__NOTION__NOTION_POTENTIAL:
-        v->notion = MF_N_POTENTIAL;
-        break;
-    case MUTFARM__V1__NOTION__NOTION_DEFINITE: v->notion = MF_N_DEFINITE; break;
-    default: v->notion = MF_N_DETERMINISTIC; break;
-    }
-    v->orig_det = r->orig_det;
-    v->mut_det = r->mut_det;
-    v->bound = (int)r->bound;
-    v->kill_len_beyond = (int)r->kill_len_beyond;
-    snprintf(v->method, sizeof v->method, "%s", r->method);
-    snprintf(v->reason, sizeof v->reason, "%s", r->reason);
-    v->secs = (double)r->solver_ms / 1000.0;
-    if (r->test && v->kind == MF_V_KILLED) {
-        int rc = test_from_pb(&v->test, r->test);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* The kill matrix through the farm                                     */
-
-static int bad_matrix_job(vcheck *c, const Mutfarm__V1__MatrixJob *j)
-{
-    if (j->job_id == 0)
-        return bad(c, "matrix job without job_id");
-    if (j->attempt == 0)
-        return bad(c, "matrix job %llu with attempt 0",
-                   (unsigned long long)j->job_id);
-    if (bad_str(c, "matrix job model_name", j->model_name))
-        return 1;
-    if (!j->model_text || !j->model_text[0])
-        return bad(c, "matrix job %llu without model text",
-                   (unsigned long long)j->job_id);
-    if (!j->model_sha256 || !is_hex_id(j->model_sha256, 64, 64))
-        return bad(c, "matrix job %llu: model_sha256 is not 64 lowercase "
-                   "hex digits", (unsigned long long)j->job_id);
-    if (bad_names(c, "inputs", j->inputs, j->n_inputs) ||
-        bad_names(c, "observe", j->observe, j->n_observe))
-        return 1;
-    if (j->n_tests == 0 || j->n_tests > MF_WIRE_MAX_TESTS)
-        return bad(c, "matrix job %llu: %zu tests, expected 1..%d",
-                   (unsigned long long)j->job_id, j->n_tests,
-                   MF_WIRE_MAX_TESTS);
-    for (size_t i = 0; i < j->n_tests; i++) {
-        const Mutfarm__V1__MatrixTest *t = j->tests[i];
-        if (!t || t->test_id == 0 || !t->test)
-            return bad(c, "matrix job %llu: a test without id or content",
-                       (unsigned long long)j->job_id);
-        if (bad_test(c, t->test))
-            return 1;
-    }
-    if (j->n_mutant_ids == 0 || j->n_mutant_ids > MF_WIRE_MAX_MUTANTS)
-        return bad(c, "matrix job %llu: %zu mutants, expected 1..%d",
-                   (unsigned long long)j->job_id, j->n_mutant_ids,
-                   MF_WIRE_MAX_MUTANTS);
-    for (size_t i = 0; i < j->n_mutant_ids; i++)
-        if (bad_mutant_id(c, j->mutant_ids[i]))
-            return 1;
-    if (j->n_verdict_tests != 0 && j->n_verdict_tests != j->n_mutant_ids)
-        return bad(c, "matrix job %llu: %zu verdict tests for %zu mutants",
-                   (unsigned long long)j->job_id, j->n_verdict_tests,
-                   j->n_mutant_ids);
-    return 0;
-}
-
-static int bad_matrix_result(vcheck *c, const Mutfarm__V1__MatrixResult *r)
-{
-    if (r->job_id == 0)
-        return bad(c, "matrix result without job_id");
-    if (r->attempt == 0)
-        return bad(c, "matrix result for job %llu with attempt 0",
-                   (unsigned long long)r->job_id);
-    if (bad_str(c, "matrix result worker_id", r->worker_id) ||
-        bad_str(c, "matrix result undecided_why", r->undecided_why))
-        return 1;
-    if (r->n_kills > MF_WIRE_MAX_KILLS)
-        return bad(c, "matrix result with %zu kills", r->n_kills);
-    for (size_t i = 0; i < r->n_kills; i++) {
-        const Mutfarm__V1__KillRow *k = r->kills[i];
-        if (!k || k->test_id == 0)
-            return bad(c, "matrix result: a kill without a test id");
-        if (bad_mutant_id(c, k->mutant_id))
-            return 1;
-        if (k->notion < MUTFARM__V1__NOTION__NOTION_DETERMINISTIC ||
-            k->notion > MUTFARM__V1__NOTION__NOTION_DEFINITE)
-            return bad(c, "matrix result: kill notion %d", (int)k->notion);
-        if (k->step > MAX_TEST_DIM || k->refuses < -1 ||
-            k->refuses > (int32_t)MAX_TEST_DIM)
-            return bad(c, "matrix result: kill step %u / refuses %d out of "
-                       "range", k->step, k->refuses);
-    }
-    if (r->pairs > (uint64_t)MF_WIRE_MAX_TESTS * MF_WIRE_MAX_MUTANTS ||
-        r->undecided > r->pairs || r->unconfirmed > r->pairs ||
-        r->n_kills > r->pairs)
-        return bad(c, "matrix result: counts %llu pairs, %llu undecided, "
-                   "%llu unconfirmed, %zu kills do not add up",
-                   (unsigned long long)r->pairs,
-                   (unsigned long long)r->undecided,
-                   (unsigned long long)r->unconfirmed, r->n_kills);
-    return 0;
-}
-
-int mf_wire_encode_matrix_job(uint8_t **out, size_t *len,
-                              const mf_wire_matrix_spec *j)
-{
-    *out = NULL;
-    *len = 0;
-    char hash[65];
-    const char *text = j->model_text ? j->model_text : "";
-    if (j->model_sha256)
-        snprintf(hash, sizeof hash, "%s", j->model_sha256);
-    else
-        mf_sha256_hex(hash, text, strlen(text));
-
-    size_t nt = j->ntests;
-    Mutfarm__V1__MatrixTest *mt = mf_xcalloc(nt ? nt : 1, sizeof *mt);
-    Mutfarm__V1__MatrixTest **pmt = mf_xcalloc(nt ? nt : 1, sizeof *pmt);
-    for (size_t i = 0; i < nt; i++) {
-        mutfarm__v1__matrix_test__init(&mt[i]);
-        mt[i].test_id = (uint64_t)j->test_ids[i];
-        mt[i].test = test_to_pb(j->tests[i], NULL);
-        pmt[i] = &mt[i];
-    }
-    uint64_t *vt = NULL;
-    if (j->verdict_tests && j->nmutants) {
-        vt = mf_xcalloc(j->nmutants, sizeof *vt);
-        for (size_t i = 0; i < j->nmutants; i++)
-            vt[i] = j->verdict_tests[i] > 0 ? (uint64_t)j->verdict_tests[i]
-                                            : 0;
-    }
-
-    Mutfarm__V1__MatrixJob m = MUTFARM__V1__MATRIX_JOB__INIT;
-    m.job_id = j->job_id;
-    m.attempt = j->attempt;
-    m.campaign_id = j->campaign_id;
-    m.model_name = rd(j->model_name);
-    m.model_text = rd(text);
-    m.model_sha256 = hash;
-    m.n_inputs = j->ninputs;
-    m.inputs = (char **)(uintptr_t)j->inputs;
-    m.n_observe = j->nobserve;
-    m.observe = (char **)(uintptr_t)j->observe;
-    m.n_tests = nt;
-    m.tests = pmt;
-    m.n_mutant_ids = j->nmutants;
-    m.mutant_ids = (char **)(uintptr_t)j->mutant_ids;
-    m.n_verdict_tests = vt ? j->nmutants : 0;
-    m.verdict_tests = vt;
-    int rc = encode_body(out, len, MF_WIRE_MATRIX_JOB, &m);
-    for (size_t i = 0; i < nt; i++)
-        test_free_built(mt[i].test);
-    free(mt);
-    free(pmt);
-    free(vt);
-    return rc;
-}
-
-mf_wire_matrix_result *mf_wire_matrix_result_new(uint64_t job_id,
-                                                 uint32_t attempt,
-                                                 uint64_t campaign_id,
-                                                 const char *worker_id)
-{
-    mf_wire_matrix_result *r = mf_xmalloc(sizeof *r);
-    mutfarm__v1__matrix_result__init(r);
-    r->job_id = job_id;
-    r->attempt = attempt;
-    r->campaign_id = campaign_id;
-    r->worker_id = bounded_dup(worker_id);
-    r->undecided_why = mf_xstrdup("");
-    r->stats = mf_xmalloc(sizeof *r->stats);
-    mutfarm__v1__stats__init(r->stats);
-    return r;
-}
-
-void mf_wire_matrix_result_add(mf_wire_matrix_result *r, uint64_t test_id,
-                               const char *mutant_id, mf_notion notion,
-                               int step, int refuses)
-{
-    Mutfarm__V1__KillRow *k = mf_xmalloc(sizeof *k);
-    mutfarm__v1__kill_row__init(k);
-    k->test_id = test_id;
-    k->mutant_id = mf_xstrdup(mutant_id ? mutant_id : "");
-    k->notion = notion_to_pb(notion);
-    k->step = step > 0 ? (uint32_t)step : 0;
-    k->refuses = refuses >= 0 ? refuses : -1;
-    if ((r->n_kills & (r->n_kills - 1)) == 0) /* 0, 1, 2, 4, ...: grow */
-        r->kills = mf_xrealloc(r->kills, (r->n_kills ? 2 * r->n_kills : 1) *
-                                             sizeof *r->kills);
-    r->kills[r->n_kills++] = k;
-}
-
-void mf_wire_matrix_result_why(mf_wire_matrix_result *r, const char *why)
-{
-    free(r->undecided_why);
-    r->undecided_why = bounded_dup(why);
-}
-
-int mf_wire_encode_matrix_result(uint8_t **out, size_t *len,
-                                 const mf_wire_matrix_result *m)
-{
-    return encode_body(out, len, MF_WIRE_MATRIX_RESULT, m);
-}
-
-void mf_wire_matrix_result_free(mf_wire_matrix_result *r)
-{
-    if (!r)
-        return;
-    for (size_t i = 0; i < r->n_kills; i++) {
-        free(r->kills[i]->mutant_id);
-        free(r->kills[i]);
-    }
-    free(r->kills);
-    free(r->worker_id);
-    free(r->undecided_why);
-    free(r->stats);
-    free(r);
-}
-
-int mf_wire_test_decode(mf_test **out, const mf_wire_test *pt)
-{
-    return test_from_pb(out, pt);
-}
-
-mf_notion mf_wire_notion(Mutfarm__V1__Notion n)
-{
-    switch (n) {
-    case MUTFARM__V1__NOTION__NOTION_POTENTIAL: return MF_N_POTENTIAL;
-    case MUTFARM__V1__NOTION__NOTION_DEFINITE: return MF_N_DEFINITE;
-    default: break;
-    }
-    return MF_N_DETERMINISTIC;
 }

@@ -1,10 +1,12 @@
 /* wire.h - the farm's wire codec: one ZeroMQ frame <-> one
  * mutfarm.v1.Envelope (proto/mutfarm.proto, docs/protocol.md), and the
- * conversions between the engine's verdicts/tests and Result messages.
+ * conversions between the engine's verdicts/tests and Result messages
+ * (wire.c: envelopes, checks, encoders; wire_result.c: Results;
+ * wire_matrix.c: the kill matrix's messages).
  *
  * It moves bytes and structs only: no sockets, no policy. Who sends what
- * when is docs/protocol.md; the coordinator (coordinator/server.c) and the
- * worker (worker/farm_worker.c) implement it.
+ * when is docs/protocol.md; the farm's serving loop (farm/) with its
+ * kinds of work, and the worker (worker/farm_worker.c), implement it.
  *
  * Structs come in two kinds, freed differently:
  *   - decoded ones (mf_wire_decode) belong to protobuf-c: mf_wire_free();
@@ -65,6 +67,15 @@ typedef enum {
     MF_WIRE_MATRIX_JOB = MUTFARM__V1__ENVELOPE__BODY_MATRIX_JOB,
     MF_WIRE_MATRIX_RESULT = MUTFARM__V1__ENVELOPE__BODY_MATRIX_RESULT,
 } mf_wire_kind;
+
+/* 1 if Hello h takes farm work of kind `name` ("campaign", "matrix"):
+ * one of the kinds it names, or, for a Hello that names none (an older
+ * worker), "campaign", and "matrix" when it says matrix_jobs. */
+int mf_wire_hello_takes(const mf_wire_hello *h, const char *name);
+
+/* The job id and attempt a job or a result (Job, MatrixJob, Result,
+ * MatrixResult) names; 0 and 0 for any other body. */
+void mf_wire_job_of(const mf_wire_env *e, uint64_t *job, uint32_t *attempt);
 
 /* "hello", "credit", ... ("none" for MF_WIRE_NONE, "?" otherwise). */
 const char *mf_wire_kind_name(mf_wire_kind k);

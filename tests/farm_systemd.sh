@@ -6,15 +6,17 @@
 # run them (the instance HOST:PORT put for %i), serve a campaign to
 # completion: the coordinator exits 0, the --persist worker stays and
 # leaves on SIGTERM with exit 0. The nightly units are
-# tests/rerun_systemd.sh's.
+# tests/rerun_systemd.sh's. MF_UNITS names another folder of units to
+# test (tests/package.sh: the ones a package installed), default config/.
 . "$(dirname "$0")/farm_common.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+UNITS=${MF_UNITS:-$ROOT/config}
 if ! command -v systemd-analyze >/dev/null; then
     echo "$TEST_NAME: skipped: systemd-analyze is not installed (apt-get install systemd)"
     exit 77
 fi
 for u in mutfarm-coordinator.service mutfarm-worker@.service; do
-    sed "s#/usr/local/bin/mutfarm#$MF_BIN#" "$ROOT/config/$u" >"$WORK/$u"
+    sed "s#/usr/bin/mutfarm#$MF_BIN#" "$UNITS/$u" >"$WORK/$u"
 done
 if out=$(cd "$WORK" && systemd-analyze verify ./mutfarm-coordinator.service \
     ./mutfarm-worker@.service 2>&1); then

@@ -116,7 +116,8 @@ else
     fail "no matrix job committed: $(tail -3 "$WORK/coord.err")"
 fi
 expect_exit0 coord "$LIMIT" "the fill completes without w1, exit 0"
-grep -q 'worker w1 is silent.*declared dead, its jobs go back' "$WORK/coord.err" &&
+grep -q 'worker w1 silent for .* declared dead' "$WORK/coord.err" &&
+    grep -q 'worker w1 is dead: [1-9][0-9]* job(s) back in the queue' "$WORK/coord.err" &&
     ok "w1 declared dead, its job back in the queue" ||
     fail "no death line for w1: $(tail -3 "$WORK/coord.err")"
 again=$(sed -n 's/.* \([0-9]*\) leased again after a lost lease.*/\1/p' "$WORK/coord.out")

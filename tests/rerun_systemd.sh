@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rerun_systemd.sh - the nightly systemd units of config/ (docs/nightly.md)
 # pass `systemd-analyze verify`, with ExecStart pointed at the binary under
-# test (the shipped path, /usr/local/bin/mutfarm, need not exist here); the
+# test (the shipped path, /usr/bin/mutfarm, need not exist here); the
 # command line they run is one `mutfarm run` accepts.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/mf-rerun_systemd.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 bin=$(cd "$(dirname "$MF_BIN")" && pwd)/$(basename "$MF_BIN")
-sed "s#/usr/local/bin/mutfarm#$bin#" config/mutfarm-nightly.service \
+sed "s#/usr/bin/mutfarm#$bin#" config/mutfarm-nightly.service \
     >"$work/mutfarm-nightly.service"
 cp config/mutfarm-nightly.timer "$work/"
 status=0

@@ -18,6 +18,7 @@
 #include "model.h"
 #include "mutate.h"
 #include "sim.h"
+#include "langs.h"
 
 /* The paper observes only `out` (the tank level is internal). */
 static mf_model *load(const char *path, const char *observe)
@@ -157,6 +158,74 @@ static void test_engine__nondeterministic_refill_potentially_not_definitely(
     decide(m, item, &it, &o, &v);
     assert_int_equal(v.kind, MF_V_KILLED);
     assert_int_equal(v.notion, MF_N_POTENTIAL);
+    mf_verdict_clear(&v);
+    mf_model_free(m);
+}
+
+/* The same {1, 2} refill mutant under --notion definite, method by method:
+ * no method may answer with its potential kill (the explorer once did). */
+static void test_engine__every_method_honours_the_definite_notion(void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/beverage.smv", "out");
+    int item;
+    mf_expr *set = mf_expr_new(m->arena, MF_E_SET, 0, 0);
+    mf_expr_add(m->arena, set, mf_expr_int(m->arena, 1, 0, 0));
+    mf_expr_add(m->arena, set, mf_expr_int(m->arena, 2, 0, 0));
+    mf_item it = refill(m, &item, set);
+    const mf_method methods[] = {MF_METHOD_AUTO, MF_METHOD_SMT,
+                                 MF_METHOD_BDD, MF_METHOD_EXPLICIT};
+    for (size_t k = 0; k < sizeof methods / sizeof methods[0]; k++) {
+        mf_engine_opts o;
+        mf_engine_opts_default(&o);
+        o.bound = 10;
+        o.notion = MF_REQ_DEFINITE;
+        o.method = methods[k];
+        mf_verdict v = {0};
+        decide(m, item, &it, &o, &v);
+        if (v.kind == MF_V_KILLED)
+            fail_msg("method %d: killed %s at %d under --notion definite",
+                     (int)methods[k], mf_notion_name(v.notion),
+                     v.test->length);
+        if (v.kind == MF_V_SURVIVED)
+            assert_int_equal(v.bound, 10);
+        mf_verdict_clear(&v);
+    }
+    mf_model_free(m);
+}
+
+/* A refinement whose budget runs out before the bound has not searched to
+ * it: the verdict is unknown, saying where it stopped, never "survived up
+ * to" a shorter bound (or -1). beverage(6)'s refill-5 mutant needs 13
+ * steps; one refinement iteration a length stops it early. */
+static void test_engine__a_budget_that_runs_out_is_unknown(void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/beverage6.smv", "out");
+    int item;
+    mf_item it = refill(m, &item, mf_expr_int(m->arena, 5, 0, 0));
+    mf_engine_opts o;
+    mf_engine_opts_default(&o);
+    o.prove = 0;
+    o.method = MF_METHOD_SMT;
+    o.notion = MF_REQ_POTENTIAL;
+    o.bound = 12;
+    o.cegis_max = 1;
+    mf_verdict v = {0};
+    decide(m, item, &it, &o, &v);
+    if (v.kind != MF_V_UNKNOWN)
+        fail_msg("%s up to bound %d (%s)", mf_verdict_name(v.kind), v.bound,
+                 v.reason);
+    assert_true(v.bound < 12);
+    char want[64];
+    snprintf(want, sizeof want, "at length %d: no kill up to %d", v.bound + 1,
+             v.bound);
+    if (v.bound >= 0 && !strstr(v.reason, want))
+        fail_msg("reason '%s' lacks '%s'", v.reason, want);
+    if (v.bound < 0 && !strstr(v.reason, "nothing searched"))
+        fail_msg("reason '%s'", v.reason);
+    if (!strstr(v.reason, "limit") && !strstr(v.reason, "undecided"))
+        fail_msg("reason '%s' names no cause", v.reason);
     mf_verdict_clear(&v);
     mf_model_free(m);
 }
@@ -741,6 +810,8 @@ int main(void)
             test_engine__batch_definite_lookahead_keeps_the_late_kill),
         cmocka_unit_test(test_engine__batch_refusal_kills_match_the_explorer),
         cmocka_unit_test(test_engine__lock_step_generalises_over_wide_choices),
+        cmocka_unit_test(test_engine__every_method_honours_the_definite_notion),
+        cmocka_unit_test(test_engine__a_budget_that_runs_out_is_unknown),
         cmocka_unit_test(
             test_engine__explorer_lengths_decide_and_steer_the_searches),
     };

@@ -1,11 +1,14 @@
 /* test_matrix_farm.c - the farm's fill of the kill matrix
  * (coordinator/report/matrix_farm.h) against a scripted worker on a real
- * ipc:// socket, in this process: a worker whose Hello does not say
- * matrix_jobs gets no job; a result naming a mutant its job does not hold
- * is refused (INVALID) and the job leased again; a result sent twice is
- * acknowledged the second time as a duplicate; the jobs done by the real
- * matrix job code (worker/matrix_job.c) give the table of the local fill
- * (the real binary's `mutfarm matrix` on a copy of the store). */
+ * ipc:// socket, in this process (farm/'s serving loop with the matrix
+ * as its kind of work): a worker whose Hello does not say matrix_jobs,
+ * or names other kinds of farm work only, gets no job; a result naming a
+ * mutant its job does not hold is refused (INVALID) and the job leased
+ * again; a result sent twice is acknowledged the second time as a
+ * duplicate; the jobs done by the real matrix job code
+ * (worker/matrix_job.c) give the table of the local fill (the real
+ * binary's `mutfarm matrix` on a copy of the store). Which kinds a Hello
+ * takes, with and without its list. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -66,19 +69,29 @@ static void send_frame(void *d, uint8_t *buf, size_t len)
     free(buf);
 }
 
-static void hello(void *d, const char *id, int matrix)
+/* A Hello that says matrix_jobs (an older worker's way), or names one
+ * kind of farm work (kind; NULL: none). */
+static void hello_kind(void *d, const char *id, int matrix, const char *kind)
 {
     Mutfarm__V1__Hello h = MUTFARM__V1__HELLO__INIT;
+    char *kinds[1] = {(char *)(uintptr_t)kind};
     h.worker_id = (char *)(uintptr_t)id;
     h.threads = 1;
     h.z3_version = "";
     h.mutfarm_version = "";
     h.host = "";
     h.matrix_jobs = matrix;
+    h.n_kinds = kind ? 1 : 0;
+    h.kinds = kind ? kinds : NULL;
     uint8_t *buf;
     size_t len;
     assert_int_equal(mf_wire_encode_hello(&buf, &len, &h), 0);
     send_frame(d, buf, len);
+}
+
+static void hello(void *d, const char *id, int matrix)
+{
+    hello_kind(d, id, matrix, NULL);
 }
 
 static void credit(void *d)
@@ -119,6 +132,27 @@ static void *dealer(void *ctx, const char *ep, const char *ident)
     return d;
 }
 
+/* Which kinds of farm work a Hello takes: the ones it names, or, when it
+ * names none (an older worker), campaigns, and the matrix with
+ * matrix_jobs. */
+static void test_matrix_farm__hello_names_the_kinds_it_takes(void **state)
+{
+    (void)state;
+    Mutfarm__V1__Hello h = MUTFARM__V1__HELLO__INIT;
+    assert_true(mf_wire_hello_takes(&h, "campaign"));
+    assert_false(mf_wire_hello_takes(&h, "matrix"));
+    h.matrix_jobs = 1;
+    assert_true(mf_wire_hello_takes(&h, "campaign"));
+    assert_true(mf_wire_hello_takes(&h, "matrix"));
+    char *kinds[] = {"matrix", "coverage"};
+    h.kinds = kinds;
+    h.n_kinds = 2;
+    h.matrix_jobs = 0;
+    assert_false(mf_wire_hello_takes(&h, "campaign"));
+    assert_true(mf_wire_hello_takes(&h, "matrix"));
+    assert_true(mf_wire_hello_takes(&h, "coverage"));
+}
+
 static void test_matrix_farm__scripted_worker(void **state)
 {
     (void)state;
@@ -156,6 +190,13 @@ static void test_matrix_farm__scripted_worker(void **state)
     mf_wire_env *e = next(old, 800);
     assert_null(e);
     zmq_close(old);
+    /* A worker that names only campaigns, though it says matrix_jobs:
+     * its list is what counts. */
+    void *camp = dealer(ctx, ep, "camp/1");
+    hello_kind(camp, "camp", 1, "campaign");
+    credit(camp);
+    assert_null(next(camp, 800));
+    zmq_close(camp);
 
     void *d = dealer(ctx, ep, "new/1");
     hello(d, "new", 1);
@@ -246,6 +287,7 @@ static void test_matrix_farm__scripted_worker(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matrix_farm__hello_names_the_kinds_it_takes),
         cmocka_unit_test(test_matrix_farm__scripted_worker),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

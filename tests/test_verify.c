@@ -2,7 +2,7 @@
  * (coordinator/verify.c): real kills by the engine pass; a test moved to
  * a mutant it does not kill, a test of the wrong shape, a potential kill
  * in a definite campaign and an unknown mutant are refused; a worker is
- * cut off at its third refusal, by id and by key. */
+ * cut off at its third refusal, by id and by key (farm/cutoff.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutoff.h"
 #include "engine.h"
 #include "mutate.h"
 #include "verify.h"
+#include "langs.h"
 
 #define NMUT 160
 
@@ -90,13 +92,11 @@ static void test_verify__engine_kills_pass(void **state)
     assert_int_equal(mf_verify_kills(v, NULL, 0, why, sizeof why,
                                      id_ptrs(f), f->v, f->n),
                      0);
-    long replayed, refused;
-    mf_verify_counts(v, &replayed, &refused);
+    long replayed = mf_verify_replayed(v);
     int kills = 0;
     for (int i = 0; i < f->n; i++)
         kills += f->v[i].kind == MF_V_KILLED;
     assert_int_equal(replayed, kills);
-    assert_int_equal(refused, 0);
     mf_verify_free(v);
     fixture_free(f);
 }
@@ -174,25 +174,23 @@ static void test_verify__malformed_kills_are_refused(void **state)
 static void test_verify__third_refusal_cuts_off(void **state)
 {
     (void)state;
-    mf_verify *v = mf_verify_new(NULL, MF_REQ_AUTO);
-    assert_false(mf_verify_is_cut(v, "w1", NULL));
-    assert_int_equal(mf_verify_refused(v, "w1", NULL), 1);
-    assert_int_equal(mf_verify_refused(v, "w1", NULL), 2);
-    assert_false(mf_verify_is_cut(v, "w1", NULL));
-    assert_int_equal(mf_verify_refused(v, "w1", NULL), MF_VERIFY_CUT_OFF);
-    assert_true(mf_verify_is_cut(v, "w1", NULL));
-    assert_false(mf_verify_is_cut(v, "w2", NULL));
-    assert_false(mf_verify_is_cut(v, NULL, NULL));
+    mf_cutoff *v = mf_cutoff_new();
+    assert_false(mf_cutoff_is_cut(v, "w1", NULL));
+    assert_int_equal(mf_cutoff_refused(v, "w1", NULL), 1);
+    assert_int_equal(mf_cutoff_refused(v, "w1", NULL), 2);
+    assert_false(mf_cutoff_is_cut(v, "w1", NULL));
+    assert_int_equal(mf_cutoff_refused(v, "w1", NULL), MF_CUTOFF_AFTER);
+    assert_true(mf_cutoff_is_cut(v, "w1", NULL));
+    assert_false(mf_cutoff_is_cut(v, "w2", NULL));
+    assert_false(mf_cutoff_is_cut(v, NULL, NULL));
     /* With a CURVE key: a new name on the same key is still cut off. */
-    for (int i = 0; i < MF_VERIFY_CUT_OFF; i++)
-        mf_verify_refused(v, "w3", "KEY3");
-    assert_true(mf_verify_is_cut(v, "renamed", "KEY3"));
-    assert_false(mf_verify_is_cut(v, "renamed", "KEY4"));
-    assert_false(mf_verify_is_cut(NULL, "w1", NULL));
-    long replayed, refused;
-    mf_verify_counts(v, &replayed, &refused);
-    assert_int_equal(refused, 2 * MF_VERIFY_CUT_OFF);
-    mf_verify_free(v);
+    for (int i = 0; i < MF_CUTOFF_AFTER; i++)
+        mf_cutoff_refused(v, "w3", "KEY3");
+    assert_true(mf_cutoff_is_cut(v, "renamed", "KEY3"));
+    assert_false(mf_cutoff_is_cut(v, "renamed", "KEY4"));
+    assert_false(mf_cutoff_is_cut(NULL, "w1", NULL));
+    assert_int_equal(mf_cutoff_count(v), 2 * MF_CUTOFF_AFTER);
+    mf_cutoff_free(v);
 }
 
 int main(void)

@@ -27,6 +27,7 @@
 #include <z3.h>
 #include <zmq.h>
 
+#include "campaign_job.h"
 #include "matrix_job.h"
 #include "mutate.h"
 #include "sim.h"
@@ -77,271 +78,6 @@ void mf_worker_opts_default(mf_worker_opts *o)
     o->reconnect_min_ms = 250;
     o->reconnect_max_ms = 8000;
     o->grace_ms = 10000;
-}
-
-/* ------------------------------------------------------------------ */
-/* One job, in the calling thread                                       */
-
-typedef struct {
-    const char *id;
-    int ix; /* index in the job */
-} id_ix;
-
-typedef struct {
-    id_ix *sorted;     /* the job's ids, sorted */
-    int n;
-    mf_mutant **found; /* per job index: the derived mutant, or NULL */
-} derive_ctx;
-
-static int cmp_id_ix(const void *a, const void *b)
-{
-    return strcmp(((const id_ix *)a)->id, ((const id_ix *)b)->id);
-}
-
-/* A copy of what the enumeration shows us only during the callback. */
-static mf_mutant *copy_mutant(const mf_mutant *mu)
-{
-    mf_mutant *c = mf_xcalloc(1, sizeof *c);
-    *c = *mu;
-    c->arena = mf_arena_new();
-    c->site = mf_arena_strdup(c->arena, mu->site ? mu->site : "");
-    c->repl = mf_arena_strdup(c->arena, mu->repl ? mu->repl : "");
-    c->desc = mf_arena_strdup(c->arena, mu->desc ? mu->desc : "");
-    c->why = mu->why ? mf_arena_strdup(c->arena, mu->why) : NULL;
-    c->dup_of = mu->dup_of ? mf_arena_strdup(c->arena, mu->dup_of) : NULL;
-    if (mu->new_item) {
-        mf_item *it = mf_arena_alloc(c->arena, sizeof *it);
-        mf_item_copy(c->arena, it, mu->new_item);
-        c->new_item = it;
-    }
-    return c;
-}
-
-static int derive_pick(const char *id, void *arg)
-{
-    const derive_ctx *d = arg;
-    id_ix key = {id, 0};
-    return bsearch(&key, d->sorted, (size_t)d->n, sizeof key, cmp_id_ix) !=
-           NULL;
-}
-
-static int derive_fn(const mf_mutant *mu, void *arg)
-{
-    derive_ctx *d = arg;
-    id_ix key = {mu->id, 0};
-    id_ix *hit = bsearch(&key, d->sorted, (size_t)d->n, sizeof key, cmp_id_ix);
-    if (!hit)
-        return 0;
-    /* The same id may repeat in a job: each gets its copy. */
-    while (hit > d->sorted && !strcmp(hit[-1].id, mu->id))
-        hit--;
-    for (; hit < d->sorted + d->n && !strcmp(hit->id, mu->id); hit++)
-        if (!d->found[hit->ix])
-            d->found[hit->ix] = copy_mutant(mu);
-    return 0;
-}
-
-/* Find every mutant of the job in ONE enumeration of the model's mutants
- * (mf_mutant_find would enumerate once per id), only the job's classified
- * in full; short id prefixes, which
- * the coordinator does not send, fall back to mf_mutant_find. */
-static void derive_mutants(derive_ctx *d, const mf_model *m, char **ids)
-{
-    for (int i = 0; i < d->n; i++)
-        d->sorted[i] = (id_ix){ids[i], i};
-    qsort(d->sorted, (size_t)d->n, sizeof *d->sorted, cmp_id_ix);
-    mf_mutants_pick(m, 0, derive_pick, derive_fn, d);
-    for (int i = 0; i < d->n; i++)
-        if (!d->found[i] && strlen(ids[i]) < 16) {
-            mf_mutant *mu = NULL;
-            if (mf_mutant_find(&mu, m, ids[i]) == 0)
-                d->found[i] = mu;
-        }
-}
-
-static int poison_armed(void)
-{
-    const char *p = getenv("MF_TEST_POISON");
-    return p && !strcmp(p, "1");
-}
-
-/* MF_TEST_MUTANT_MS=N (tests only): N ms more per mutant of a job, at most
- * 1000, so that a campaign on a small model lasts long enough for a test
- * to kill a process in its middle, or to see two workers share it, however
- * fast the engine decides; 0 when unset. */
-static int test_mutant_ms(void)
-{
-    const char *p = getenv("MF_TEST_MUTANT_MS");
-    int ms = p ? atoi(p) : 0;
-    return ms < 0 ? 0 : ms > 1000 ? 1000 : ms;
-}
-
-/* MF_TEST_FALSE_KILL=N (tests only): the N-th mutant this process finds
- * equivalent or surviving is reported killed, by a test of length 0 that
- * cannot kill it (the original's own initial observables); "N+": that one
- * and every later one. The coordinator must refuse such results
- * (coordinator/verify.c). */
-static void false_kill(const mf_model *m, char **ids, const int *jix,
-                       mf_verdict *v, int ne)
-{
-    static long seen; /* over the process; under the lock below */
-    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-    const char *p = getenv("MF_TEST_FALSE_KILL");
-    char *end;
-    long n = p ? strtol(p, &end, 10) : 0;
-    if (n < 1 || (*end && strcmp(end, "+")))
-        return;
-    int every = *end == '+';
-    for (int k = 0; k < ne; k++) {
-        if (v[k].kind != MF_V_EQUIVALENT && v[k].kind != MF_V_SURVIVED)
-            continue;
-        pthread_mutex_lock(&mu);
-        long at = ++seen;
-        pthread_mutex_unlock(&mu);
-        if (at != n && !(every && at > n))
-            continue;
-        mf_test *t = mf_test_new(m->nslots, mf_model_nobs(m), 0);
-        mf_val *st = mf_xcalloc((size_t)(m->nslots ? m->nslots : 1),
-                                sizeof *st);
-        if (mf_sim_initial(st, m, t->inputs, 0) == 0)
-            mf_sim_observe(t->expect, t->nobs, m, st);
-        free(st);
-        wlog("MF_TEST_FALSE_KILL: reporting mutant %s (%s) as killed by a "
-             "test that does not kill it", ids[jix[k]],
-             mf_verdict_name(v[k].kind));
-        mf_verdict_clear(&v[k]);
-        v[k].kind = MF_V_KILLED;
-        v[k].notion = MF_N_DETERMINISTIC;
-        v[k].test = t;
-    }
-}
-
-int mf_worker_do_job(mf_wire_result **out, const mf_wire_job *job,
-                     const char *worker_id)
-{
-    *out = NULL;
-    int64_t t0 = now_ms();
-    size_t tlen = strlen(job->model_text);
-    char hash[65];
-    mf_sha256_hex(hash, job->model_text, tlen);
-    if (strcmp(hash, job->model_sha256) != 0)
-        return mf_err_set(MF_EPARSE,
-                          "job %llu: model text hashes to %.12s..., the job "
-                          "says %.12s...",
-                          (unsigned long long)job->job_id, hash,
-                          job->model_sha256);
-
-    mf_model_opts mo = {0};
-    const mf_wire_options *po = job->options;
-    if (po) {
-        mo.inputs = (const char **)po->inputs;
-        mo.ninputs = (int)po->n_inputs;
-        mo.observe = (const char **)po->observe;
-        mo.nobserve = (int)po->n_observe;
-    }
-    mf_engine_opts eo;
-    mf_wire_opts_to_engine(&eo, po);
-
-    mf_model *m = NULL;
-    const char *name = job->model_name[0] ? job->model_name : "job.smv";
-    int rc = mf_model_load(&m, name, job->model_text, tlen, &mo);
-    if (rc < 0)
-        return mf_err_set(MF_EPARSE, "job %llu: the model does not load: %s",
-                          (unsigned long long)job->job_id, mf_err_msg());
-
-    int n = (int)job->n_mutant_ids;
-    char **ids = job->mutant_ids;
-    derive_ctx d = {0};
-    d.n = n;
-    d.sorted = mf_xcalloc((size_t)n, sizeof *d.sorted);
-    d.found = mf_xcalloc((size_t)n, sizeof *d.found);
-    derive_mutants(&d, m, ids);
-
-    /* The mutants that can be checked, and for each its job index. */
-    mf_engine_mutant *em = mf_xcalloc((size_t)n, sizeof *em);
-    mf_model **mm = mf_xcalloc((size_t)n, sizeof *mm);
-    int *jix = mf_xcalloc((size_t)n, sizeof *jix);
-    char **why = mf_xcalloc((size_t)n, sizeof *why);
-    int ne = 0, poison = 0;
-    for (int i = 0; i < n; i++) {
-        mf_mutant *mu = d.found[i];
-        char msg[600];
-        if (!mu) {
-            snprintf(msg, sizeof msg, "mutant %s not found in the model",
-                     ids[i]);
-            why[i] = mf_xstrdup(msg);
-            continue;
-        }
-        if (mu->status == MF_MUT_STILLBORN) {
-            snprintf(msg, sizeof msg, "mutant %s is stillborn: %s", ids[i],
-                     mu->why ? mu->why : "");
-            why[i] = mf_xstrdup(msg);
-            continue;
-        }
-        /* A duplicate under every operator may be first under the
-         * campaign's operators: it is checked like any other. */
-        if (mf_mutant_apply(&mm[ne], m, mu) < 0) {
-            snprintf(msg, sizeof msg, "mutant %s: %s", ids[i], mf_err_msg());
-            why[i] = mf_xstrdup(msg);
-            continue;
-        }
-        em[ne].item = mu->item;
-        em[ne].repl = mu->new_item;
-        em[ne].mutated = mm[ne];
-        jix[ne++] = i;
-        if (job->crash_on[0] && !strcmp(ids[i], job->crash_on))
-            poison = 1;
-    }
-    int64_t t1 = now_ms();
-
-    if (poison && poison_armed()) {
-        wlog("MF_TEST_POISON: job %llu holds mutant %s; killing myself",
-             (unsigned long long)job->job_id, job->crash_on);
-        raise(SIGKILL);
-    }
-
-    mf_verdict *v = mf_xcalloc((size_t)(ne ? ne : 1), sizeof *v);
-    if (ne > 0)
-        mf_engine_check(m, em, ne, &eo, v); /* failures are in the verdicts */
-    false_kill(m, ids, jix, v, ne);
-    int64_t t2 = now_ms();
-    int64_t delay = (int64_t)test_mutant_ms() * n;
-    if (delay > 0) {
-        struct timespec ts = {(time_t)(delay / 1000),
-                              (long)(delay % 1000) * 1000000L};
-        nanosleep(&ts, NULL);
-    }
-
-    mf_wire_result *r = mf_wire_result_new(job->job_id, job->attempt,
-                                           job->campaign_id, worker_id);
-    for (int i = 0, k = 0; i < n; i++) {
-        if (k < ne && jix[k] == i)
-            mf_wire_result_add(r, ids[i], &v[k++], m);
-        else
-            mf_wire_result_add_error(r, ids[i], why[i]);
-    }
-    r->stats->load_ms = (uint64_t)(t1 - t0);
-    r->stats->solver_ms = (uint64_t)(t2 - t1);
-    r->stats->wall_ms = (uint64_t)(now_ms() - t0);
-
-    for (int k = 0; k < ne; k++) {
-        mf_verdict_clear(&v[k]);
-        mf_model_free(mm[k]);
-    }
-    for (int i = 0; i < n; i++) {
-        mf_mutant_free(d.found[i]);
-        free(why[i]);
-    }
-    free(v);
-    free(em);
-    free(mm);
-    free(jix);
-    free(why);
-    free(d.sorted);
-    free(d.found);
-    mf_model_free(m);
-    *out = r;
-    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -429,6 +165,40 @@ static done_msg *run_matrix_job(worker *w, const mf_wire_matrix_job *job)
     return d;
 }
 
+/* The kinds of farm work this worker takes (docs/protocol.md, "Kinds of
+ * farm work"): the name its Hello gives, the body of their jobs, and what
+ * runs one in a job thread. */
+typedef struct {
+    const char *name;
+    mf_wire_kind job_msg;
+    done_msg *(*run)(worker *w, const mf_wire_env *env);
+} job_kind;
+
+static done_msg *run_campaign(worker *w, const mf_wire_env *env)
+{
+    return run_job(w, env->job);
+}
+
+static done_msg *run_matrix(worker *w, const mf_wire_env *env)
+{
+    return run_matrix_job(w, env->matrix_job);
+}
+
+static const job_kind kinds[] = {
+    {"campaign", MF_WIRE_JOB, run_campaign},
+    {"matrix", MF_WIRE_MATRIX_JOB, run_matrix},
+};
+#define NKINDS (sizeof kinds / sizeof *kinds)
+
+/* The kind whose jobs come as body k; NULL: not a job. */
+static const job_kind *kind_of(mf_wire_kind k)
+{
+    for (size_t i = 0; i < NKINDS; i++)
+        if (kinds[i].job_msg == k)
+            return &kinds[i];
+    return NULL;
+}
+
 static void *job_thread(void *arg)
 {
     worker *w = arg;
@@ -454,10 +224,8 @@ static void *job_thread(void *arg)
         w->busy++;
         pthread_mutex_unlock(&w->mu);
 
-        done_msg *d = it->env->body_case ==
-                                  MUTFARM__V1__ENVELOPE__BODY_MATRIX_JOB
-                          ? run_matrix_job(w, it->env->matrix_job)
-                          : run_job(w, it->env->job);
+        done_msg *d =
+            kind_of((mf_wire_kind)it->env->body_case)->run(w, it->env);
         mf_wire_free(it->env);
         free(it);
         if (zmq_send(push, &d, sizeof d, 0) != sizeof d) {
@@ -622,6 +390,13 @@ static int connect_dealer(session *s, int stopping)
                                                 : "unknown");
     h.host = w->host;
     h.pid = (uint32_t)getpid();
+    /* The kinds of farm work this worker takes; matrix_jobs too, for a
+     * coordinator older than the list. */
+    char *names[NKINDS];
+    for (size_t i = 0; i < NKINDS; i++)
+        names[i] = (char *)(uintptr_t)kinds[i].name;
+    h.n_kinds = NKINDS;
+    h.kinds = names;
     h.matrix_jobs = 1;
     uint8_t *buf = NULL;
     size_t len = 0;
@@ -672,13 +447,9 @@ static void on_frame(session *s, const void *data, size_t len, int stopping)
     }
     if (w->o->verbose)
         wlog("got %s", mf_wire_kind_name((mf_wire_kind)e->body_case));
-    switch (e->body_case) {
-    case MUTFARM__V1__ENVELOPE__BODY_JOB:
-    case MUTFARM__V1__ENVELOPE__BODY_MATRIX_JOB: { /* taken alike */
-        jobref r = e->body_case == MUTFARM__V1__ENVELOPE__BODY_JOB
-                       ? (jobref){e->job->job_id, e->job->attempt}
-                       : (jobref){e->matrix_job->job_id,
-                                  e->matrix_job->attempt};
+    if (kind_of((mf_wire_kind)e->body_case)) { /* a job of any kind */
+        jobref r;
+        mf_wire_job_of(e, &r.job_id, &r.attempt);
         MF_VEC_PUSH(s->inflight, r);
         if (stopping) {
             /* Taken only to be listed as given back in our Bye. */
@@ -688,6 +459,7 @@ static void on_frame(session *s, const void *data, size_t len, int stopping)
         enqueue_job(w, e);
         return; /* the thread frees e */
     }
+    switch (e->body_case) {
     case MUTFARM__V1__ENVELOPE__BODY_ACK:
         drop_pending(s, e->ack->job_id, e->ack->attempt);
         break;

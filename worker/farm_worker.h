@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "campaign_job.h" /* mf_worker_do_job, for tests */
 #include "wire.h"
 
 typedef struct {
@@ -48,15 +49,5 @@ void mf_worker_opts_default(mf_worker_opts *o);
  * coordinator refuses our protocol version. Log lines go to stderr,
  * prefixed "mutfarm worker:". */
 int mf_worker_run(const mf_worker_opts *o);
-
-/* Decide one job in this thread, without sockets: load and hash-check the
- * model, re-derive each mutant, run mf_engine_check. On success *out is a
- * Result (mf_wire_result_free) with one verdict per mutant id (a mutant
- * that cannot be derived gets an error verdict) and returns 0. If the job
- * as a whole is refused (hash mismatch, model does not load, no mutant)
- * returns MF_EPARSE with the reason in mf_err_msg() and *out is NULL.
- * Honours job->crash_on when env MF_TEST_POISON=1 (raises SIGKILL). */
-int mf_worker_do_job(mf_wire_result **out, const mf_wire_job *job,
-                     const char *worker_id);
 
 #endif

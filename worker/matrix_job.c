@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "job_model.h"
 #include "kill_replay.h"
 #include "mutate.h"
 
@@ -198,26 +199,17 @@ int mf_worker_do_matrix_job(mf_wire_matrix_result **out,
 {
     *out = NULL;
     int64_t t0 = now_ms();
-    size_t tlen = strlen(job->model_text);
-    char hash[65];
-    mf_sha256_hex(hash, job->model_text, tlen);
-    if (strcmp(hash, job->model_sha256) != 0)
-        return mf_err_set(MF_EPARSE, "matrix job %llu: model text hashes to "
-                          "%.12s..., the job says %.12s...",
-                          (unsigned long long)job->job_id, hash,
-                          job->model_sha256);
     mf_model_opts mo = {0};
     mo.inputs = (const char **)job->inputs;
     mo.ninputs = (int)job->n_inputs;
     mo.observe = (const char **)job->observe;
     mo.nobserve = (int)job->n_observe;
     mf_model *m = NULL;
-    const char *name = job->model_name[0] ? job->model_name : "job.smv";
-    int rc = mf_model_load(&m, name, job->model_text, tlen, &mo);
+    int rc = mf_worker_job_model(&m, "matrix job", job->job_id,
+                                 job->model_name, job->model_text,
+                                 job->model_sha256, &mo);
     if (rc < 0)
-        return mf_err_set(MF_EPARSE, "matrix job %llu: the model does not "
-                          "load: %s", (unsigned long long)job->job_id,
-                          mf_err_msg());
+        return rc;
 
     mjob j;
     memset(&j, 0, sizeof j);

@@ -3,13 +3,15 @@
  * matrices"; docs/protocol.md, "Matrix jobs").
  *
  * The same matrix as mf_matrix_fill (matrix.h), cut into jobs: a block of
- * the campaign's tests by a range of its target mutants. Jobs are handed
- * over a ZeroMQ ROUTER to whatever workers connect (`mutfarm worker
- * --connect`), on their credit and under leases; a job whose worker dies,
- * leaves or lets its lease run out goes back to the queue. Each result's
- * kill rows are written by the local fill's writer and committed, with
- * the job's record in matrix_jobs, before the worker is acknowledged; a
- * coordinator killed part way resumes with the jobs not recorded there.
+ * the campaign's tests by a range of its target mutants, a kind of farm
+ * work ("matrix", farm/kind.h). Jobs are handed by the farm's serving
+ * loop (farm/farm.h) over a ZeroMQ ROUTER to whatever workers connect
+ * (`mutfarm worker --connect`) and take the kind, on their credit and
+ * under leases; a job whose worker dies, leaves or lets its lease run out
+ * goes back to the queue. Each result's kill rows are written by the
+ * local fill's writer and committed, with the job's record in
+ * matrix_jobs, before the worker is acknowledged; a coordinator killed
+ * part way resumes with the jobs not recorded there.
  *
  * It does not replay anything itself (the workers do, worker/
  * matrix_job.c) and does not start workers (cli/ does). */

@@ -1,4 +1,4 @@
-/* outbox.c - the coordinator's held-back frames (outbox.h): a list of
+/* outbox.c - the farm server's held-back frames (outbox.h): a list of
  * copies, sent in order after the store committed the batch that
  * produced them. One allocation per frame; the list is reused from batch
  * to batch. */
@@ -19,6 +19,7 @@ typedef struct {
     size_t len;
     int64_t job;
     int attempt;
+    int tag;
 } held;
 
 struct mf_outbox {
@@ -52,7 +53,7 @@ void mf_outbox_free(mf_outbox *o)
 
 void mf_outbox_add(mf_outbox *o, const uint8_t *rid, size_t rid_len,
                    const uint8_t *frame, size_t len, int64_t job,
-                   int attempt)
+                   int attempt, int tag)
 {
     held h;
     memset(&h, 0, sizeof h);
@@ -65,6 +66,7 @@ void mf_outbox_add(mf_outbox *o, const uint8_t *rid, size_t rid_len,
     h.len = len;
     h.job = job;
     h.attempt = attempt;
+    h.tag = tag;
     MF_VEC_PUSH(o->v, h);
     o->bytes += len;
 }
@@ -89,7 +91,8 @@ void mf_outbox_flush(mf_outbox *o, void *sock, mf_outbox_fail_fn fail,
         if (rc >= 0)
             rc = zmq_send(sock, h->frame, h->len, ZMQ_DONTWAIT);
         if (rc < 0 && fail)
-            fail(h->rid, h->rid_len, h->job, h->attempt, errno, ctx);
+            fail(h->rid, h->rid_len, h->job, h->attempt, h->tag, errno,
+                 ctx);
     }
     mf_outbox_drop(o);
 }
