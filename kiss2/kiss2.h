@@ -146,7 +146,8 @@ int mf_kiss2_mutants_each(const mf_kiss2 *k, unsigned mask,
 mf_kiss2 *mf_kiss2_apply(const mf_kiss2 *k, const mf_kiss2_mutant *mu);
 
 /* The mutant as a replacement of one item of m (the model mf_kiss2_load
- * made of k): *item the index, *out the new item in arena a. */
+ * made of k): *item the index, *out the new item in arena a (its name
+ * the model's). */
 int mf_kiss2_mutant_item(int *item, mf_item **out, mf_arena *a,
                          const mf_model *m, const mf_kiss2 *k,
                          const mf_kiss2_mutant *mu);

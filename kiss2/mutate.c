@@ -169,8 +169,11 @@ int mf_kiss2_mutant_item(int *item, mf_item **out, mf_arena *a,
         return mf_err_set(MF_ENOTFOUND, "%s: mutant %s: its row has no "
                           "item in the model", k->file, mu->id);
     const mf_item *orig = &m->items[it];
+    /* The struct and its expression in a; the DEFINE's name is the
+     * model's, as the SMV mutants' are (mf_mutant_find copies the item
+     * shallowly and keeps the name). */
     mf_item *n = mf_arena_alloc(a, sizeof *n);
-    mf_item_copy(a, n, orig);
+    *n = *orig;
     mf_expr *e = mf_expr_new(a, MF_E_BOOL, orig->e->line, orig->e->col);
     if (mu->op == MF_KOP_OUTPUT) {
         e->ival = mu->value == '1';
