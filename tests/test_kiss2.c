@@ -715,6 +715,23 @@ static void test_kiss2__commands_read_kiss2(void **st)
     expect_run("mm tests/models/lion.kiss2 --ops transfer-fault --states st1 "
                "complete -o /dev/null", 0,
                "complete for this mutation machine: 0 tests given, 5 added");
+    /* Through the farm and the store: run, then the report. */
+    char db[] = "/tmp/mf-kiss2-db-XXXXXX";
+    int dfd = mkstemp(db);
+    assert_true(dfd >= 0);
+    close(dfd);
+    unlink(db);
+    char a2[256];
+    snprintf(a2, sizeof a2, "run tests/models/lion.kiss2 --db %s --workers 1",
+             db);
+    expect_run(a2, 0, "56 mutants decided of 56: 54 killed, 2 equivalent");
+    snprintf(a2, sizeof a2, "report --db %s", db);
+    expect_run(a2, 0, "  transfer-fault          33      33       0");
+    const char *sfx[] = {"", "-wal", "-shm", "-journal"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(a2, sizeof a2, "%s%s", db, sfx[i]);
+        unlink(a2);
+    }
     /* Bad input: one line with file:line, exit 1. */
     char path[] = "/tmp/mf-kiss2-XXXXXX";
     int fd = mkstemp(path);
