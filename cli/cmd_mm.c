@@ -26,6 +26,10 @@ static const char usage[] =
     "                             mutants (up to N solutions, 100000)\n"
     "  complete [--tests FILE] [-o OUT]\n"
     "                             add tests until it does; OUT: the suite\n"
+    "  mutants                    every mutant of the FSM operators (or\n"
+    "                             --ops) decided exactly by the product of\n"
+    "                             the two tables: killed with a shortest\n"
+    "                             test, or equivalent\n"
     "--extra ROWS.kiss2  extra rows: alternatives of the specification's\n"
     "                    (same state and input cube) or rows of new states\n"
     "--ops LIST          alternatives made by the FSM operators\n"
@@ -198,6 +202,59 @@ static int load(mf_model **m, mf_kiss2 **k, const char *path)
     return MF_EXIT_OK;
 }
 
+typedef struct {
+    const mf_kiss2 *k;
+    long n, killed, equiv, dup;
+    int rc;
+} decide_ctx;
+
+static int decide_fn(const mf_kiss2_mutant *mu, void *v)
+{
+    decide_ctx *c = v;
+    if (mu->dup_of[0]) {
+        c->dup++;
+        return 0;
+    }
+    char *seq = NULL;
+    int len = 0;
+    int r = mf_kiss2_decide(c->k, mu, &seq, &len);
+    if (r < 0) {
+        c->rc = r;
+        return 1;
+    }
+    c->n++;
+    mf_buf d = {0};
+    mf_kiss2_mutant_desc(&d, c->k, mu);
+    printf("%s  %-18s %s: ", mu->id, mf_kop_name(mu->op), d.data);
+    if (r) {
+        c->killed++;
+        printf("killed, length %d:", len);
+        for (int i = 0; i < len; i++)
+            printf(" %s", seq + (size_t)i * (size_t)(c->k->ni + 1));
+        printf("\n");
+    } else {
+        c->equiv++;
+        printf("equivalent\n");
+    }
+    mf_buf_free(&d);
+    free(seq);
+    return 0;
+}
+
+/* Every enumerated mutant decided by the product (mf_kiss2_decide). */
+static int decide_all(const mf_kiss2 *k, unsigned mask)
+{
+    decide_ctx c = {.k = k};
+    mf_kiss2_mutants_each(k, mask, decide_fn, &c);
+    if (c.rc < 0) {
+        fprintf(stderr, "mutfarm mm: %s\n", mf_err_msg());
+        return MF_EXIT_INTERNAL;
+    }
+    printf("# %ld mutants: %ld killed, %ld equivalent (%ld duplicates not "
+           "decided)\n", c.n, c.killed, c.equiv, c.dup);
+    return MF_EXIT_OK;
+}
+
 /* "a,b" into an array of pointers into s. */
 static int split(const char ***out, char *s)
 {
@@ -253,9 +310,9 @@ int mf_cmd_mm(int argc, char **argv)
     }
     const char *action = argv[optind + 1];
     if (strcmp(action, "count") && strcmp(action, "analyse") &&
-        strcmp(action, "complete")) {
+        strcmp(action, "complete") && strcmp(action, "mutants")) {
         fprintf(stderr, "mutfarm mm: unknown action '%s' (count, analyse, "
-                        "complete)\n", action);
+                        "complete, mutants)\n", action);
         return MF_EXIT_USAGE;
     }
     if (!strcmp(action, "analyse") && !tests) {
@@ -274,6 +331,15 @@ int mf_cmd_mm(int argc, char **argv)
     if (k->ni == 0 || k->ni > 64) {
         fprintf(stderr, "mutfarm mm: %s: mutation machines take 1 to 64 "
                         "inputs\n", k->file);
+        goto done;
+    }
+    if (!strcmp(action, "mutants")) {
+        unsigned mask = 0;
+        if (ops && mf_lang_ops_parse(&mf_lang_kiss2, &mask, ops) < 0) {
+            fprintf(stderr, "mutfarm mm: %s\n", mf_err_msg());
+            goto done;
+        }
+        rc = decide_all(k, mask);
         goto done;
     }
     if (mf_mm_from_spec(&mm, k) < 0) {

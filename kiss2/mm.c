@@ -421,10 +421,13 @@ static int uncovered(const mf_mm *mm, int t, char *cube, int from, char *x)
     return 1;
 }
 
-int mf_mm_distinguish(const mf_mm *mm, const int *choice, char *visited,
-                      char **seq, int *len)
+/* The product of machine A's specification (its groups' spec
+ * alternatives) and B with `choice` (NULL: B's spec alternatives), as
+ * mf_mm_distinguish says; visited marks B's groups. */
+static int product(const mf_mm *A, const mf_mm *B, const int *choice,
+                   char *visited, char **seq, int *len)
 {
-    int ns = mm->nstates, npairs = ns * ns, ni = mm->ni;
+    int ns = B->nstates, npairs = A->nstates * ns, ni = A->ni;
     int *prev = malloc((size_t)npairs * sizeof *prev);
     char **via = calloc((size_t)npairs, sizeof *via); /* the input into it */
     int *queue = malloc((size_t)npairs * sizeof *queue);
@@ -434,7 +437,7 @@ int mf_mm_distinguish(const mf_mm *mm, const int *choice, char *visited,
     char *x = mf_xmalloc((size_t)ni + 1), *cube = mf_xmalloc((size_t)ni + 1);
     char *hit = NULL;
     mf_arena *la = mf_arena_new(); /* the inputs into the pairs */
-    int p0 = mm->reset * ns + mm->reset;
+    int p0 = A->reset * ns + B->reset;
     prev[p0] = -1;
     queue[tail++] = p0;
     /* The whole product, not only up to the first deviation: `visited`
@@ -442,24 +445,26 @@ int mf_mm_distinguish(const mf_mm *mm, const int *choice, char *visited,
      * mutants agreeing there pass the same tests. */
     while (head < tail) {
         int p = queue[head++], s = p / ns, t = p % ns;
-        for (int ka = mm->gstart[s]; ka < mm->gstart[s + 1]; ka++) {
-            const mf_mm_group *a = &mm->groups[mm->gidx[ka]];
+        for (int ka = A->gstart[s]; ka < A->gstart[s + 1]; ka++) {
+            const mf_mm_group *a = &A->groups[A->gidx[ka]];
             if (a->spec < 0)
                 continue;
             const mf_mm_alt *sa = &a->alts[a->spec];
             /* Inputs of a that no group of t takes: a refusal. */
             memcpy(cube, a->in, (size_t)ni + 1);
-            if (found < 0 && uncovered(mm, t, cube, 0, x)) {
+            if (found < 0 && uncovered(B, t, cube, 0, x)) {
                 found = p;
                 hit = mf_arena_strdup(la, x);
             }
-            for (int kb = mm->gstart[t]; kb < mm->gstart[t + 1]; kb++) {
-                int gb = mm->gidx[kb];
-                const mf_mm_group *b = &mm->groups[gb];
+            for (int kb = B->gstart[t]; kb < B->gstart[t + 1]; kb++) {
+                int gb = B->gidx[kb];
+                const mf_mm_group *b = &B->groups[gb];
                 if (!cubes_meet(a->in, b->in))
                     continue;
-                visited[gb] = 1;
-                const mf_mm_alt *mb = &b->alts[choice[gb]];
+                if (visited)
+                    visited[gb] = 1;
+                const mf_mm_alt *mb =
+                    &b->alts[choice ? choice[gb] : b->spec];
                 for (int i = 0; i < ni; i++)
                     x[i] = a->in[i] != '-' ? a->in[i]
                            : b->in[i] != '-' ? b->in[i] : '0';
@@ -499,6 +504,28 @@ int mf_mm_distinguish(const mf_mm *mm, const int *choice, char *visited,
     free(cube);
     mf_arena_free(la);
     return found >= 0;
+}
+
+int mf_mm_distinguish(const mf_mm *mm, const int *choice, char *visited,
+                      char **seq, int *len)
+{
+    return product(mm, mm, choice, visited, seq, len);
+}
+
+int mf_kiss2_decide(const mf_kiss2 *k, const mf_kiss2_mutant *mu, char **seq,
+                    int *len)
+{
+    mf_mm *a = NULL, *b = NULL;
+    mf_kiss2 *mk = mf_kiss2_apply(k, mu);
+    int rc = mf_mm_from_spec(&a, k);
+    if (rc == 0)
+        rc = mf_mm_from_spec(&b, mk);
+    if (rc == 0)
+        rc = product(a, b, NULL, NULL, seq, len);
+    mf_mm_free(a);
+    mf_mm_free(b);
+    mf_kiss2_free(mk);
+    return rc;
 }
 
 int mf_mm_spec_run(const mf_mm *mm, const char *const *inputs, int len)

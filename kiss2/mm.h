@@ -94,6 +94,13 @@ int mf_mm_group_at(const mf_mm *mm, int s, const char *x);
 int mf_mm_distinguish(const mf_mm *mm, const int *choice, char *visited,
                       char **seq, int *len);
 
+/* An enumerated mutant (mutate.c) of specification k decided exactly by
+ * the product of the two tables: 1 and *seq, *len (as mf_mm_distinguish;
+ * seq NULL: not wanted) when killed, 0 when it conforms, or a negative
+ * code (a limit). */
+int mf_kiss2_decide(const mf_kiss2 *k, const mf_kiss2_mutant *mu, char **seq,
+                    int *len);
+
 /* Mutant `choice` as KISS2: the specification's states and the extra ones
  * it uses, one row a group (the changed ones marked with a comment). */
 void mf_mm_print_mutant(mf_buf *out, const mf_mm *mm, const int *choice);

@@ -407,6 +407,15 @@ static void agree_on(const char *name)
     for (int i = 0; i < n; i++) {
         mf_kiss2 *mk = mf_kiss2_apply(k, &c.km.v[i]);
         int len_o = oracle_kill_len(k, mk, 0);
+        /* The cube-based product of kiss2/mm.c decides it the same way,
+         * with a shortest kill. */
+        char *seq = NULL;
+        int len_p = 0;
+        int dec = mf_kiss2_decide(k, &c.km.v[i], &seq, &len_p);
+        assert_int_equal(dec, len_o > 0);
+        if (dec)
+            assert_int_equal(len_p, len_o);
+        free(seq);
         int ok;
         if (out[i].kind == MF_V_KILLED) {
             /* A potential kill is the shortest; a definite (or
