@@ -667,6 +667,9 @@ static void test_kiss2__mutation_machine_analysis_agrees_with_enumeration(
     mm_agree("dk27", "state2,state5", 1u << MF_KOP_OUTPUT |
              1u << MF_KOP_TRANSFER, NULL);
     mm_agree("mc", "HG", all, NULL);
+    /* A `*` row: a group in every state. */
+    mm_agree("opus", "init1", 1u << MF_KOP_OUTPUT | 1u << MF_KOP_MISSING,
+             NULL);
     /* Most transfer faults of modulo12 conform: many conforming classes. */
     mm_agree("modulo12", "st3", 1u << MF_KOP_TRANSFER, NULL);
     /* Extra rows: another next state for one row, and an extra state st9
