@@ -31,6 +31,12 @@ typedef struct {
     int max_nodes;  /* nodes in one layer of the potential search */
     long max_pairs; /* pairs in one layer of the definite search */
     long max_init_pairs; /* the same of its initial pairs */
+    /* The states a step of the potential search meets, counted as the
+     * kill matrix always has: per group of nodes with one set of the
+     * original's states, its successors and the mutant's with each of the
+     * mutant's observables, the original's and the mutant's (0: not
+     * counted). */
+    long max_step_states;
 } mf_kill_rules;
 
 /* A step memo: (input row, state or none for the initial states) -> the

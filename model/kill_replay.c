@@ -40,11 +40,11 @@
 #define CLAIM_NODES 4096
 #define CLAIM_PAIRS (1L << 20)
 
-static const mf_kill_rules matrix_rules = {0, MATRIX_LIMIT, MATRIX_LIMIT,
-                                           MATRIX_LIMIT, MATRIX_LIMIT};
+static const mf_kill_rules matrix_rules = {
+    0, MATRIX_LIMIT, MATRIX_LIMIT, MATRIX_LIMIT, MATRIX_LIMIT, MATRIX_LIMIT};
 /* A claim's initial pairs are not counted (at most CLAIM_LAYER squared). */
 static const mf_kill_rules claim_rules = {1, CLAIM_LAYER, CLAIM_NODES,
-                                          CLAIM_PAIRS, 1L << 62};
+                                          CLAIM_PAIRS, 1L << 62, 0};
 
 static int same_obs(const mf_kill_graph *a, int i, const mf_kill_graph *b,
                     int j)
@@ -124,6 +124,54 @@ static int initial_pairs(const mf_kill_graph *o, const mf_kill_graph *u,
     return rc;
 }
 
+/* The pairs of so (no states of o) and su (nu of u) with equal
+ * observables, as a * w + b, appended to *out: by a merge of the two
+ * sorted by observables where there are many (A and B scratch). */
+static void join(const mf_kill_graph *o, const int *so, int no,
+                 const mf_kill_graph *u, const int *su, int nu, int64_t w,
+                 i64vec *out, mf_kintvec *A, mf_kintvec *B)
+{
+    if ((long)no * nu <= 64) {
+        for (int a = 0; a < no; a++)
+            for (int b = 0; b < nu; b++)
+                if (same_obs(o, so[a], u, su[b]))
+                    MF_VEC_PUSH(*out, so[a] * w + su[b]);
+        return;
+    }
+    A->n = B->n = 0;
+    for (int a = 0; a < no; a++)
+        MF_VEC_PUSH(*A, so[a]);
+    for (int b = 0; b < nu; b++)
+        MF_VEC_PUSH(*B, su[b]);
+    by_obs = o;
+    qsort(A->v, (size_t)no, sizeof *A->v, cmp_by_obs);
+    by_obs = u;
+    qsort(B->v, (size_t)nu, sizeof *B->v, cmp_by_obs);
+    size_t ob = sizeof(mf_val) * (size_t)o->nobs;
+    for (int a = 0, b = 0; a < no && b < nu;) {
+        int c = memcmp(mf_kill_obs_of(o, A->v[a]), mf_kill_obs_of(u, B->v[b]),
+                       ob);
+        if (c < 0) {
+            a++;
+        } else if (c > 0) {
+            b++;
+        } else {
+            int ea = a, eb = b;
+            while (ea < no && !memcmp(mf_kill_obs_of(o, A->v[ea]),
+                                      mf_kill_obs_of(o, A->v[a]), ob))
+                ea++;
+            while (eb < nu && !memcmp(mf_kill_obs_of(u, B->v[eb]),
+                                      mf_kill_obs_of(u, B->v[b]), ob))
+                eb++;
+            for (int x = a; x < ea; x++)
+                for (int y = b; y < eb; y++)
+                    MF_VEC_PUSH(*out, A->v[x] * w + B->v[y]);
+            a = ea;
+            b = eb;
+        }
+    }
+}
+
 /* *kill: the layer, at most maxk, at which no pair of runs with equal
  * observables is left, or -1 (none up to maxk; under the engine's rules
  * also when both refuse somewhere together). 0, or MF_ELIMIT past the
@@ -133,6 +181,7 @@ static int definite(const mf_kill_graph *o, mf_kill_graph *u, int maxk,
 {
     const mf_kill_rules *ru = u->rules;
     i64vec pairs = {0}, np = {0};
+    mf_kintvec A = {0}, B = {0};
     /* Pair (i, j) is i * w + j: j is below any count of states. */
     int64_t w = (int64_t)(u->len + 1) * ru->max_layer + 1;
     int rc = mf_kill_graph_need(u, 0);
@@ -157,10 +206,8 @@ static int definite(const mf_kill_graph *o, mf_kill_graph *u, int maxk,
             const int *su = mf_kill_succ_of(u, j, &nu);
             if (no == 0 && nu == 0 && ru->both_refuse_same)
                 stop = 1; /* both refuse: the same behaviour */
-            for (int a = 0; a < no && !stop; a++)
-                for (int b = 0; b < nu; b++)
-                    if (same_obs(o, so[a], u, su[b]))
-                        MF_VEC_PUSH(np, so[a] * w + su[b]);
+            if (!stop)
+                join(o, so, no, u, su, nu, w, &np, &A, &B);
             if (np.n > ru->max_pairs)
                 rc = mf_err_set(MF_ELIMIT, "more than %ld state pairs in "
                                 "the replay", ru->max_pairs);
@@ -182,6 +229,8 @@ static int definite(const mf_kill_graph *o, mf_kill_graph *u, int maxk,
     }
     MF_VEC_FREE(pairs);
     MF_VEC_FREE(np);
+    MF_VEC_FREE(A);
+    MF_VEC_FREE(B);
     if (rc < 0)
         *kill = -1;
     return rc;
@@ -408,6 +457,78 @@ static int set_step(players *L, players *nx, const mf_kill_graph *o,
     return L->child.v[lo];
 }
 
+/* States a step meets from one group: the mutant's states U (n, sorted
+ * by observables, each once) and, for each of their observables, the
+ * original's states of og (ogn, sorted by observables) that show it. */
+static long step_states(const mf_kill_graph *o, const int *og, int ogn,
+                        const mf_kill_graph *u, const int *U, int n)
+{
+    size_t ob = sizeof(mf_val) * (size_t)o->nobs;
+    long total = n;
+    for (int i = 0; i < n;) {
+        const mf_val *want = mf_kill_obs_of(u, U[i]);
+        int lo = 0, hi = ogn;
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            if (memcmp(mf_kill_obs_of(o, og[mid]), want, ob) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        while (lo < ogn && !memcmp(mf_kill_obs_of(o, og[lo]), want, ob)) {
+            total++;
+            lo++;
+        }
+        while (i < n && !memcmp(mf_kill_obs_of(u, U[i]), want, ob))
+            i++;
+    }
+    return total;
+}
+
+/* States the step from layer L meets (mf_kill_rules.max_step_states): its
+ * nodes grouped by their set, each group's mutant successors (each once)
+ * against the set's successors. */
+static long layer_states(players *L, const mf_kill_graph *o,
+                         const mf_kill_graph *u, int k, unsigned char *omark,
+                         mf_kintvec *U)
+{
+    int ns = L->sets.n, base = u->first[k + 1];
+    int *start = mf_xcalloc((size_t)ns + 2, sizeof *start);
+    int *order = mf_xcalloc((size_t)L->v.n + 1, sizeof *order);
+    unsigned char *umark =
+        mf_xcalloc((size_t)mf_kill_layer_size(u, k + 1) + 1, 1);
+    for (int p = 0; p < L->v.n; p++)
+        start[L->v.v[p].sid + 2]++;
+    for (int s = 0; s < ns; s++)
+        start[s + 2] += start[s + 1];
+    for (int p = 0; p < L->v.n; p++)
+        order[start[L->v.v[p].sid + 1]++] = p;
+    long total = 0;
+    for (int s = 0; s < ns; s++) {
+        U->n = 0;
+        for (int q = s ? start[s] : 0; q < start[s + 1]; q++) {
+            int nu;
+            const int *su = mf_kill_succ_of(u, L->v.v[order[q]].u, &nu);
+            for (int b = 0; b < nu; b++)
+                if (!umark[su[b] - base]) {
+                    umark[su[b] - base] = 1;
+                    MF_VEC_PUSH(*U, su[b]);
+                }
+        }
+        for (int i = 0; i < U->n; i++)
+            umark[U->v[i] - base] = 0;
+        by_obs = u;
+        qsort(U->v, (size_t)U->n, sizeof *U->v, cmp_by_obs);
+        set_group(L, o, s, omark);
+        const pset *st = &L->sets.v[s];
+        total += step_states(o, L->grp.v + st->gfrom, st->gn, u, U->v, U->n);
+    }
+    free(start);
+    free(order);
+    free(umark);
+    return total;
+}
+
 /* What the potential search found. */
 typedef struct {
     int kill;     /* the layer of the first kill, -1 none */
@@ -458,6 +579,14 @@ static int potential_init(const mf_kill_graph *o, mf_kill_graph *u,
             rc = mf_err_set(MF_ELIMIT, "more than %d states in the replay",
                             u->rules->max_nodes);
     }
+    if (rc == 0 && f->kill < 0 && u->rules->max_step_states) {
+        int nu0;
+        int *U = layer0_by_obs(u, &nu0);
+        if (step_states(o, init, n0, u, U, nu0) > u->rules->max_step_states)
+            rc = mf_err_set(MF_ELIMIT, "more than %ld states in the replay",
+                            u->rules->max_step_states);
+        free(U);
+    }
     free(init);
     return rc;
 }
@@ -472,6 +601,7 @@ static int potential(const mf_kill_graph *o, mf_kill_graph *u, int *path,
     players L[2] = {0};
     int total = o->first[o->len + 1], last = -1;
     unsigned char *mark = mf_xcalloc((size_t)total + 1, 1);
+    mf_kintvec scratch = {0};
     MF_VEC(pnode) *hist = path ? mf_xcalloc((size_t)o->len + 1, sizeof *hist)
                                : NULL;
     memset(f, 0, sizeof *f);
@@ -507,6 +637,10 @@ static int potential(const mf_kill_graph *o, mf_kill_graph *u, int *path,
                                     "replay", ru->max_nodes);
             }
         }
+        if (f->kill < 0 && rc == 0 && ru->max_step_states &&
+            layer_states(cur, o, u, k, mark, &scratch) > ru->max_step_states)
+            rc = mf_err_set(MF_ELIMIT, "more than %ld states in the replay",
+                            ru->max_step_states);
         if (f->kill > 0) {
             f->any_refusal = f->refuses;
             for (int p = 0; p < cur->v.n && !f->any_refusal; p++) {
@@ -534,6 +668,7 @@ static int potential(const mf_kill_graph *o, mf_kill_graph *u, int *path,
     free(hist);
     players_free(&L[0]);
     players_free(&L[1]);
+    MF_VEC_FREE(scratch);
     free(mark);
     return rc;
 }
