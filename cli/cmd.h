@@ -24,6 +24,8 @@ int mf_cmd_simulate(int argc, char **argv);
 
 /* mutfarm check MODEL [--mutant ID|--all|--against F] ...  -- cmd_check.c */
 int mf_cmd_check(int argc, char **argv);
+/* mutfarm mm SPEC.kiss2 ... count|analyse|complete  -- cmd_mm.c */
+int mf_cmd_mm(int argc, char **argv);
 /* mutfarm worker --connect ENDPOINT [--threads N] ...  -- cmd_worker.c */
 int mf_cmd_worker(int argc, char **argv);
 /* mutfarm run MODEL [--db F] [--workers N] ...  -- cmd_run.c */

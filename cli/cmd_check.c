@@ -12,6 +12,7 @@
 
 #include "control.h"
 #include "engine.h"
+#include "kiss2.h"
 #include "langs.h"
 
 static void usage(FILE *f)
@@ -97,6 +98,9 @@ static int parse_list(const char ***out, int *n, char *s)
  * so that a slow one does not hold the others up; each slice one engine
  * batch, taken by the next free thread. */
 #define CHUNK_UNIT 64
+/* The mutants of a KISS2 machine checked at once (a multiple of
+ * CHUNK_UNIT). */
+#define KISS2_SLICE 1024
 
 typedef struct {
     const mf_model *m;
@@ -370,6 +374,7 @@ int mf_cmd_check(int argc, char **argv)
     coll cl = {0};
     mf_verdict *out = NULL;
     mf_model **mms = NULL;
+    const mf_kiss2 *kiss = NULL; /* a KISS2 machine's table */
     int n = 0;
     if (mf_model_load_file(&m, argv[optind], &mo) < 0) {
         fprintf(stderr, "%s\n", mf_err_msg());
@@ -379,6 +384,16 @@ int mf_cmd_check(int argc, char **argv)
     pm = m;
     cl.a = mf_arena_new();
     cl.m = m;
+    kiss = mf_kiss2_of(m);
+    if (kiss && eo.complete) {
+        /* A nonconforming mutant of a machine of n states has a kill no
+         * longer than the n * n pairs of its product with the original
+         * (docs/fsm.md): --bound auto searches that far where the
+         * explicit-state explorer cannot decide (many inputs). */
+        long nn = (long)kiss->nstates * kiss->nstates;
+        if (nn > eo.bound)
+            eo.bound = nn < 10000 ? (int)nn : 10000;
+    }
     if (against) {
         if (mf_model_load_file(&other, against, &mo) < 0) {
             fprintf(stderr, "%s\n", mf_err_msg());
@@ -459,21 +474,34 @@ int mf_cmd_check(int argc, char **argv)
                 printf("%s%s", k ? ", " : " (", pm->vars[i].name);
             printf("%s\n", pm->nvars > m->nvars ? ")" : "");
         }
+        /* A KISS2 machine's mutants are many and each mutated model is a
+         * copy of the whole table: they are made and checked a slice at a
+         * time (an SMV model's all at once, as before). */
+        int slice = kiss ? KISS2_SLICE : (n > 0 ? n : 1);
         mms = calloc((size_t)(n > 0 ? n : 1), sizeof *mms);
-        for (int j = 0; j < n; j++) {
-            if (mf_model_replace_item(&mms[j], pm, cl.mu.v[j].item,
-                                      cl.mu.v[j].repl) < 0) {
+        out = calloc((size_t)(n > 0 ? n : 1), sizeof *out);
+        for (int from = 0; from < n; from += slice) {
+            int cnt = n - from < slice ? n - from : slice;
+            for (int j = from; j < from + cnt; j++) {
+                if (mf_model_replace_item(&mms[j], pm, cl.mu.v[j].item,
+                                          cl.mu.v[j].repl) < 0) {
+                    fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
+                    rc = MF_EXIT_INTERNAL;
+                    goto done;
+                }
+                cl.mu.v[j].mutated = mms[j];
+            }
+            if (check_threads(pm, cl.mu.v + from, cnt, &eo, out + from,
+                              threads) < 0) {
                 fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
                 rc = MF_EXIT_INTERNAL;
                 goto done;
             }
-            cl.mu.v[j].mutated = mms[j];
-        }
-        out = calloc((size_t)(n > 0 ? n : 1), sizeof *out);
-        if (n > 0 && check_threads(pm, cl.mu.v, n, &eo, out, threads) < 0) {
-            fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
-            rc = MF_EXIT_INTERNAL;
-            goto done;
+            for (int j = from; kiss && j < from + cnt; j++) {
+                mf_model_free(mms[j]);
+                mms[j] = NULL;
+                cl.mu.v[j].mutated = NULL;
+            }
         }
     }
     int counts[5] = {0};

@@ -47,6 +47,10 @@ static const command commands[] = {
     {"check", mf_cmd_check,
      "check MODEL [--mutant ID|--all|--against OTHER.smv] [--bound K]\n"
      "      verdicts and tests on the terminal, no farm"},
+    {"mm", mf_cmd_mm,
+     "mm SPEC.kiss2 [--extra ROWS.kiss2] [--ops LIST] count|analyse|complete\n"
+     "      mutation machines of a KISS2 machine: count, analyse a suite,\n"
+     "      complete one (docs/fsm.md)"},
     {"matrix", mf_cmd_matrix,
      "matrix --db F [--campaign N] [--threads N] [--refill]\n"
      "            [--bind ENDPOINT] [--workers N]\n"

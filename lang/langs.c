@@ -1,6 +1,7 @@
 /* langs.c - the registry of model languages (langs.h): the list, and a
  * model's language chosen by its file name, else by its text. Nothing here
  * reads a language's text beyond asking each one's sniff. */
+#include "kiss2.h"
 #include "langs.h"
 #include "smv.h"
 
@@ -10,6 +11,7 @@
 /* One line per language. */
 const mf_lang *const mf_langs[] = {
     &mf_lang_smv,
+    &mf_lang_kiss2,
     NULL,
 };
 

@@ -1,16 +1,16 @@
-/* kill_int.h - what the two files of the test x mutant replay share and
+/* kill_int.h - what the files of the test x mutant replay share and
  * nothing else includes: the layered graph of a model along a test's
- * inputs, the step memo it is built with, and the rules a replay follows.
- * The rest of mutfarm sees only kill_replay.h.
+ * inputs, the step memo it is built with, the rules a replay follows and
+ * the searches. The rest of mutfarm sees only kill_replay.h.
  *
  * The parts, each using only those above it:
  *   kill_graph.c   step memos, graphs (the original's in full, a mutant's
  *                  layer by layer through the original's), a test made
  *                  ready to replay (its expected observables checked);
- *   kill_replay.c  the searches for a potential and a definite kill over
- *                  two graphs, and the two ways in: the kill matrix's
- *                  (mf_kill_replay) and a claim for the nightly rerun
- *                  (mf_kill_claim). */
+ *   kill_search.c  the searches for a potential and a definite kill over
+ *                  two graphs;
+ *   kill_replay.c  the two ways in: the kill matrix's (mf_kill_replay)
+ *                  and a claim for the nightly rerun (mf_kill_claim). */
 #ifndef MF_KILL_INT_H
 #define MF_KILL_INT_H
 
@@ -31,6 +31,12 @@ typedef struct {
     int max_nodes;  /* nodes in one layer of the potential search */
     long max_pairs; /* pairs in one layer of the definite search */
     long max_init_pairs; /* the same of its initial pairs */
+    /* The states a step of the potential search meets, counted as the
+     * kill matrix always has: per group of nodes with one set of the
+     * original's states, its successors and the mutant's with each of the
+     * mutant's observables, the original's and the mutant's (0: not
+     * counted). */
+    long max_step_states;
 } mf_kill_rules;
 
 /* A step memo: (input row, state or none for the initial states) -> the
@@ -114,6 +120,29 @@ int mf_kill_test_make(mf_kill_test **out, const mf_model *m, const mf_test *t,
  * expected observables all along, else MF_ERROR naming the first step
  * none reaches. */
 int mf_kill_expected_check(const mf_kill_graph *g, const mf_test *t);
+
+/* What the potential search found. */
+typedef struct {
+    int kill;     /* the layer of the first kill, -1 none */
+    int refuses;  /* that kill is the mutant refusing */
+    int any_refusal; /* some node of the kill's layer refuses (the
+                        explorer's rules: every node is looked at, so the
+                        answer does not depend on their order) */
+} mf_kill_found;
+
+/* The first potential kill of mutant graph u against original graph o
+ * (every layer built), breadth-first, with path[0..kill] the mutant's
+ * states along that run (path[kill] = -1 for a refusal) when path is not
+ * NULL. 0, or MF_ELIMIT past u's rules' limits, or the simulator's
+ * failure (f->kill -1 then). */
+int mf_kill_potential(const mf_kill_graph *o, mf_kill_graph *u, int *path,
+                      mf_kill_found *f);
+/* *kill: the layer, at most maxk, at which no pair of runs with equal
+ * observables is left, or -1 (none up to maxk; under the engine's rules
+ * also when both refuse somewhere together). 0, or MF_ELIMIT past the
+ * limits, or the simulator's failure (*kill -1 then). */
+int mf_kill_definite(const mf_kill_graph *o, mf_kill_graph *u, int maxk,
+                     int *kill);
 
 static inline const mf_val *mf_kill_obs_of(const mf_kill_graph *g, int s)
 {

@@ -4,8 +4,8 @@
 # read from the build's object files with nm (file A depends on file B when
 # A has an undefined symbol that B defines; every strongly connected
 # component of more than one file is printed with the symbols that make
-# it); (b) includes go down the layers only: model < {smv} (the
-# languages) < lang (their registry) < engine < proto < {worker, config,
+# it); (b) includes go down the layers only: model < {smv, kiss2}
+# (the languages) < lang (their registry) < engine < proto < {worker, config,
 # coordinator/store} < farm < {coordinator, coordinator/report} < cli
 # (folders of one layer include nothing of each other), a folder
 # including headers of its own folder and of lower layers only (tests/ may
@@ -107,10 +107,11 @@ END {
 # A header is found where the compiler finds it: next to the including file
 # first, else in the one folder that holds a header of that name (sources,
 # then headers generated into the build, such as proto/mutfarm.pb-c.h).
-srcs=$(find model smv lang engine worker config proto farm coordinator cli \
-    tests \( -name '*.c' -o -name '*.h' \) | sort)
+srcs=$(find model smv kiss2 lang engine worker config proto farm coordinator \
+    cli tests \( -name '*.c' -o -name '*.h' \) | sort)
 {
-    find model smv lang engine worker config proto farm coordinator cli tests \
+    find model smv kiss2 lang engine worker config proto farm coordinator cli \
+        tests \
         -name '*.h' |
         sed 's/^/H /'
     (cd "$BUILD" && find . -path ./CMakeFiles -prune -o -name '*.h' -print) |
@@ -122,7 +123,7 @@ srcs=$(find model smv lang engine worker config proto farm coordinator cli \
 function rank(d) {
     if (d == "model") return 0
     # the languages, one folder each, none including another
-    if (d == "smv") return 1
+    if (d == "smv" || d == "kiss2") return 1
     if (d == "lang") return 2
     if (d == "engine") return 3
     if (d == "proto") return 4

@@ -53,6 +53,22 @@ static mf_test *counter_test(const mf_model *m)
     return t;
 }
 
+/* What t does to mm under the kill matrix's rules. */
+static mf_kill matrix_kill(const mf_model *m, const mf_model *mm,
+                           const mf_test *t)
+{
+    mf_kill_orig *o = NULL;
+    mf_kill_mut mu;
+    mf_kill k;
+    assert_int_equal(mf_kill_orig_new(&o, m), 0);
+    assert_int_equal(mf_kill_test_check(o, t), 0);
+    mf_kill_mut_init(&mu, m, mm);
+    assert_int_equal(mf_kill_replay(&k, o, t, &mu), 0);
+    mf_kill_mut_free(&mu);
+    mf_kill_orig_free(o);
+    return k;
+}
+
 static void test_kill_replay__both_ways_find_a_kill_by_observables(void **st)
 {
     (void)st;
@@ -65,13 +81,7 @@ static void test_kill_replay__both_ways_find_a_kill_by_observables(void **st)
     free(text);
     mf_test *t = counter_test(m);
 
-    mf_kill_orig *o = NULL;
-    mf_kill_mut mu;
-    mf_kill k;
-    assert_int_equal(mf_kill_orig_new(&o, m), 0);
-    assert_int_equal(mf_kill_test_check(o, t), 0);
-    mf_kill_mut_init(&mu, m, mm);
-    assert_int_equal(mf_kill_replay(&k, o, t, &mu), 0);
+    mf_kill k = matrix_kill(m, mm, t);
     assert_true(k.killed);
     /* Its run with y false departs first, by refusing step 2 (as the
      * original's does: no original behaviour); none matches after step
@@ -79,7 +89,6 @@ static void test_kill_replay__both_ways_find_a_kill_by_observables(void **st)
     assert_int_equal(k.notion, MF_N_DEFINITE);
     assert_int_equal(k.step, 3);
     assert_int_equal(k.refuses, 2);
-    mf_kill_mut_free(&mu);
 
     mf_kill_test *kt = NULL;
     int reexpected = 1;
@@ -97,8 +106,6 @@ static void test_kill_replay__both_ways_find_a_kill_by_observables(void **st)
     assert_int_equal(c->mrefuses, -1);
     mf_test_free(c);
     mf_kill_test_free(kt);
-
-    mf_kill_orig_free(o);
     mf_test_free(t);
     mf_model_free(mm);
     mf_model_free(m);
@@ -113,19 +120,11 @@ static void test_kill_replay__a_refusal_both_share(void **st)
     /* The matrix: the run with y false refuses step 2, which no original
      * behaviour (a run over the whole test) does: a potential kill, even
      * of the original by itself. */
-    mf_kill_orig *o = NULL;
-    mf_kill_mut mu;
-    mf_kill k;
-    assert_int_equal(mf_kill_orig_new(&o, m), 0);
-    assert_int_equal(mf_kill_test_check(o, t), 0);
-    mf_kill_mut_init(&mu, m, m);
-    assert_int_equal(mf_kill_replay(&k, o, t, &mu), 0);
+    mf_kill k = matrix_kill(m, m, t);
     assert_true(k.killed);
     assert_int_equal(k.notion, MF_N_POTENTIAL);
     assert_int_equal(k.step, 2);
     assert_int_equal(k.refuses, 2);
-    mf_kill_mut_free(&mu);
-    mf_kill_orig_free(o);
 
     /* A claim: the original refuses there too, the same behaviour. */
     mf_kill_test *kt = NULL;

@@ -1,5 +1,5 @@
-/* test_sim.c - the evaluator and the simulator (model/eval.c, model/sim.c):
- * hand-computed traces of the papers' beverage machine and car alarm,
+/* test_sim.c - the simulator (model/sim*.c; the evaluator's own tests are
+ * test_eval.c): hand-computed traces of the papers' beverage machine and car alarm,
  * refusals, constraints, domains, arrays, enumeration order and the input
  * file reader. Every expected value comes from reading the model text. */
 #include <pthread.h>
@@ -15,80 +15,7 @@
 
 #include "sim.h"
 #include "langs.h"
-
-/* ---- helpers ------------------------------------------------------------ */
-
-static mf_model *load_text(const char *text, const char **inputs, int ninputs)
-{
-    mf_model_opts o = {0};
-    mf_model *m = NULL;
-    o.inputs = inputs;
-    o.ninputs = ninputs;
-    int rc =
-        mf_model_load(&m, "inline.smv", text, strlen(text), inputs ? &o : NULL);
-    if (rc != 0)
-        fail_msg("inline model refused: %s", mf_err_msg());
-    return m;
-}
-
-static mf_model *load_seed(const char *name)
-{
-    char path[4096];
-    mf_model *m = NULL;
-    snprintf(path, sizeof path, "tests/models/%s", name);
-    if (mf_model_load_file(&m, path, NULL) == 0)
-        return m;
-    const char *shared = getenv("MF_SHARED_MODELS");
-    snprintf(path, sizeof path, "%s/seeds/%s",
-             shared ? shared : "../shared/models", name);
-    if (mf_model_load_file(&m, path, NULL) != 0)
-        fail_msg("cannot load %s: %s", name, mf_err_msg());
-    return m;
-}
-
-static int slot_of(const mf_model *m, const char *var)
-{
-    int i = mf_model_find_var(m, var);
-    assert_true(i >= 0);
-    return m->vars[i].slot;
-}
-
-static mf_val sym(const mf_model *m, const char *name)
-{
-    int i = mf_model_find_sym(m, name);
-    assert_true(i >= 0);
-    return MF_SYM(i);
-}
-
-/* A zeroed state/input vector with var=value pairs set (values as ints). */
-static mf_val *vec(const mf_model *m)
-{
-    return mf_xcalloc((size_t)(m->nslots ? m->nslots : 1), sizeof(mf_val));
-}
-
-/* The end of a test: its vectors (NULL-safe) and its model freed. */
-static void release(mf_model *m, mf_val *a, mf_val *b, mf_val *c)
-{
-    free(a);
-    free(b);
-    free(c);
-    mf_model_free(m);
-}
-
-typedef struct {
-    const mf_model *m;
-    int n;
-    mf_val states[64][16];
-} collect;
-
-static int collect_fn(const mf_val *s, void *ctx)
-{
-    collect *c = ctx;
-    if (c->n < 64)
-        memcpy(c->states[c->n], s, (size_t)c->m->nslots * sizeof(mf_val));
-    c->n++;
-    return 0;
-}
+#include "sim_fixtures.h"
 
 /* ---- the beverage machine ---------------------------------------------- */
 
@@ -763,155 +690,6 @@ static void test_sim__threads_share_a_models_plans(void **state)
     mf_model_free(m);
 }
 
-/* ---- the evaluator --------------------------------------------------------
- */
-
-/* DEFINEs over x, evaluated with mf_eval at x = -7 and x = 0. */
-static const char eval_model[] =
-    "MODULE main\n"
-    "VAR x : -8..8; b : boolean;\n"
-    "DEFINE\n"
-    "  dv := x / 2;\n"
-    "  md := x mod 3;\n"
-    "  mdn := 7 mod (x + 4);\n"
-    "  inv := 10 / x;\n"
-    "  guarded := x != 0 & 10 / x > 2;\n"
-    "  nd := case b : {1, 2}; x < 0 : 5 .. 6; TRUE : 9; esac;\n"
-    "  mem := x in {-7, 1} union {3};\n"
-    "  setin := {x, 3} in {3};\n"
-    "  cnt := count(b, x < 0, TRUE);\n"
-    "  fns := max(abs(x), toint(b)) + min(x, 2);\n"
-    "  bl := bool(x);\n"
-    "  ite := x > 0 ? 1 : {2, 4};\n";
-
-static void eval_define(mf_valset *out, const mf_model *m, const char *name,
-                        const mf_val *st)
-{
-    int d = mf_model_find_define(m, name);
-    assert_true(d >= 0);
-    out->n = 0;
-    assert_int_equal(mf_eval(out, m, m->items[d].e, st, NULL, st, 1000), 0);
-}
-
-static void assert_set(const mf_valset *s, int n, ...)
-{
-    va_list ap;
-    va_start(ap, n);
-    assert_int_equal(s->n, n);
-    for (int i = 0; i < n; i++)
-        assert_int_equal(s->v[i], va_arg(ap, int));
-    va_end(ap);
-}
-
-static void test_sim__eval_arithmetic_follows_nusmv(void **state)
-{
-    (void)state;
-    mf_model *m = load_text(eval_model, NULL, 0);
-    mf_val *st = vec(m);
-    mf_valset s = {0};
-    st[slot_of(m, "x")] = -7;
-    st[slot_of(m, "b")] = 1;
-    eval_define(&s, m, "dv", st); /* -7 / 2 truncates toward zero */
-    assert_set(&s, 1, -3);
-    eval_define(&s, m, "md", st); /* -7 - 3 * (-7 / 3) = -7 + 6 */
-    assert_set(&s, 1, -1);
-    eval_define(&s, m, "mdn", st); /* 7 mod -3 = 7 - (-3)(-2) = 1 */
-    assert_set(&s, 1, 1);
-    eval_define(&s, m, "fns", st); /* max(7, 1) + min(-7, 2) = 0 */
-    assert_set(&s, 1, 0);
-    eval_define(&s, m, "cnt", st); /* b, x < 0, TRUE */
-    assert_set(&s, 1, 3);
-    eval_define(&s, m, "bl", st);
-    assert_set(&s, 1, 1);
-    eval_define(&s, m, "mem", st);
-    assert_set(&s, 1, 1);
-    st[slot_of(m, "x")] = 0;
-    eval_define(&s, m, "inv", st); /* division by zero: no value */
-    assert_set(&s, 0);
-    eval_define(&s, m, "guarded", st); /* the guard protects the division */
-    assert_set(&s, 1, 0);
-    eval_define(&s, m, "mem", st);
-    assert_set(&s, 1, 0);
-    eval_define(&s, m, "bl", st);
-    assert_set(&s, 1, 0);
-    st[slot_of(m, "x")] = -4;
-    eval_define(&s, m, "mdn", st); /* 7 mod 0 */
-    assert_set(&s, 0);
-    MF_VEC_FREE(s);
-    release(m, st, NULL, NULL);
-}
-
-static void test_sim__eval_sets_case_and_in(void **state)
-{
-    (void)state;
-    mf_model *m = load_text(eval_model, NULL, 0);
-    mf_val *st = vec(m);
-    mf_valset s = {0};
-    st[slot_of(m, "x")] = -1;
-    st[slot_of(m, "b")] = 1;
-    eval_define(&s, m, "nd", st); /* first true branch: b */
-    assert_set(&s, 2, 1, 2);
-    st[slot_of(m, "b")] = 0;
-    eval_define(&s, m, "nd", st);
-    assert_set(&s, 2, 5, 6);
-    st[slot_of(m, "x")] = 1;
-    eval_define(&s, m, "nd", st);
-    assert_set(&s, 1, 9);
-    eval_define(&s, m, "setin", st); /* 1 in {3}: F, 3 in {3}: T */
-    assert_set(&s, 2, 0, 1);
-    eval_define(&s, m, "ite", st);
-    assert_set(&s, 1, 1);
-    st[slot_of(m, "x")] = 0;
-    eval_define(&s, m, "ite", st);
-    assert_set(&s, 2, 2, 4);
-    MF_VEC_FREE(s);
-    release(m, st, NULL, NULL);
-}
-
-/* mf_eval appends after what out holds and leaves that alone; on an error it
- * leaves out as it was (the evaluator works in out's tail). */
-static void test_sim__eval_appends_and_keeps_out_on_error(void **state)
-{
-    (void)state;
-    mf_model *m = load_text(eval_model, NULL, 0);
-    mf_val *st = vec(m);
-    mf_valset s = {0};
-    int d = mf_model_find_define(m, "nd");
-    assert_true(d >= 0);
-    st[slot_of(m, "x")] = -1;
-    st[slot_of(m, "b")] = 0;
-    MF_VEC_PUSH(s, 9);
-    MF_VEC_PUSH(s, 3);
-    assert_int_equal(mf_eval(&s, m, m->items[d].e, st, NULL, st, 1000), 0);
-    assert_set(&s, 4, 9, 3, 5, 6);
-    /* 5 .. 6 is past a limit of 1 value, after being built in out. */
-    assert_int_equal(mf_eval(&s, m, m->items[d].e, st, NULL, st, 1), MF_ELIMIT);
-    assert_set(&s, 4, 9, 3, 5, 6);
-    MF_VEC_FREE(s);
-    release(m, st, NULL, NULL);
-}
-
-/* A condition that may be TRUE or FALSE takes its branch and the later
- * ones. */
-static void test_sim__eval_nondeterministic_case_condition(void **state)
-{
-    (void)state;
-    static const char text[] = "MODULE main\n"
-                               "VAR x : 0..9;\n"
-                               "DEFINE d := case {TRUE, FALSE} : 1; x = 0 : "
-                               "2; TRUE : 3; esac;\n";
-    mf_model *m = load_text(text, NULL, 0);
-    mf_val *st = vec(m);
-    mf_valset s = {0};
-    eval_define(&s, m, "d", st); /* x = 0: 1 or 2 */
-    assert_set(&s, 2, 1, 2);
-    st[slot_of(m, "x")] = 5;
-    eval_define(&s, m, "d", st); /* 1 or 3 */
-    assert_set(&s, 2, 1, 3);
-    MF_VEC_FREE(s);
-    release(m, st, NULL, NULL);
-}
-
 /* ---- input VARs ---------------------------------------------------------- */
 
 /* b is assigned by nothing: an input VAR. Its state-0 value comes from the
@@ -1054,10 +832,6 @@ int main(void)
         cmocka_unit_test(test_sim__left_hand_side_index_is_planned_per_state),
         cmocka_unit_test(test_sim__a_new_model_never_gets_a_freed_models_plan),
         cmocka_unit_test(test_sim__threads_share_a_models_plans),
-        cmocka_unit_test(test_sim__eval_arithmetic_follows_nusmv),
-        cmocka_unit_test(test_sim__eval_sets_case_and_in),
-        cmocka_unit_test(test_sim__eval_appends_and_keeps_out_on_error),
-        cmocka_unit_test(test_sim__eval_nondeterministic_case_condition),
         cmocka_unit_test(test_sim__input_vars_take_their_values_from_the_steps),
         cmocka_unit_test(test_sim__input_file_errors_name_line_and_column),
         cmocka_unit_test(test_sim__enumeration_from_inside_a_callback),

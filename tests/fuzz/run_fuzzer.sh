@@ -2,10 +2,11 @@
 # run_fuzzer.sh - run one libFuzzer target for a bounded time (CTest driver).
 #
 # usage: run_fuzzer.sh FUZZER SECONDS SEEDDIR...
-# Seeds are copies of every .smv under the SEEDDIRs (missing ones skipped) in
-# a fresh temp dir, so the checked-in models are never touched. A crash, a
-# leak, a sanitizer report or a timeout makes libFuzzer exit non-zero, and so
-# this script. The crashing input is kept in ./fuzz-artifacts/.
+# Seeds are copies of every .smv (MF_FUZZ_SEEDS: another pattern, such as
+# *.kiss2) under the SEEDDIRs (missing ones skipped) in a fresh temp dir,
+# so the checked-in models are never touched. A crash, a leak, a sanitizer
+# report or a timeout makes libFuzzer exit non-zero, and so this script.
+# The crashing input is kept in ./fuzz-artifacts/.
 set -euo pipefail
 
 fuzzer=$1
@@ -16,13 +17,14 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mf-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus" fuzz-artifacts
 
+pattern=${MF_FUZZ_SEEDS:-*.smv}
 n=0
 for dir in "$@"; do
     [ -d "$dir" ] || { echo "note: seed dir $dir missing, skipped"; continue; }
     while IFS= read -r -d '' f; do
         n=$((n + 1))
-        cp "$f" "$work/corpus/seed$n.smv"
-    done < <(find "$dir" -name '*.smv' -type f -print0 | sort -z)
+        cp "$f" "$work/corpus/seed$n.${pattern##*.}"
+    done < <(find "$dir" -name "$pattern" -type f -print0 | sort -z)
 done
 echo "$(basename "$fuzzer"): $n seed files, ${seconds}s"
 
