@@ -237,6 +237,8 @@ static void check_test(stest *x, const mf_model *m, mf_kill_orig *o)
     if (rc == 0 || rc == MF_ELIMIT)
         return;
     x->wrong = 1;
+    /* The step is the one the check names ("... at step K",
+     * model/kill_graph.c): the first no run of the original reaches. */
     int step = -1;
     const char *at = strstr(mf_err_msg(), "at step ");
     if (at)
