@@ -4,7 +4,7 @@
 # read from the build's object files with nm (file A depends on file B when
 # A has an undefined symbol that B defines; every strongly connected
 # component of more than one file is printed with the symbols that make
-# it); (b) includes go down the layers only: model < engine < proto
+# it); (b) includes go down the layers only: model < {engine, verilog} < proto
 # < {worker, config, coordinator/store} < {coordinator, coordinator/report}
 # < cli (folders of one layer include nothing of each other), a folder
 # including headers of its own folder and of lower layers only (tests/ may
@@ -106,10 +106,10 @@ END {
 # A header is found where the compiler finds it: next to the including file
 # first, else in the one folder that holds a header of that name (sources,
 # then headers generated into the build, such as proto/mutfarm.pb-c.h).
-srcs=$(find model engine worker config proto coordinator cli tests \
+srcs=$(find model engine verilog worker config proto coordinator cli tests \
     \( -name '*.c' -o -name '*.h' \) | sort)
 {
-    find model engine worker config proto coordinator cli tests -name '*.h' |
+    find model engine verilog worker config proto coordinator cli tests -name '*.h' |
         sed 's/^/H /'
     (cd "$BUILD" && find . -path ./CMakeFiles -prune -o -name '*.h' -print) |
         sed 's|^\./||; s/^/H /'
@@ -119,7 +119,7 @@ srcs=$(find model engine worker config proto coordinator cli tests \
 } | awk '
 function rank(d) {
     if (d == "model") return 0
-    if (d == "engine") return 1
+    if (d == "engine" || d == "verilog") return 1
     if (d == "proto") return 2
     if (d == "worker" || d == "config" || d == "coordinator/store") return 3
     if (d == "coordinator" || d == "coordinator/report") return 4
