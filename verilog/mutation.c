@@ -214,6 +214,13 @@ int mf_vmut_table_build(mf_vmut_table *t, const char *list,
         for (int i = 0; i < MF_VMUT_NOPS; i++)
             if (!strcmp(mode, mf_vmut_op_names[i]))
                 op = i;
+        if (!strcmp(port, "CLK")) {
+            /* The clock is no signal of the translation: a step is a
+             * clock cycle. */
+            free(line);
+            l = next;
+            continue;
+        }
         if (!strcmp(port, "Q")) {
             /* A register's own output: mutate would move the register
              * onto a new wire and leave its initial value on the old

@@ -166,7 +166,7 @@ static void script_prep(mf_buf *s, const mf_verilog_src *srcs, int nsrcs,
     mf_buf_puts(s, "proc\nflatten\nmemory\nopt_clean\n"
                    "tee -q -o clocks.txt select -list "
                    "t:*dff* %x:+[CLK] t:*dff* %d\n"
-                   "async2sync\nopt\n"
+                   "async2sync\nopt\nwreduce\nopt_clean\n"
                    "tee -q -o inputs.txt select -list i:*\n"
                    "tee -q -o outputs.txt select -list o:*\n");
 }
@@ -188,10 +188,47 @@ static void count_regs(const char *smv, int *nregs, int *ninit)
     }
 }
 
+/* SMV's reserved words: a port named so keeps yosys's "_" prefix. */
+static int smv_reserved(const char *w)
+{
+    static const char *const kw[] = {
+        "MODULE", "VAR", "IVAR", "FROZENVAR", "DEFINE", "ASSIGN", "INIT",
+        "TRANS", "INVAR", "SPEC", "LTLSPEC", "CTLSPEC", "INVARSPEC",
+        "FAIRNESS", "JUSTICE", "COMPASSION", "CONSTANTS", "TRUE", "FALSE",
+        "case", "esac", "next", "init", "self", "mod", "xor", "xnor",
+        "union", "in", "word", "word1", "bool", "signed", "unsigned",
+        "extend", "resize", "sizeof", "swconst", "uwconst", "count", "min",
+        "max", "abs", "toint", "boolean", "integer", "array", "of",
+        "process", "running", "main", "mf_mutant", NULL};
+    for (int i = 0; kw[i]; i++)
+        if (!strcmp(w, kw[i]))
+            return 1;
+    return 0;
+}
+
+/* The name a port has in the translation: its own, or "_name" when that
+ * is an SMV word. */
+static const char *smv_port(char *dst, size_t cap, const char *port)
+{
+    snprintf(dst, cap, "%s%s", smv_reserved(port) ? "_" : "", port);
+    return dst;
+}
+
 static int name_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '#' ||
            c == '\\' || c == '.';
+}
+
+/* Whether line l[0..k) is the DEFINE "    _NAME := _CLOCK;". */
+static int is_alias_of(const char *l, size_t k, const char *clock)
+{
+    if (k < 8 || strncmp(l, "    _", 5))
+        return 0;
+    const char *as = strstr(l, " := _");
+    size_t n = strlen(clock);
+    return as && as < l + k && (size_t)(l + k - (as + 5)) == n + 1 &&
+           !strncmp(as + 5, clock, n) && as[5 + n] == ';';
 }
 
 /* yosys's SMV made the translation's: MODULE main, the clock's IVAR gone,
@@ -222,6 +259,10 @@ static int rewrite_smv(mf_buf *out, const char *smv, const char *clock,
                 continue;
             }
         }
+        if (clock && is_alias_of(l, k, clock)) {
+            l = next; /* a submodule's clock port: no signal here */
+            continue;
+        }
         if (l[0] == '-' && l[1] == '-') { /* yosys's comments: dropped */
             l = next;
             continue;
@@ -242,7 +283,8 @@ static int rewrite_smv(mf_buf *out, const char *smv, const char *clock,
             if (n > 1 && n < sizeof word && p[0] == '_') {
                 memcpy(word, p + 1, n - 1);
                 word[n - 1] = 0;
-                if (has_word(ports, word) || !strcmp(word, SELECT)) {
+                if ((has_word(ports, word) && !smv_reserved(word)) ||
+                    !strcmp(word, SELECT)) {
                     mf_buf_puts(out, word);
                     p = e;
                     continue;
@@ -401,7 +443,10 @@ int mf_verilog_translate(mf_buf *out, const mf_verilog_src *srcs, int nsrcs,
     for (int i = 0; i < tab.n; i++)
         mf_buf_printf(&r.script, "mutate -ctrl %s %d %d %s\n", SELECT, width,
                       i + 1, tab.m[i].cmd);
-    mf_buf_puts(&r.script, "dffunmap\nopt_clean\nwrite_smv out.smv\n");
+    /* splitnets -driver: each register a whole wire (yosys 0.23's
+     * write_smv misnames a register that is a slice of a wire). */
+    mf_buf_puts(&r.script, "dffunmap\nsplitnets -driver\nopt_clean\n"
+                           "write_smv out.smv\n");
     if ((rc = tmp_write(&r.t, "smv.ys", r.script.data, r.script.len)) < 0 ||
         (rc = mf_yosys_run(&r.log, r.t.dir, "smv.ys", timeout)) < 0) {
         mf_vmut_table_free(&tab);
@@ -416,11 +461,21 @@ int mf_verilog_translate(mf_buf *out, const mf_verilog_src *srcs, int nsrcs,
     mf_buf_printf(out, "-- mf:inputs");
     for (const char *p = r.ins.data; p && *p;) {
         size_t n = strcspn(p, " ");
-        if (!(nclocks && n == strlen(clock) && !strncmp(p, clock, n)))
-            mf_buf_printf(out, " %.*s", (int)n, p);
+        char w[512], sw[520];
+        snprintf(w, sizeof w, "%.*s", (int)n, p);
+        if (!(nclocks && !strcmp(w, clock)))
+            mf_buf_printf(out, " %s", smv_port(sw, sizeof sw, w));
         p += n + (p[n] == ' ');
     }
-    mf_buf_printf(out, "\n-- mf:outputs %s\n", r.outs.data ? r.outs.data : "");
+    mf_buf_puts(out, "\n-- mf:outputs");
+    for (const char *p = r.outs.data; p && *p;) {
+        size_t n = strcspn(p, " ");
+        char w[512], sw[520];
+        snprintf(w, sizeof w, "%.*s", (int)n, p);
+        mf_buf_printf(out, " %s", smv_port(sw, sizeof sw, w));
+        p += n + (p[n] == ' ');
+    }
+    mf_buf_puts(out, "\n");
     mf_buf_printf(out, "-- mf:registers %d %d\n", nregs, ninit);
     if (o->reset)
         mf_buf_printf(out, "-- mf:start after reset %s for %d cycle%s\n",
