@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "config.h"
-#include "model.h"
+#include "langs.h"
 
 /* A positive whole number from `arg` for option `opt` of command `cmd`
  * (at most `max`; INT64_MAX for "any": a campaign id): 0 with *out set, or

@@ -12,8 +12,7 @@
 
 #include "control.h"
 #include "engine.h"
-#include "model.h"
-#include "mutate.h"
+#include "langs.h"
 
 static void usage(FILE *f)
 {
@@ -75,7 +74,7 @@ static int collect_fn(const mf_mutant *mu, void *ctx)
     }
     MF_VEC_PUSH(c->mu, e);
     MF_VEC_PUSH(c->ids, mf_arena_strdup(c->a, mu->id));
-    MF_VEC_PUSH(c->ops, mf_mop_name(mu->op));
+    MF_VEC_PUSH(c->ops, mf_lang_op_name(mu->lang, mu->op));
     return 0;
 }
 
@@ -411,7 +410,7 @@ int mf_cmd_check(int argc, char **argv)
             mf_mutant_free(mu);
         } else {
             unsigned mask = 0;
-            if (ops && mf_mop_parse_list(&mask, ops) < 0) {
+            if (ops && mf_mutant_ops_parse(m, &mask, ops) < 0) {
                 fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
                 rc = MF_EXIT_USAGE;
                 goto done;

@@ -101,7 +101,7 @@ int mf_cmd_model(int argc, char **argv)
         check_report(m);
     } else {
         mf_buf b = {0};
-        mf_print_model(&b, m);
+        mf_model_print(&b, m);
         fwrite(b.data, 1, b.len, stdout);
         mf_buf_free(&b);
     }

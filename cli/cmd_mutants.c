@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "cmd.h"
 
-#include "mutate.h"
+#include "lang.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -32,7 +32,7 @@ static const char usage[] =
     "--observe X,Y     observe these VARs/DEFINEs instead of all non-inputs\n";
 
 typedef struct {
-    long total[MF_MOP__COUNT], dup[MF_MOP__COUNT], still[MF_MOP__COUNT];
+    long total[MF_LANG_MAX_OPS], dup[MF_LANG_MAX_OPS], still[MF_LANG_MAX_OPS];
 } list_counts;
 
 /* One line: tabs and newlines in a description or message become spaces. */
@@ -46,7 +46,8 @@ static int list_cb(const mf_mutant *mu, void *vctx)
 {
     list_counts *c = vctx;
     c->total[mu->op]++;
-    printf("%s  %s  %d:%d  ", mu->id, mf_mop_name(mu->op), mu->line, mu->col);
+    printf("%s  %s  %d:%d  ", mu->id, mf_lang_op_name(mu->lang, mu->op),
+           mu->line, mu->col);
     if (mu->status == MF_MUT_DUPLICATE) {
         c->dup[mu->op]++;
         fputs("duplicate  ", stdout);
@@ -66,15 +67,15 @@ static int list_cb(const mf_mutant *mu, void *vctx)
     return 0;
 }
 
-static void print_counts(const list_counts *c)
+static void print_counts(const list_counts *c, const mf_model *m)
 {
     long t = 0, d = 0, s = 0;
     printf("# %-18s %8s %9s %9s\n", "operator", "total", "duplicate",
            "stillborn");
-    for (int i = 0; i < MF_MOP__COUNT; i++) {
+    for (int i = 0; i < mf_mutant_nops(m); i++) {
         if (!c->total[i])
             continue;
-        printf("# %-18s %8ld %9ld %9ld\n", mf_mop_name((mf_mop)i), c->total[i],
+        printf("# %-18s %8ld %9ld %9ld\n", mf_mutant_op_name(m, i), c->total[i],
                c->dup[i], c->still[i]);
         t += c->total[i];
         d += c->dup[i];
@@ -150,20 +151,20 @@ int mf_cmd_mutants(int argc, char **argv)
                         : "usage: mutfarm mutants show MODEL ID [OPTIONS]");
         goto cleanup;
     }
-    if (ops_arg) {
-        if (is_show) {
-            fprintf(stderr, "mutfarm mutants: --operators is for 'list'\n");
-            goto cleanup;
-        }
-        if (mf_mop_parse_list(&mask, ops_arg) != 0) {
-            fprintf(stderr, "mutfarm mutants: %s\n", mf_err_msg());
-            goto cleanup;
-        }
+    if (ops_arg && is_show) {
+        fprintf(stderr, "mutfarm mutants: --operators is for 'list'\n");
+        goto cleanup;
     }
 
     rc = mf_cli_load_model(&m, pos[1], &a);
     if (rc != MF_EXIT_OK)
         goto cleanup;
+    /* the operators are the model's language's */
+    if (ops_arg && mf_mutant_ops_parse(m, &mask, ops_arg) != 0) {
+        fprintf(stderr, "mutfarm mutants: %s\n", mf_err_msg());
+        rc = MF_EXIT_USAGE;
+        goto cleanup;
+    }
 
     if (is_list) {
         list_counts c;
@@ -174,7 +175,7 @@ int mf_cmd_mutants(int argc, char **argv)
             rc = MF_EXIT_INTERNAL;
             goto cleanup;
         }
-        print_counts(&c);
+        print_counts(&c, m);
     } else {
         int r = mf_mutant_find(&mu, m, pos[2]);
         if (r == MF_EAMBIGUOUS) {

@@ -17,7 +17,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "mutate.h"
+/* A campaign's operators are named as SMV names them: the language of
+ * every farm campaign so far (a second language's campaigns need the key
+ * relative to the model's language, lang.h). */
+#include "smv.h"
 
 typedef enum {
     K_INT,    /* int in [min, max] */

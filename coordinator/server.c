@@ -29,12 +29,14 @@
 #include <zmq.h>
 
 #include "endpoint.h"
+#include "langs.h"
 #include "liveness.h"
 #include "outbox.h"
 #include "mf.h"
 #include "model.h"
 #include "mutate.h"
 #include "rerun.h"
+#include "smv.h"
 #include "store.h"
 #include "verify.h"
 #include "wire.h"
@@ -414,6 +416,7 @@ static int plan_synthetic(long n, plan_ctx *p)
         snprintf(id, sizeof id, "%016llx", (unsigned long long)z);
         snprintf(site, sizeof site, "synthetic/%ld", i);
         mf_mutant mu = {0};
+        mu.lang = &mf_lang_smv;
         mu.op = MF_MOP_NEGATE;
         mu.item = (int)(i / 64);
         mu.site = site;
@@ -548,7 +551,7 @@ static int load_model(mf_coord *c)
     if (rc < 0)
         return rc;
     if (c->cfg.operators[0]) {
-        rc = mf_mop_parse_list(&c->mask, c->cfg.operators);
+        rc = mf_mutant_ops_parse(c->model, &c->mask, c->cfg.operators);
         if (rc < 0)
             return rc;
     }

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "mf.h"
-#include "mutate.h"
+#include "lang.h"
 
 /* Workers remembered; past this the oldest that is not cut off goes. */
 #define MAX_WORKERS 4096
@@ -171,6 +171,7 @@ static int replay_fn(const mf_mutant *mu, void *arg)
 }
 
 typedef struct {
+    const mf_lang *lang;   /* the model's: its operators' names */
     const kill_ref *kills; /* sorted by id */
     int nkills;
     unsigned mask;
@@ -182,7 +183,7 @@ static int op_fn(const mf_store_mutant *sm, void *arg)
     kill_ref key = {sm->id, 0};
     if (!bsearch(&key, o->kills, (size_t)o->nkills, sizeof key, cmp_kill))
         return 0;
-    int op = mf_mop_from_name(sm->op);
+    int op = mf_lang_op_find(o->lang, sm->op);
     if (op < 0) {
         o->mask = 0; /* an operator this build does not know: all */
         return 1;
@@ -194,10 +195,10 @@ static int op_fn(const mf_store_mutant *sm, void *arg)
 /* The operators of the killed mutants in the job, as a mask for
  * mf_mutants_each (0: all). Enumerating one operator's mutants instead
  * of every one is what keeps the replay cheap on models with many. */
-static unsigned kill_ops(mf_store *st, int64_t job, const kill_ref *kills,
-                         int nkills)
+static unsigned kill_ops(mf_store *st, int64_t job, const mf_lang *lang,
+                         const kill_ref *kills, int nkills)
 {
-    ops_ctx o = {kills, nkills, 0};
+    ops_ctx o = {lang, kills, nkills, 0};
     if (!st || mf_store_job_mutants(st, job, op_fn, &o) < 0)
         return 0;
     return o.mask;
@@ -224,7 +225,7 @@ int mf_verify_kills(mf_verify *v, mf_store *st, int64_t job, char *why,
     if (!x.bad && x.nkills > 0) {
         qsort(x.kills, (size_t)x.nkills, sizeof *x.kills, cmp_kill);
         x.done = mf_xcalloc((size_t)x.nkills, sizeof *x.done);
-        mf_mutants_pick(v->m, kill_ops(st, job, x.kills, x.nkills),
+        mf_mutants_pick(v->m, kill_ops(st, job, v->m->lang, x.kills, x.nkills),
                         replay_pick, replay_fn, &x);
         for (int k = 0; k < x.nkills && !x.bad; k++)
             if (!x.done[k])

@@ -368,7 +368,7 @@ static int ev_case(ectx *c, const mf_expr **kids, int nkids, int in_next,
 }
 
 /* A word conversion (word.c) of each value of kids[0]; its other kids are
- * integer literals (flatten.c checked them). */
+ * integer literals (typecheck.c checked them). */
 static int ev_word_call(ectx *c, const mf_expr *e, int in_next,
                         mf_valset *out)
 {

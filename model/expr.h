@@ -101,7 +101,7 @@ typedef struct mf_expr {
     mf_refkind ref_kind;  /* MF_E_ID after flattening */
     int ref;              /* index for ref_kind */
     int wty;              /* MF_E_WORD: its type; else set by type checking
-                           * (flatten.c) on every node whose value is a word,
+                           * (typecheck.c) on every node whose value is a word,
                            * 0 on the others */
     int nkids;            /* number of children */
     struct mf_expr **kids; /* children; arena-owned */

@@ -2,16 +2,17 @@
  * variables, DEFINEs and symbolic constants by name, how many observables a
  * state has, the scalar type of a cell and the values of a type; and
  * freeing a model with the caches layers above keep in it. It does not build
- * a model (flatten.c), change one (mutate.c) or print one (print.c), and
- * calls nothing above model.h, so that each of those may call it. */
-#include "model.h"
+ * a model (a language's loader and finish.c), copy one (copy.c), type check
+ * one (typecheck.c) or print one (print.c), and calls nothing above model.h,
+ * so that each of those may call it. */
+#include "lang.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Largest domain mf_type_domain lists: 16 values per slot a model may have
- * (flatten.c's limit, 1 << 20). */
+ * (MF_MAX_SLOTS). */
 #define DOMAIN_MAX (1 << 24)
 
 void mf_model_free(mf_model *m)
@@ -24,6 +25,8 @@ void mf_model_free(mf_model *m)
         if (c)
             c->free(c);
     }
+    if (m->lang_data && m->lang && m->lang->free_data)
+        m->lang->free_data(m->lang_data);
     mf_arena_free(m->arena);
     free(m);
 }

@@ -13,16 +13,20 @@
  * assignment or constraint mentions and VARs whose next is an unconditional
  * choice. An input VAR's value in state i+1 is chosen by the step i input; in
  * state 0 by the initial input. Observables default to all non-input VARs.
- * Building a model is flatten.c, its lookups model.c and printing print.c;
- * nothing here runs one (sim.h) or mutates one (mutate.h). */
+ * A model is read by a language (lang.h: SMV in smv/, chosen by
+ * lang/langs.h), which builds it and ends with finish.c; its lookups and
+ * copies are model.c, its type rules typecheck.c and its canonical print
+ * print.c; nothing here runs one (sim.h) or mutates one (mutate.h). */
 #ifndef MF_MODEL_H
 #define MF_MODEL_H
 
-#include "ast.h"
+#include "expr.h"
 
 #define MF_SYM_BASE ((int64_t)1 << 40)
 #define MF_SYM(i) (MF_SYM_BASE + (int64_t)(i))
 #define MF_IS_SYM(v) ((v) >= MF_SYM_BASE)
+/* The most cells a state may have (mf_model_finish refuses more). */
+#define MF_MAX_SLOTS (1 << 20)
 /* Integer ranges wider than this are refused as unsupported. */
 #define MF_INT_LIMIT ((int64_t)1 << 31)
 /* The values an unbounded `integer` variable holds in the simulator and
@@ -32,6 +36,10 @@
 #define MF_INT_UNBOUNDED (((int64_t)1 << 32) - 1)
 
 typedef int64_t mf_val;
+
+/* How a variable was declared: VAR (state), IVAR (input), FROZENVAR (set
+ * in the initial state, never changed). */
+typedef enum { MF_DECL_VAR, MF_DECL_IVAR, MF_DECL_FROZENVAR } mf_declkind;
 
 typedef enum {
     MF_TY_BOOL,
@@ -106,9 +114,17 @@ typedef struct mf_model_cache {
  * input or without. */
 #define MF_MODEL_NSIM_PLANS 4
 
+struct mf_lang;
+
 typedef struct mf_model {
     mf_arena *arena;  /* owns everything below */
     const char *file; /* for messages */
+    /* The language the model was read in (lang.h): mutants and printing in
+     * the language dispatch through it. Copies of a model carry it. */
+    const struct mf_lang *lang;
+    /* The language's own data about the model (lang.h), freed by its
+     * free_data with the loaded model; NULL in copies. */
+    void *lang_data;
     int nvars;
     mf_var *vars;
     int nitems;
@@ -127,14 +143,6 @@ typedef struct mf_model {
     _Atomic(mf_model_cache *) sim_plans[MF_MODEL_NSIM_PLANS];
 } mf_model;
 
-/* Parse, flatten, type check and settle inputs/observables. On failure
- * returns MF_EPARSE, MF_EUNSUPPORTED or MF_ETYPE with a
- * "file:line:col: error|unsupported: ..." message; *out is NULL. */
-int mf_model_load(mf_model **out, const char *file, const char *text,
-                  size_t len, const mf_model_opts *opts);
-/* The same from a file (MF_EIO if it cannot be read). */
-int mf_model_load_file(mf_model **out, const char *path,
-                       const mf_model_opts *opts);
 /* Frees m, its arena and the caches kept in it (model.c). NULL-safe. */
 void mf_model_free(mf_model *m);
 
@@ -148,8 +156,19 @@ int mf_model_nobs(const mf_model *m);
 int mf_model_find_sym(const mf_model *m, const char *name);
 
 /* Type check one item in the context of m (used for mutated items: a mutant
- * that fails is stillborn). Returns 0 or MF_ETYPE with a message. */
+ * that fails is stillborn). Returns 0 or MF_ETYPE with a message
+ * (typecheck.c). */
 int mf_model_check_item(const mf_model *m, const mf_item *it);
+/* Type check every item of m, refuse a variable (element) assigned twice
+ * and a combinational loop: 0, or MF_ETYPE with a "file:line:col: error:"
+ * message (mf_model_finish runs it on a language's new model). */
+int mf_model_check_all(const mf_model *m);
+/* Type check `it` for its side effect alone: the word types (expr.h wty)
+ * marked on its nodes, as a checked item has them. A failure is ignored
+ * (its message is left in mf_err_msg()). */
+void mf_model_mark_words(const mf_model *m, const mf_item *it);
+/* Recomputes m->hash: the SHA-256 of the canonical print (mf_print_model). */
+void mf_model_rehash(mf_model *m);
 
 /* A copy of m in a fresh arena with items[index] replaced by *it, or removed
  * when it is NULL (never a DEFINE: DEFINEs come first in items, so removing a
@@ -175,6 +194,9 @@ int mf_model_replace_item(mf_model **out, const mf_model *m, int index,
  * parenthesised only where precedence needs it. Printing, re-parsing and
  * printing again yields the same text. */
 void mf_print_model(mf_buf *out, const mf_model *m);
+/* The model as its language writes it (lang.h, print_model), or, for a
+ * language without a printer of its own (SMV), mf_print_model. */
+void mf_model_print(mf_buf *out, const mf_model *m);
 void mf_print_item(mf_buf *out, const mf_model *m, const mf_item *it);
 void mf_print_expr(mf_buf *out, const mf_model *m, const mf_expr *e);
 void mf_print_type(mf_buf *out, const mf_model *m, const mf_type *t);

@@ -1,8 +1,10 @@
-/* mutate.h - the mutation engine: every operator of docs/operators.md
- * applied to a flattened model, in a deterministic order, with stable ids.
+/* mutate.h - mutants of a model, whatever its language: enumerated with
+ * stable ids, found by id, applied and printed. The operators themselves
+ * are the model's language's (lang.h; SMV's: smv/smv.h and
+ * docs/operators.md), reached through m->lang.
  *
  * A mutant is (operator, site, replacement). The site is a path in the
- * canonical model: the item ("next(st)", "init(wtr)", "DEFINE d",
+ * language's terms; for SMV the item ("next(st)", "init(wtr)", "DEFINE d",
  * "TRANS#2"), "/", and the path through the expression, steps joined by
  * ".": bN.g / bN.v (guard / value of case branch N), l / r (binary
  * operands), 0, 1, ... (other children): "next(st)/b3.g.r".
@@ -16,38 +18,17 @@
 #include "model.h"
 
 typedef enum {
-    MF_MOP_CASE_REMOVE,     /* remove a case branch */
-    MF_MOP_CASE_SWAP,       /* swap two adjacent case branches */
-    MF_MOP_ASSIGN_REMOVE,   /* remove a next() or invariant assignment */
-    MF_MOP_INIT_REMOVE,     /* remove an init() assignment */
-    MF_MOP_CONSTR_REMOVE,   /* remove a conjunct of INIT/TRANS/INVAR */
-    MF_MOP_NEGATE,          /* negate a boolean (sub)expression */
-    MF_MOP_LOGIC_OP,        /* replace & | -> <-> xor xnor */
-    MF_MOP_ARITH_OP,        /* replace + - * / mod */
-    MF_MOP_REL_OP,          /* replace = != < <= > >= */
-    MF_MOP_STUCK_AT,        /* a condition stuck at TRUE or FALSE */
-    MF_MOP_GUARD_TRUE,      /* a case guard -> TRUE */
-    MF_MOP_TERM_REMOVE,     /* remove a conjunct/disjunct of an expression */
-    MF_MOP_ASSOC_SHIFT,     /* (a|b)&c -> a|(b&c) */
-    MF_MOP_VAR_REPLACE,     /* a variable by another of the same type */
-    MF_MOP_ENUM_REPLACE,    /* an enumeration literal by another */
-    MF_MOP_NUMBER_REPLACE,  /* c -> 0, 1, c+1, c-1 (clamped to the range) */
-    MF_MOP_DIGIT_REPLACE,   /* one digit of a number literal */
-    MF_MOP_WORD_BITWISE,    /* replace & | xor xnor on words */
-    MF_MOP_WORD_SHIFT,      /* << <-> >> */
-    MF_MOP_WORD_BIT_FLIP,   /* flip bit 0, 1 or N-1 of a word constant */
-    MF_MOP_WORD_SELECT,     /* w[h:l] -> w[h+1:l+1], w[h-1:l-1] */
-    MF_MOP__COUNT
-} mf_mop;
-
-typedef enum {
     MF_MUT_OK,        /* to be checked */
     MF_MUT_DUPLICATE, /* same mutated model as the original or an earlier one */
     MF_MUT_STILLBORN, /* the mutated model does not type check */
 } mf_mut_status;
 
+struct mf_lang;
+
 typedef struct {
-    mf_mop op;
+    const struct mf_lang *lang; /* the language whose operator op is */
+    int op;                     /* the operator, numbered by the language
+                                   (mf_lang_op_name(lang, op)) */
     int item;            /* index of the replaced item in the model */
     const char *site;    /* canonical site path */
     const char *repl;    /* canonical text of the replacement */
@@ -63,15 +44,15 @@ typedef struct {
                             nodes here; NULL in mf_mutants_each callbacks */
 } mf_mutant;
 
-/* The short stable name of an operator ("number-replace") and back
- * (-1 if unknown). */
-const char *mf_mop_name(mf_mop op);
-int mf_mop_from_name(const char *name);
+/* The name of operator op of m's language ("number-replace"; "?" if out
+ * of range), and how many operators it has (op is 0 .. that - 1). */
+const char *mf_mutant_op_name(const mf_model *m, int op);
+int mf_mutant_nops(const mf_model *m);
 
 /* Which operators to apply: a bitmask of 1u << op. 0 means all. Parse a
- * comma-separated list of names into *mask (MF_ERROR with a message naming
- * the bad one). */
-int mf_mop_parse_list(unsigned *mask, const char *list);
+ * comma-separated list of names of m's language's operators into *mask
+ * (MF_ERROR with a message naming the bad one). */
+int mf_mutant_ops_parse(const mf_model *m, unsigned *mask, const char *list);
 
 /* Called once per mutant, in the deterministic order. The mutant and what it
  * points to live only during the call (copy what you keep). Return non-zero
@@ -79,8 +60,9 @@ int mf_mop_parse_list(unsigned *mask, const char *list);
 typedef int (*mf_mutant_fn)(const mf_mutant *mu, void *ctx);
 
 /* Enumerate the mutants of m for the operators in `mask`, classifying each
- * as ok, duplicate or stillborn. Streams: memory is proportional to the
- * model plus a small record (a hash) per mutant, never to all mutants. */
+ * as ok, duplicate or stillborn, in the order of m's language. Streams:
+ * memory is proportional to the model plus a small record (a hash) per
+ * mutant, never to all mutants. */
 int mf_mutants_each(const mf_model *m, unsigned mask, mf_mutant_fn fn,
                     void *ctx);
 
@@ -103,9 +85,10 @@ void mf_mutant_free(mf_mutant *mu); /* NULL-safe */
 /* The mutated model (see mf_model_replace_item). */
 int mf_mutant_apply(mf_model **out, const mf_model *m, const mf_mutant *mu);
 
-/* The mutated model printed as SMV, the changed item preceded by a comment
- * line "-- mutant ID (operator): description" and followed by
- * "-- end of mutant ID". */
+/* The mutated model printed in its language with the change marked (for
+ * SMV: the changed item preceded by a comment line
+ * "-- mutant ID (operator): description" and followed by
+ * "-- end of mutant ID"). */
 void mf_mutant_print(mf_buf *out, const mf_model *m, const mf_mutant *mu);
 
 #endif

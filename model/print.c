@@ -6,7 +6,7 @@
  * Parentheses appear only where NuSMV precedence needs them; binary
  * operators always have spaces around them (so `a - b` never lexes as the
  * identifier `a-b`). Comments and layout of the source are not kept. */
-#include "model.h"
+#include "lang.h"
 #include "word.h"
 
 #include <string.h>
@@ -400,4 +400,12 @@ void mf_print_obs(mf_buf *b, const mf_model *m, const mf_val *obs)
         else
             mf_buf_printf(b, "%lld", (long long)obs[k]);
     }
+}
+
+void mf_model_print(mf_buf *out, const mf_model *m)
+{
+    if (m->lang && m->lang->print_model)
+        m->lang->print_model(out, m);
+    else
+        mf_print_model(out, m);
 }

@@ -6,7 +6,7 @@
  * operands' N bits, computes on them modulo 2^N and reads the result back
  * as the result type's integer. Widths are at most MF_WORD_MAX_WIDTH (32),
  * so every intermediate product fits in 64 bits. Type rules (which operand
- * types an operator takes, what type it gives) are flatten.c's. */
+ * types an operator takes, what type it gives) are typecheck.c's. */
 #include "word.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * an unsigned word[N], -2^(N-1) .. 2^(N-1)-1 for a signed one, so order and
  * equality are those of the integers and toint() is the identity. A type is
  * an int as expr.h's MF_WTY makes it (width and signedness). Nothing here
- * type checks an expression (flatten.c) or walks one (eval.c). */
+ * type checks an expression (typecheck.c) or walks one (eval.c). */
 #ifndef MF_WORD_H
 #define MF_WORD_H
 

@@ -19,6 +19,8 @@
 
 #include "explore.h"
 #include "mutate.h"
+#include "langs.h"
+#include "smv.h"
 
 typedef struct {
     const mf_model *m;

@@ -4,9 +4,11 @@
 # read from the build's object files with nm (file A depends on file B when
 # A has an undefined symbol that B defines; every strongly connected
 # component of more than one file is printed with the symbols that make
-# it); (b) includes go down the layers only: model < {engine, verilog} < proto
-# < {worker, config, coordinator/store} < {coordinator, coordinator/report}
-# < cli (folders of one layer include nothing of each other), a folder
+# it); (b) includes go down the layers only: model < {smv} (the
+# languages) < verilog (read through smv's reader) < lang (their
+# registry) < engine < proto < {worker, config,
+# coordinator/store} < {coordinator, coordinator/report} < cli (folders of
+# one layer include nothing of each other), a folder
 # including headers of its own folder and of lower layers only (tests/ may
 # include anything), so that the folders cannot form a cycle either; every
 # offending #include line is printed. It does not build anything: the
@@ -106,10 +108,10 @@ END {
 # A header is found where the compiler finds it: next to the including file
 # first, else in the one folder that holds a header of that name (sources,
 # then headers generated into the build, such as proto/mutfarm.pb-c.h).
-srcs=$(find model engine verilog worker config proto coordinator cli tests \
+srcs=$(find model smv verilog lang engine worker config proto coordinator cli tests \
     \( -name '*.c' -o -name '*.h' \) | sort)
 {
-    find model engine verilog worker config proto coordinator cli tests -name '*.h' |
+    find model smv verilog lang engine worker config proto coordinator cli tests -name '*.h' |
         sed 's/^/H /'
     (cd "$BUILD" && find . -path ./CMakeFiles -prune -o -name '*.h' -print) |
         sed 's|^\./||; s/^/H /'
@@ -119,12 +121,17 @@ srcs=$(find model engine verilog worker config proto coordinator cli tests \
 } | awk '
 function rank(d) {
     if (d == "model") return 0
-    if (d == "engine" || d == "verilog") return 1
-    if (d == "proto") return 2
-    if (d == "worker" || d == "config" || d == "coordinator/store") return 3
-    if (d == "coordinator" || d == "coordinator/report") return 4
-    if (d == "cli") return 5
-    if (d == "tests" || index(d, "tests/") == 1) return 6
+    # the languages, one folder each, none including another
+    if (d == "smv") return 1
+    # Verilog: its yosys translation is SMV, read by smv/
+    if (d == "verilog") return 2
+    if (d == "lang") return 3
+    if (d == "engine") return 4
+    if (d == "proto") return 5
+    if (d == "worker" || d == "config" || d == "coordinator/store") return 6
+    if (d == "coordinator" || d == "coordinator/report") return 7
+    if (d == "cli") return 8
+    if (d == "tests" || index(d, "tests/") == 1) return 9
     return -1
 }
 function dir(p) { if (p !~ /\//) return "."; sub(/\/[^\/]*$/, "", p); return p }

@@ -79,6 +79,8 @@
 #include "model.h"
 #include "mutate.h"
 #include "sim.h"
+#include "langs.h"
+#include "smv.h"
 
 /* The CI sample (under 2 minutes with ASan+UBSan on two shared cores):
  * bound CI_BOUND and, per model, at most `cap` evenly spaced mutants (0:

@@ -28,6 +28,7 @@
 #include "model.h"
 #include "mutate.h"
 #include "sim.h"
+#include "langs.h"
 
 typedef struct {
     mf_arena *a;

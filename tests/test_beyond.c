@@ -19,6 +19,7 @@
 #include "explore.h"
 #include "model.h"
 #include "mutate.h"
+#include "langs.h"
 
 /* A counter that a tick moves up to 30; the mutant stops at 29: only 30
  * ticks tell them apart. */

@@ -20,6 +20,7 @@
 #include "engine.h"
 #include "explore.h"
 #include "mutate.h"
+#include "langs.h"
 
 /* x is observed; h, b, dbg and dead are not; req is an input. h's next
  * has a TRUE branch (a mutant can remove it: a refusal at h = 3) and

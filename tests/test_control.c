@@ -18,6 +18,7 @@
 #include "explore.h"
 #include "model.h"
 #include "mutate.h"
+#include "langs.h"
 
 static mf_model *load_beverage(void)
 {

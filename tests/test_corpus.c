@@ -35,6 +35,8 @@
 
 #include "model.h"
 #include "mutate.h"
+#include "langs.h"
+#include "smv.h"
 
 static const char *models_dir(void)
 {

@@ -18,6 +18,7 @@
 #include "model.h"
 #include "mutate.h"
 #include "sim.h"
+#include "langs.h"
 
 /* The paper observes only `out` (the tank level is internal). */
 static mf_model *load(const char *path, const char *observe)

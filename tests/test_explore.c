@@ -17,6 +17,8 @@
 
 #include "explore.h"
 #include "mutate.h"
+#include "langs.h"
+#include "smv.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -85,7 +87,7 @@ typedef struct {
 static int find_fn(const mf_mutant *mu, void *ctx)
 {
     find_ctx *f = ctx;
-    if (mu->status != MF_MUT_OK || mu->op != f->op ||
+    if (mu->status != MF_MUT_OK || mu->op != (int)f->op ||
         (f->site && strcmp(mu->site, f->site) != 0) ||
         (f->repl && strcmp(mu->repl, f->repl) != 0) ||
         (f->desc && !strstr(mu->desc, f->desc)))

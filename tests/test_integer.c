@@ -18,6 +18,7 @@
 #include "model.h"
 #include "mutate.h"
 #include "sim.h"
+#include "langs.h"
 
 #define ACC "tests/models/int_acc.smv"
 

@@ -23,6 +23,7 @@
 #include "matrix.h"
 #include "model.h"
 #include "store.h"
+#include "langs.h"
 
 static mf_model *beverage(void)
 {

@@ -1,5 +1,6 @@
 /* test_model.c - flattening, name resolution, type checking, inputs and
- * observables, and the canonical printer (model/flatten.c, model/print.c). */
+ * observables, and the canonical printer (smv/flatten*.c,
+ * model/typecheck.c, model/finish.c, model/print.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "langs.h"
 
 static mf_model *load_opts(const char *text, const mf_model_opts *opts)
 {

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "mutate.h"
+#include "langs.h"
+#include "smv.h"
 
 static mf_model *load(const char *text)
 {

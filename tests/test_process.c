@@ -18,6 +18,8 @@
 #include "model.h"
 #include "mutate.h"
 #include "sim.h"
+#include "langs.h"
+#include "smv.h"
 
 #define TURNS "tests/models/proc_turns.smv"
 

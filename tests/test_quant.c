@@ -26,6 +26,7 @@
 #include "engine.h"
 #include "model.h"
 #include "quant.h"
+#include "langs.h"
 
 static double now(void)
 {

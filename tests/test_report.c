@@ -18,6 +18,8 @@
 
 #include "mutate.h"
 #include "report_int.h"
+#include "langs.h"
+#include "smv.h"
 
 /* A campaign over `text` as the store would give it: every operator, no
  * --inputs/--observe. */

@@ -26,6 +26,7 @@
 #include "sim.h"
 #include "store.h"
 #include "store_int.h"
+#include "langs.h"
 
 /* ---- models ------------------------------------------------------------- */
 

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "sim.h"
+#include "langs.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

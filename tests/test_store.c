@@ -21,6 +21,8 @@
 #include "model.h"
 #include "mutate.h"
 #include "store.h"
+#include "langs.h"
+#include "smv.h"
 
 /* ---- fixtures ----------------------------------------------------------- */
 
@@ -99,6 +101,7 @@ static mf_mutant synth(int n, int item, mf_mut_status status)
     static char site[64], desc[96];
     mf_mutant mu;
     memset(&mu, 0, sizeof mu);
+    mu.lang = &mf_lang_smv;
     mu.op = (mf_mop)(n % MF_MOP__COUNT);
     mu.item = item;
     snprintf(site, sizeof site, "next(x%d)/b%d.g", item, n % 5);

@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "mutate.h"
 #include "verify.h"
+#include "langs.h"
 
 #define NMUT 160
 

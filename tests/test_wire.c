@@ -29,6 +29,7 @@
 #include "model.h"
 #include "mutate.h"
 #include "wire.h"
+#include "langs.h"
 
 #define BEVERAGE "tests/models/beverage.smv"
 

@@ -22,6 +22,8 @@
 #include "mutate.h"
 #include "sim.h"
 #include "word.h"
+#include "langs.h"
+#include "smv.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -27,6 +27,7 @@
 #include <z3.h>
 #include <zmq.h>
 
+#include "langs.h"
 #include "matrix_job.h"
 #include "mutate.h"
 #include "sim.h"

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "kill_replay.h"
+#include "langs.h"
 #include "mutate.h"
 
 static int64_t now_ms(void)
@@ -212,6 +213,9 @@ int mf_worker_do_matrix_job(mf_wire_matrix_result **out,
     mo.observe = (const char **)job->observe;
     mo.nobserve = (int)job->n_observe;
     mf_model *m = NULL;
+    /* A job carries its model's name and text, not its language: the
+     * name's ending chooses it, else the text (langs.h), so the wire needs
+     * no language field. */
     const char *name = job->model_name[0] ? job->model_name : "job.smv";
     int rc = mf_model_load(&m, name, job->model_text, tlen, &mo);
     if (rc < 0)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "langs.h"
 #include "mutate.h"
 
 typedef MF_VEC(const char *) name_vec;
@@ -129,7 +130,7 @@ int mf_matrix_campaign_open(mf_matrix_campaign *out, mf_store *s,
         p += nl;
     }
     const char *ops = col_text(st, 5);
-    if (ops[0] && (rc = mf_mop_parse_list(&out->mask, ops)) < 0) {
+    if (ops[0] && (rc = mf_mutant_ops_parse(out->model, &out->mask, ops)) < 0) {
         snprintf(why, sizeof why, "%s", mf_err_msg());
         rc = mf_err_set(MF_ERROR, "store %s: campaign %lld: operators: %s",
                         mf_store_path(s), (long long)campaign, why);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "langs.h"
 #include "mutate.h"
 
 /* ---- the text ------------------------------------------------------------ */
@@ -575,7 +576,7 @@ int mf_report_sites_build(mf_report_sites *out, const mf_report_campaign *c,
     split_list(&observe, obuf);
     mf_model_opts mo = {inputs.v, inputs.n, observe.v, observe.n};
     if (mf_model_load(&m, c->model, c->text, c->text_len, &mo) < 0 ||
-        (c->operators[0] && mf_mop_parse_list(&mask, c->operators) < 0)) {
+        (c->operators[0] && mf_mutant_ops_parse(m, &mask, c->operators) < 0)) {
         mf_buf w = {0};
         mf_buf_printf(&w, "the stored model no longer loads (%s)",
                       mf_err_msg());

@@ -5,6 +5,7 @@
  * score_history. It does not cut or lease jobs (jobs.c) and does not count
  * verdicts itself (queries.c). */
 #include "store_int.h"
+#include "lang.h"
 
 static const mf_store_query q_model_ins = {
     Q_MODEL_INS, "INSERT INTO models(hash, name, text, created_at) "
@@ -344,7 +345,7 @@ int mf_store_plan_add(mf_store *s, const mf_mutant *mu)
     int rc = mf_store_one(
         s, &q_mut_ins, "storing a mutant",
         BIND(ARG_INT(s->plan_campaign), ARG_TEXT(mu->id),
-             ARG_TEXT(mf_mop_name(mu->op)), ARG_INT(mu->item),
+             ARG_TEXT(mf_lang_op_name(mu->lang, mu->op)), ARG_INT(mu->item),
              ARG_TEXT(mu->site ? mu->site : ""), ARG_INT(mu->line),
              ARG_INT(mu->col), ARG_TEXT(mu->desc ? mu->desc : ""),
              ARG_TEXT(mut_status_name(mu->status)),

@@ -14,6 +14,7 @@
 
 #include "ast.h"
 #include "model.h"
+#include "langs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

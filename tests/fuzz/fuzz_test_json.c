@@ -22,6 +22,7 @@
 
 #include "store.h"
 #include "store_int.h"
+#include "langs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);

@@ -6,7 +6,7 @@
 #ifndef MF_AST_H
 #define MF_AST_H
 
-#include "expr.h"
+#include "model.h"
 
 typedef enum {
     MF_AT_BOOL,  /* boolean */
@@ -31,8 +31,6 @@ typedef struct mf_ast_type {
     mf_expr **args;            /* MF_AT_INST: actual parameters */
     int process;               /* MF_AT_INST: declared `process M(...)` */
 } mf_ast_type;
-
-typedef enum { MF_DECL_VAR, MF_DECL_IVAR, MF_DECL_FROZENVAR } mf_declkind;
 
 typedef struct {
     mf_declkind kind;
@@ -108,5 +106,12 @@ typedef struct {
  * mf_err_msg(), and *out is NULL. `text` need not be NUL-terminated. */
 int mf_parse(mf_ast **out, const char *file, const char *text, size_t len);
 void mf_ast_free(mf_ast *ast); /* NULL-safe */
+
+/* The flat model of a parsed tree (flatten.c, flatten_items.c), of
+ * language `lang` (lang.h; SMV's or a language read through SMV), as
+ * lang.h's load returns it. */
+struct mf_lang;
+int mf_smv_flatten(mf_model **out, const mf_ast *ast,
+                   const struct mf_lang *lang, const mf_model_opts *opts);
 
 #endif

@@ -6,7 +6,7 @@
 #ifndef MF_PROCESS_H
 #define MF_PROCESS_H
 
-#include "model.h"
+#include "ast.h"
 
 /* The scheduler input, named as NuSMV names it. */
 #define MF_PROC_SELECTOR "_process_selector_"
