@@ -3,6 +3,7 @@
  * reads a language's text beyond asking each one's sniff. */
 #include "langs.h"
 #include "smv.h"
+#include "verilog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 /* One line per language. */
 const mf_lang *const mf_langs[] = {
     &mf_lang_smv,
+    &mf_lang_verilog,
     NULL,
 };
 

@@ -2,6 +2,7 @@
  * (mutation.h): the options parsed, the source text found, ids and
  * descriptions made. Nothing here runs yosys. */
 #define _POSIX_C_SOURCE 200809L
+#include "lang.h"
 #include "mutation.h"
 
 #include <ctype.h>
@@ -15,20 +16,6 @@ const char *const mf_vmut_op_names[MF_VMUT_NOPS] = {
 
 /* The longest source excerpt a description quotes. */
 #define EXCERPT_MAX 48
-
-void mf_vmut_id(char id[17], const char *op, const char *site,
-                const char *repl)
-{
-    mf_buf b = {0};
-    mf_buf_put(&b, op, strlen(op) + 1);
-    mf_buf_put(&b, site, strlen(site) + 1);
-    mf_buf_put(&b, repl, strlen(repl));
-    char hex[65];
-    mf_sha256_hex(hex, b.data, b.len);
-    memcpy(id, hex, 16);
-    id[16] = 0;
-    mf_buf_free(&b);
-}
 
 /* The value of option `-name` in a list line ("" if absent), into dst. */
 static void opt_of(char *dst, size_t cap, const char *line, const char *name)
@@ -272,7 +259,7 @@ int mf_vmut_table_build(mf_vmut_table *t, const char *list,
         memcpy(sites[t->n], site.data, site.len + 1);
         mf_buf key = {0};
         mf_buf_printf(&key, "%s#%d", site.data, occ);
-        mf_vmut_id(mu->id, mode, key.data, repl.data ? repl.data : "");
+        mf_mutant_id(mu->id, mode, key.data, repl.data ? repl.data : "");
         char w[1200], kind[128];
         cell_kind(kind, sizeof kind, ncell);
         what(w, sizeof w, mode, port, bit, ctrl, wire, wbit);

@@ -39,8 +39,4 @@ int mf_vmut_table_build(mf_vmut_table *t, const char *list,
                         const mf_verilog_src *srcs, int nsrcs);
 void mf_vmut_table_free(mf_vmut_table *t);
 
-/* The stable id (lang.h's mf_mutant_id formula). */
-void mf_vmut_id(char id[17], const char *op, const char *site,
-                const char *repl);
-
 #endif
