@@ -482,7 +482,8 @@ int mf_verilog_translate(mf_buf *out, const mf_verilog_src *srcs, int nsrcs,
                       rname, rcycles, rcycles == 1 ? "" : "s");
     else
         mf_buf_printf(out, "-- mf:start %s\n",
-                      ninit == nregs ? "initial values"
+                      nregs == 0       ? "no registers"
+                      : ninit == nregs ? "initial values"
                       : ninit ? "initial values, the other registers free"
                               : "free");
     mf_buf_printf(out, "-- mf:select %s %d\n", SELECT, width);
