@@ -233,7 +233,7 @@ int mf_vmut_table_build(mf_vmut_table *t, const char *list,
         }
         mf_vmut *mu = &t->m[t->n];
         memset(mu, 0, sizeof *mu);
-        snprintf(mu->mode, sizeof mu->mode, "%s", mode);
+        snprintf(mu->mode, sizeof mu->mode, "%.7s", mode);
         char *cut = strstr(start, " -src ");
         if (cut)
             *cut = 0;
