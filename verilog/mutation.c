@@ -173,6 +173,7 @@ int mf_vmut_table_build(mf_vmut_table *t, const char *list,
 {
     int cap = 0;
     char **sites = NULL; /* id inputs of the rows so far, for occurrences */
+    size_t *lens = NULL; /* their lengths */
     memset(t, 0, sizeof *t);
     for (const char *l = list; *l;) {
         size_t k = strcspn(l, "\n");
@@ -222,6 +223,7 @@ int mf_vmut_table_build(mf_vmut_table *t, const char *list,
             for (int i = 0; i < t->n; i++)
                 free(sites[i]);
             free(sites);
+            free(lens);
             mf_vmut_table_free(t);
             return mf_err_set(MF_ERROR, "yosys mutate -list: unexpected "
                               "line: %.*s", (int)(k > 80 ? 80 : k), l);
@@ -230,6 +232,7 @@ int mf_vmut_table_build(mf_vmut_table *t, const char *list,
             cap = cap ? cap * 2 : 64;
             t->m = mf_xrealloc(t->m, (size_t)cap * sizeof *t->m);
             sites = mf_xrealloc(sites, (size_t)cap * sizeof *sites);
+            lens = mf_xrealloc(lens, (size_t)cap * sizeof *lens);
         }
         mf_vmut *mu = &t->m[t->n];
         memset(mu, 0, sizeof *mu);
@@ -252,11 +255,12 @@ int mf_vmut_table_build(mf_vmut_table *t, const char *list,
         mf_buf_printf(&site, "%c%s", 0, repl.data ? repl.data : "");
         int occ = 0;
         for (int i = 0; i < t->n; i++)
-            if (!strcmp(t->m[i].mode, mode) &&
-                !memcmp(sites[i], site.data, site.len + 1))
+            if (!strcmp(t->m[i].mode, mode) && lens[i] == site.len &&
+                !memcmp(sites[i], site.data, site.len))
                 occ++;
         sites[t->n] = mf_xmalloc(site.len + 1);
         memcpy(sites[t->n], site.data, site.len + 1);
+        lens[t->n] = site.len;
         mf_buf key = {0};
         mf_buf_printf(&key, "%s#%d", site.data, occ);
         mf_mutant_id(mu->id, mode, key.data, repl.data ? repl.data : "");
@@ -279,6 +283,7 @@ int mf_vmut_table_build(mf_vmut_table *t, const char *list,
     for (int i = 0; i < t->n; i++)
         free(sites[i]);
     free(sites);
+    free(lens);
     return 0;
 }
 

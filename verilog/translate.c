@@ -521,7 +521,7 @@ int mf_verilog_translate_files(mf_buf *out, const char *const *paths,
                      (int)(slash - paths[i]), paths[i]);
     }
     if (!rc) {
-        char abs[1024] = "";
+        char abs[2048] = "";
         if (!incdir[0] || incdir[0] != '/') {
             char cwd[512];
             if (getcwd(cwd, sizeof cwd))
