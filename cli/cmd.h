@@ -17,6 +17,8 @@ enum {
 
 /* mutfarm model (check|print) MODEL  -- cmd_model.c */
 int mf_cmd_model(int argc, char **argv);
+/* mutfarm verilog FILE.v... [--top T] [--reset S=V] -o F  -- cmd_verilog.c */
+int mf_cmd_verilog(int argc, char **argv);
 /* mutfarm mutants list MODEL | mutants show MODEL ID  -- cmd_mutants.c */
 int mf_cmd_mutants(int argc, char **argv);
 /* mutfarm simulate MODEL [--mutant ID] --inputs FILE  -- cmd_simulate.c */

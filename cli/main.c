@@ -38,6 +38,9 @@ static const command commands[] = {
     {"model", mf_cmd_model,
      "model (check|print) MODEL\n"
      "      accept or refuse a model; inferred inputs and observables"},
+    {"verilog", mf_cmd_verilog,
+     "verilog FILE.v [MORE.v ...] [--top NAME] [--reset SIG=V[:N]] [-o F]\n"
+     "      a Verilog design through yosys into a model (docs/verilog.md)"},
     {"mutants", mf_cmd_mutants,
      "mutants list MODEL [--operators LIST] | mutants show MODEL ID\n"
      "      the mutants of a model, or one of them as SMV"},

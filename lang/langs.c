@@ -4,6 +4,7 @@
 #include "kiss2.h"
 #include "langs.h"
 #include "smv.h"
+#include "verilog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 const mf_lang *const mf_langs[] = {
     &mf_lang_smv,
     &mf_lang_kiss2,
+    &mf_lang_verilog,
     NULL,
 };
 

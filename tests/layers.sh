@@ -5,9 +5,10 @@
 # A has an undefined symbol that B defines; every strongly connected
 # component of more than one file is printed with the symbols that make
 # it); (b) includes go down the layers only: model < {smv, kiss2}
-# (the languages) < lang (their registry) < engine < proto < {worker, config,
-# coordinator/store} < farm < {coordinator, coordinator/report} < cli
-# (folders of one layer include nothing of each other), a folder
+# (the languages) < verilog (read through smv's reader) < lang (their
+# registry) < engine < proto < {worker, config, coordinator/store} < farm <
+# {coordinator, coordinator/report} < cli (folders of one layer include
+# nothing of each other), a folder
 # including headers of its own folder and of lower layers only (tests/ may
 # include anything), so that the folders cannot form a cycle either; every
 # offending #include line is printed. It does not build anything: the
@@ -107,11 +108,11 @@ END {
 # A header is found where the compiler finds it: next to the including file
 # first, else in the one folder that holds a header of that name (sources,
 # then headers generated into the build, such as proto/mutfarm.pb-c.h).
-srcs=$(find model smv kiss2 lang engine worker config proto farm coordinator \
-    cli tests \( -name '*.c' -o -name '*.h' \) | sort)
+srcs=$(find model smv kiss2 verilog lang engine worker config proto farm \
+    coordinator cli tests \( -name '*.c' -o -name '*.h' \) | sort)
 {
-    find model smv kiss2 lang engine worker config proto farm coordinator cli \
-        tests \
+    find model smv kiss2 verilog lang engine worker config proto farm \
+        coordinator cli tests \
         -name '*.h' |
         sed 's/^/H /'
     (cd "$BUILD" && find . -path ./CMakeFiles -prune -o -name '*.h' -print) |
@@ -124,14 +125,16 @@ function rank(d) {
     if (d == "model") return 0
     # the languages, one folder each, none including another
     if (d == "smv" || d == "kiss2") return 1
-    if (d == "lang") return 2
-    if (d == "engine") return 3
-    if (d == "proto") return 4
-    if (d == "worker" || d == "config" || d == "coordinator/store") return 5
-    if (d == "farm") return 6
-    if (d == "coordinator" || d == "coordinator/report") return 7
-    if (d == "cli") return 8
-    if (d == "tests" || index(d, "tests/") == 1) return 9
+    # Verilog: its yosys translation is SMV, read by smv/
+    if (d == "verilog") return 2
+    if (d == "lang") return 3
+    if (d == "engine") return 4
+    if (d == "proto") return 5
+    if (d == "worker" || d == "config" || d == "coordinator/store") return 6
+    if (d == "farm") return 7
+    if (d == "coordinator" || d == "coordinator/report") return 8
+    if (d == "cli") return 9
+    if (d == "tests" || index(d, "tests/") == 1) return 10
     return -1
 }
 function dir(p) { if (p !~ /\//) return "."; sub(/\/[^\/]*$/, "", p); return p }
