@@ -507,15 +507,54 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
     return rc;
 }
 
+/* t->mundef: an observed DEFINE that every state the mutant can be in at
+ * the test's end leaves undefined, where the original's last expected
+ * value is defined (the test's note). Left 0 where the mutant's states
+ * are too many or it refuses. */
+static void note_undefined(const mf_model *mm, mf_test *t)
+{
+    int n = mm->nslots, nn = n ? n : 1, no = t->nobs;
+    int nd = mm->nobs_defines, first = no - nd;
+    if (nd == 0)
+        return;
+    mf_valset cur = {0}, nxt = {0};
+    int rc = states(&cur, mm, NULL, t->inputs);
+    for (int k = 1; k <= t->length && rc == 0 && cur.n; k++) {
+        nxt.n = 0;
+        for (int i = 0; i < cur.n / nn && rc == 0; i++)
+            rc = states(&nxt, mm, cur.v + (size_t)i * n,
+                        t->inputs + (size_t)k * n);
+        dedupe_rows(&nxt, n);
+        mf_valset sw = cur;
+        cur = nxt;
+        nxt = sw;
+    }
+    const mf_val *exp = t->expect + (size_t)t->length * no;
+    mf_val *o = mf_xcalloc((size_t)no + 1, sizeof *o);
+    for (int d = 0; d < nd && rc == 0 && cur.n && !t->mundef; d++) {
+        int all = exp[first + d] != MF_VAL_UNDEF;
+        for (int i = 0; i < cur.n / nn && all; i++)
+            all = obs_of(o, no, mm, cur.v + (size_t)i * n) == 0 &&
+                  o[first + d] == MF_VAL_UNDEF;
+        if (all)
+            t->mundef = d + 1;
+    }
+    free(o);
+    MF_VEC_FREE(cur);
+    MF_VEC_FREE(nxt);
+}
+
 int mf_engine_replay(const mf_model *m, const mf_model *mutant, mf_test *t,
                      mf_notion notion)
 {
     int rc = replay_original(m, t);
     if (rc)
         return rc;
-    if (notion == MF_N_POTENTIAL)
-        return replay_potential(m, mutant, t);
-    return replay_definite(m, mutant, t);
+    rc = notion == MF_N_POTENTIAL ? replay_potential(m, mutant, t)
+                                  : replay_definite(m, mutant, t);
+    if (rc == 0)
+        note_undefined(mutant, t);
+    return rc;
 }
 
 /* At most FILL_TRIES steps tried. */

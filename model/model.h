@@ -25,6 +25,10 @@
 #define MF_SYM_BASE ((int64_t)1 << 40)
 #define MF_SYM(i) (MF_SYM_BASE + (int64_t)(i))
 #define MF_IS_SYM(v) ((v) >= MF_SYM_BASE)
+/* An observed DEFINE's value where it has none (no case branch applies, a
+ * division by zero): a value no other value equals (docs/semantics.md,
+ * Undefined observables). */
+#define MF_VAL_UNDEF INT64_MIN
 /* The most cells a state may have (mf_model_finish refuses more). */
 #define MF_MAX_SLOTS (1 << 20)
 /* Integer ranges wider than this are refused as unsupported. */

@@ -28,6 +28,7 @@ mf_test *mf_test_copy(const mf_test *t)
            sizeof *c->inputs * (size_t)(t->length + 1) * (size_t)t->nslots);
     memcpy(c->expect, t->expect,
            sizeof *c->expect * (size_t)(t->length + 1) * (size_t)t->nobs);
+    c->mundef = t->mundef;
     return c;
 }
 
@@ -82,6 +83,10 @@ void mf_test_print(mf_buf *b, const mf_model *m, const mf_test *t)
                 mf_print_obs(b, m, t->allowed[k] + (size_t)a * (size_t)t->nobs);
             }
         }
+        if (k == t->length && t->mundef > 0)
+            mf_buf_printf(b, "; the mutant's %s is undefined here (no case "
+                             "branch applies)",
+                          m->items[m->obs_defines[t->mundef - 1]].name);
         mf_buf_puts(b, "\n");
     }
 }

@@ -38,6 +38,10 @@ typedef struct {
     int *nallowed;   /* length + 1 */
     mf_val **allowed;
     int mrefuses;    /* step at which the mutant refuses, -1 none */
+    int mundef;      /* 1 + the observed DEFINE (its index in the model's
+                        obs_defines) the mutant leaves undefined in
+                        the last state where the original's has a value
+                        (docs/semantics.md, Undefined observables), 0 none */
 } mf_test;
 
 typedef struct {
