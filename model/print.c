@@ -255,6 +255,20 @@ void mf_print_type(mf_buf *out, const mf_model *m, const mf_type *t)
     }
 }
 
+void mf_print_item_target(mf_buf *out, const mf_model *m, const mf_item *it)
+{
+    if (it->kind == MF_IT_DEFINE) {
+        mf_buf_puts(out, it->name);
+        return;
+    }
+    if (it->kind == MF_IT_INIT || it->kind == MF_IT_NEXT)
+        mf_buf_puts(out, it->kind == MF_IT_INIT ? "init(" : "next(");
+    if (it->lhs)
+        pexpr(out, m, it->lhs, P_TOP, 1);
+    if (it->kind == MF_IT_INIT || it->kind == MF_IT_NEXT)
+        mf_buf_puts(out, ")");
+}
+
 void mf_print_item(mf_buf *out, const mf_model *m, const mf_item *it)
 {
     switch (it->kind) {

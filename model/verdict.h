@@ -42,6 +42,9 @@ typedef struct {
                         obs_defines) the mutant leaves undefined in
                         the last state where the original's has a value
                         (docs/semantics.md, Undefined observables), 0 none */
+    int mundef_item; /* 1 + the mutant's assignment (its item index) that
+                        has no value where the mutant refuses the last
+                        step, 0 none or not known */
 } mf_test;
 
 typedef struct {
