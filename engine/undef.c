@@ -10,6 +10,10 @@
 
 #include "reach.h"
 
+/* Successor enumerations (a state under one input valuation) at most: a
+ * bound on the time `model check` and `run` spend here. */
+#define UNDEF_WORK 300000L
+
 typedef struct {
     mf_reach_set set;
     MF_VEC(int) from; /* per state: its predecessor, -1 initial */
@@ -78,6 +82,7 @@ int mf_undef_find(const mf_model *m, int limit, mf_undef_hit *hit)
     mf_val *inp = mf_xcalloc((size_t)nn, sizeof *inp);
     mf_val *cur = mf_xcalloc((size_t)nn, sizeof *cur);
     mf_val *obs = mf_xcalloc((size_t)nobs + 1, sizeof *obs);
+    long work = 0; /* successor enumerations, at most UNDEF_WORK */
     for (long cb = 0; cb < D[0].combos && rc == 0; cb++) {
         mf_reach_dom_set(&D[0], cb, inp);
         w.cur_cb = cb;
@@ -100,6 +105,10 @@ int mf_undef_find(const mf_model *m, int limit, mf_undef_hit *hit)
         memcpy(cur, all.v + (size_t)idx * n, sizeof *cur * (size_t)n);
         w.cur = idx;
         for (long cb = 0; cb < D[1].combos && rc == 0; cb++) {
+            if (++work > UNDEF_WORK) {
+                rc = MF_UNDEF_PARTIAL;
+                break;
+            }
             mf_reach_dom_set(&D[1], cb, inp);
             w.cur_cb = cb;
             if (mf_sim_next_each(m, cur, inp, add, &w, 1000000) < 0 ||

@@ -10,7 +10,8 @@ enum {
     MF_UNDEF_NONE = 0,    /* no such state among all the reachable ones */
     MF_UNDEF_FOUND = 1,   /* one found: hit->define, hit->test */
     MF_UNDEF_PARTIAL = 2, /* none among the first hit->states: more than
-                             `limit` states or too many input valuations */
+                             `limit` states, too many input valuations or
+                             successor enumerations */
 };
 
 typedef struct {
