@@ -9,6 +9,8 @@
 #   30 steps: killed at length 30 with the same note;
 # - a85d9fe3207cc60d removes next(Pressure)'s TRUE branch: the mutant
 #   refuses the first step, and the test names next(Pressure).
+# A mutant of a small model with an input VAR, killed potentially by the
+# solver and the explorer alike with the same note.
 # A small model whose original leaves its observable undefined after three
 # steps: `model check` warns with the test reaching it, `run` refuses it
 # (exit 1) unless --undefined value is given; a model without such a state
@@ -51,6 +53,24 @@ ASSIGN
   init(s) := 0;
   next(s) := case go & s < 3 : s + 1; TRUE : s; esac;
 SMV
+# A non-deterministic mutant (c is an input VAR): the solver's potential
+# kill carries the mutant's undefined value, which its replay checks.
+cat > "$tmp/nd.smv" <<'SMV'
+MODULE main
+IVAR go : boolean;
+VAR s : 0..3; c : boolean;
+DEFINE out := case s = 0 : FALSE; s = 1 : TRUE; s = 2 : c; s = 3 : TRUE; esac;
+ASSIGN
+  init(s) := 0;
+  next(c) := {TRUE, FALSE};
+  next(s) := case go & s < 3 : s + 1; TRUE : s; esac;
+SMV
+for method in smt explicit; do
+    out=$("$MF_BIN" check "$tmp/nd.smv" --observe out --mutant 5805a4b6b14f1199 \
+          --notion potential --method $method 2>&1)
+    expect "nd, $method" "$out" "^5805a4b6b14f1199  case-remove    killed     potential     length 2$"
+    expect "nd note, $method" "$out" "# expect out=0; the mutant's out is undefined here"
+done
 out=$("$MF_BIN" model check "$tmp/orig.smv" --observe out 2>&1)
 expect "model check warns" "$out" "^warning: the original's out is undefined (no case branch applies) in a state reached in 3 steps"
 expect "model check test" "$out" "^go=TRUE    # expect out=undefined$"
