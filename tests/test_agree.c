@@ -1,7 +1,9 @@
 /* test_agree.c - ground truth for the Z3 engine (issue 3): for the mutants
  * of the models in MF_SHARED_MODELS/corpus and /seeds, and of the word
  * models tests/models/word_*.smv and sis_env.smv (observing its
- * DEFINE SafetyInjection), that the front-end
+ * DEFINE SafetyInjection; not in the CI sample, where its mutants cost the
+ * engine over 10 s each under ASan: tests/undefined.sh compares four of
+ * them), that the front-end
  * accepts, the engine's verdict (engine/engine.h, batch mode, bound
  * B) is compared with the explicit-state explorer's (model/explore.h, exact
  * up to a state limit; run without a depth bound, so that it can exhaust
@@ -122,7 +124,6 @@ static const struct {
     {"counter_bitvector", 0, 1},             /*  46 */
     {"word_machine", 40, 40},                /* 194, words */
     {"word_alu", 40, 40},                    /* 243, words */
-    {"sis_env", 12, 40},                     /* 561, explorer: 4 s/mutant */
     {"smv-dist__semaphore", 12, 40},         /* 208, processes: all agree */
     {"prod-cons__prod-cons", 3, 40},         /* 1338, processes; Release:
                                                 6 in 35 s, 3 past the
