@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "undef.h"
+
 static const char usage[] =
     "usage: mutfarm model check MODEL [--inputs A,B] [--observe X,Y]\n"
     "       mutfarm model print MODEL [--inputs A,B] [--observe X,Y]\n"
@@ -61,6 +63,33 @@ static void check_report(const mf_model *m)
     printf("hash: %s\n", m->hash);
 }
 
+/* States explored looking for an undefined observable. */
+#define UNDEF_STATES 20000
+
+/* Warns where the original leaves an observed DEFINE undefined in a
+ * reachable state (docs/semantics.md, Undefined observables): the state's
+ * observables and the shortest test reaching it. */
+static void undefined_report(const mf_model *m)
+{
+    mf_undef_hit h;
+    int rc = mf_undef_find(m, UNDEF_STATES, &h);
+    if (rc == MF_UNDEF_FOUND) {
+        const char *name = m->items[m->obs_defines[h.define]].name;
+        printf("warning: the original's %s is undefined (no case branch "
+               "applies) in a state reached in %d steps; 'mutfarm run' "
+               "needs --undefined value to compare it (docs/semantics.md, "
+               "Undefined observables); the test:\n",
+               name, h.test->length);
+        mf_buf b = {0};
+        mf_test_print(&b, m, h.test);
+        fwrite(b.data, 1, b.len, stdout);
+        mf_buf_free(&b);
+        mf_test_free(h.test);
+    }
+    /* None found, or not all explored: nothing to say (the search is a
+     * service of check, not a proof). */
+}
+
 int mf_cmd_model(int argc, char **argv)
 {
     mf_cli_model_args a = {0};
@@ -99,6 +128,7 @@ int mf_cmd_model(int argc, char **argv)
         goto cleanup;
     if (!strcmp(action, "check")) {
         check_report(m);
+        undefined_report(m);
     } else {
         mf_buf b = {0};
         mf_model_print(&b, m);

@@ -48,6 +48,9 @@ static void usage(FILE *f)
           "  --sample N    only N evenly spaced mutants (a quick campaign)\n"
           "  --config F    INI file (config/mutfarm.conf, docs/config.md);\n"
           "                flags override it\n"
+          "  --undefined value  the original may leave an observed DEFINE\n"
+          "                undefined: compare it as a value of its own (else\n"
+          "                run refuses such a model; docs/semantics.md)\n"
           "  --method M    which method decides first ([engine] method):\n"
           "                auto (default), smt, bdd or explicit alone\n"
           "  --fail-under PCT  exit 3 if the mutation score is below PCT\n"
@@ -84,6 +87,8 @@ int mf_cmd_run(int argc, char **argv)
     mf_cli_farm cl;
     int code;
     if (mf_cli_farm_parse(&cl, &code, 1, argc, argv, usage))
+        return code;
+    if (!cl.undefined_value && (code = mf_cli_undefined_check(&cl)))
         return code;
 
     mf_local_workers f;

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "endpoint.h"
+#include "undef.h"
 #include "zap.h"
 
 void mf_cli_default_db(char *out, size_t n, const char *model)
@@ -72,6 +73,7 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
         {"server-secret-key", required_argument, 0, 'K'},
         {"authorized-keys", required_argument, 0, 'A'},
         {"method", required_argument, 0, 'Y'},
+        {"undefined", required_argument, 0, 'U'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -144,6 +146,16 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
                                 "0..100, not '%s'\n", cmd, optarg);
                 return 1;
             }
+            break;
+        case 'U':
+            if (strcmp(optarg, "value")) {
+                fprintf(stderr, "mutfarm %s: --undefined takes 'value' (an "
+                                "undefined observable is a value of its "
+                                "own), not '%s'\n",
+                        cmd, optarg);
+                return 1;
+            }
+            out->undefined_value = 1;
             break;
         case 'v': out->verbose = 1; break;
         case 'c': out->cfg.curve = 1; break;
@@ -275,4 +287,39 @@ int mf_cli_coord_end(mf_coord *c, int rc, const char *cmd, double fail_under,
     p->complete = 1;
     mf_coord_summary(stdout, p, mf_coord_db(c));
     return mf_cli_exit_code(p, fail_under);
+}
+
+/* States explored looking for an undefined observable (as model check). */
+#define UNDEF_STATES 20000
+
+int mf_cli_undefined_check(const mf_cli_farm *cl)
+{
+    mf_cli_model_args a = {0};
+    if (cl->cfg.inputs[0])
+        a.inputs_arg = mf_xstrdup(cl->cfg.inputs);
+    if (cl->cfg.observe[0])
+        a.observe_arg = mf_xstrdup(cl->cfg.observe);
+    mf_model *m = NULL;
+    int code = mf_cli_load_model(&m, cl->model, &a);
+    mf_cli_model_args_free(&a);
+    if (code)
+        return code;
+    mf_undef_hit h;
+    if (mf_undef_find(m, UNDEF_STATES, &h) == MF_UNDEF_FOUND) {
+        fprintf(stderr,
+                "mutfarm run: the original's %s is undefined (no case "
+                "branch applies) in a state reached in %d steps; give "
+                "--undefined value to compare an undefined observable as "
+                "a value of its own (docs/semantics.md, Undefined "
+                "observables); the test:\n",
+                m->items[m->obs_defines[h.define]].name, h.test->length);
+        mf_buf b = {0};
+        mf_test_print(&b, m, h.test);
+        fwrite(b.data, 1, b.len, stderr);
+        mf_buf_free(&b);
+        mf_test_free(h.test);
+        code = MF_EXIT_USAGE;
+    }
+    mf_model_free(m);
+    return code;
 }

@@ -24,6 +24,9 @@ typedef struct {
     const char *augment;     /* --augment NAME: an imported suite first */
     int db_given;            /* --db or [coordinator] db in the file */
     int bind_given;          /* --bind or [coordinator] bind in the file */
+    int undefined_value;     /* --undefined value: the original may leave
+                                an observable undefined (docs/semantics.md,
+                                Undefined observables) */
 } mf_cli_farm;
 
 /* Parse argv (argv[0] is the command name) for `run` (run = 1: takes
@@ -65,5 +68,12 @@ int mf_cli_coord_open(mf_coord **out, const mf_coord_opts *o);
  * leaves its final progress in *p and follows --fail-under. */
 int mf_cli_coord_end(mf_coord *c, int rc, const char *cmd, double fail_under,
                      mf_coord_progress *p);
+
+/* `run` without --undefined value: refuses (MF_EXIT_USAGE, the state and
+ * the test reaching it on stderr) a model whose original leaves an
+ * observed DEFINE undefined in a reachable state found among the first
+ * states explored; 0 otherwise, or the exit code of a model that does not
+ * load. */
+int mf_cli_undefined_check(const mf_cli_farm *cl);
 
 #endif

@@ -239,6 +239,23 @@ static BDD replaced(const BDD *c, const BDD *pre, const BDD *suf, int n,
     return acc;
 }
 
+/* The states where an observed DEFINE has no value in the original (o,
+ * x side) and none in the mutant (m, x side, renamed to y). Referenced. */
+static BDD undefined_both(sess *S, const mf_vmap *o, const mf_vmap *m)
+{
+    BDD dox = bdd_addref(bddfalse), dmx = bdd_addref(bddfalse);
+    for (int a = 0; a < o->n; a++)
+        set(&dox, bdd_addref(bdd_or(dox, o->c[a])));
+    for (int b = 0; b < m->n; b++)
+        set(&dmx, bdd_addref(bdd_or(dmx, m->c[b])));
+    BDD dmy = bdd_addref(bdd_replace(dmx, S->sp.x2y));
+    BDD r = bdd_addref(bdd_apply(dox, dmy, bddop_nor));
+    bdd_delref(dox);
+    bdd_delref(dmx);
+    bdd_delref(dmy);
+    return r;
+}
+
 /* Mutant j's relations. 0, or a negative code (then R is freed). */
 static int mrel_open(sess *S, mrel *R, const mf_batch_mut *mu)
 {
@@ -301,6 +318,11 @@ static int mrel_open(sess *S, mrel *R, const mf_batch_mut *mu)
                         bdd_delref(t);
                         bdd_delref(y);
                     }
+            /* Undefined in both: equal, undefined being a value of its
+             * own (docs/semantics.md, Undefined observables). */
+            BDD ud = undefined_both(S, &S->obs[i], mx);
+            set(&eq, bdd_addref(bdd_or(eq, ud)));
+            bdd_delref(ud);
             set(&R->E, and2(R->E, eq));
             bdd_delref(eq);
         }

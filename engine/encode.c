@@ -71,6 +71,14 @@ mf_val mf_enc_eval(mf_enc *E, Z3_model mdl, Z3_ast t)
     return x >= E->symbase ? MF_SYM(x - E->symbase) : x;
 }
 
+mf_val mf_enc_eval_obs(mf_enc *E, Z3_model mdl, Z3_ast t)
+{
+    mf_val v = mf_enc_eval(E, mdl, t);
+    mf_val u = E->undef >= E->symbase ? MF_SYM(E->undef - E->symbase)
+                                      : E->undef;
+    return v == u ? MF_VAL_UNDEF : v;
+}
+
 static Z3_ast fresh(mf_enc *E, const char *pfx, Z3_sort s)
 {
     char name[64];

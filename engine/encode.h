@@ -69,6 +69,9 @@ const char *mf_enc_unsupported(const mf_enc *E);
 Z3_ast mf_enc_val(mf_enc *E, mf_val v);
 /* The value of term t in model mdl (0 if it has none). */
 mf_val mf_enc_eval(mf_enc *E, Z3_model mdl, Z3_ast t);
+/* The value of observable term t in model mdl, MF_VAL_UNDEF for the code
+ * of an undefined observable (as the simulator observes it). */
+mf_val mf_enc_eval_obs(mf_enc *E, Z3_model mdl, Z3_ast t);
 
 /* A table of input constants, state by state, named by `tag`; the domain of
  * each input is asserted into s when the state is created. */

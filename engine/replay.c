@@ -419,18 +419,88 @@ static int mutant_rows(const mf_model *mm, const mf_valset *b, int n, int no,
     return rc;
 }
 
+/* Clears und[d] for each observed DEFINE that row o (the mutant's
+ * observables in a state at the test's end) defines. */
+static void mark_defined(const mf_model *mm, int no, const mf_val *o,
+                         unsigned char *und)
+{
+    int nd = mm->nobs_defines;
+    for (int d = 0; d < nd; d++)
+        if (o[no - nd + d] != MF_VAL_UNDEF)
+            und[d] = 0;
+}
+
+/* The test's note (t->mundef): the first observed DEFINE und[] says every
+ * mutant state at the test's end leaves undefined, where the original's
+ * expected value is defined. */
+static void note_define(const mf_model *mm, mf_test *t,
+                        const unsigned char *und)
+{
+    int no = t->nobs, nd = mm->nobs_defines;
+    const mf_val *exp = t->expect + (size_t)t->length * no;
+    for (int d = 0; d < nd && !t->mundef; d++)
+        if (und[d] && exp[no - nd + d] != MF_VAL_UNDEF)
+            t->mundef = d + 1;
+}
+
+/* 1 if expression e of item it has no value for any of the states `sts`
+ * (n values each) reached from cur under inp. */
+static int undefined_for(const mf_model *m, const mf_item *it,
+                         const mf_val *cur, const mf_valset *sts, int n,
+                         const mf_val *inp)
+{
+    mf_valset v = {0};
+    int none = 1;
+    for (int i = 0; i < sts->n / (n ? n : 1) && none && i < 64; i++) {
+        const mf_val *st = sts->v + (size_t)i * n;
+        v.n = 0;
+        int rc = it->kind == MF_IT_NEXT
+                     ? mf_eval(&v, m, it->e, cur, st, inp, 64)
+                     : mf_eval(&v, m, it->e, st, NULL, inp, 64);
+        none = rc == 0 && v.n == 0;
+    }
+    MF_VEC_FREE(v);
+    return none && sts->n > 0;
+}
+
+/* The test's note (t->mundef_item) where the mutant refuses the last step
+ * from sm (NULL: no initial state) and the original moves to the states
+ * a: the first assignment of the mutant that has no value for any of
+ * them, where the original's has one. */
+static void note_item(const mf_model *m, const mf_model *mm, mf_test *t,
+                      const mf_val *so, const mf_val *sm, const mf_valset *a,
+                      const mf_val *inp)
+{
+    for (int i = 0; i < mm->nitems && i < m->nitems; i++) {
+        const mf_item *it = &mm->items[i];
+        if (it->kind != MF_IT_NEXT && it->kind != MF_IT_INIT &&
+            it->kind != MF_IT_ASSIGN)
+            continue;
+        if ((it->kind == MF_IT_NEXT) != (sm != NULL) &&
+            it->kind != MF_IT_ASSIGN)
+            continue;
+        if (undefined_for(mm, it, sm, a, m->nslots, inp) &&
+            !undefined_for(m, &m->items[i], so, a, m->nslots, inp)) {
+            t->mundef_item = i + 1;
+            return;
+        }
+    }
+}
+
 /* Definite (and deterministic): no pair of behaviours with the test's
  * inputs shows the same observables (a refusal shared by both is the same
  * behaviour). */
 static int replay_definite(const mf_model *m, const mf_model *mm,
-                           const mf_test *t)
+                           mf_test *t)
 {
     int n = m->nslots, no = t->nobs, rc = 0;
     mf_valset pairs = {0}, np = {0}, a = {0}, b = {0};
     mf_valset bo = {0}; /* the mutant's states: rows (observables, number) */
     mf_val *oa = mf_xcalloc((size_t)(no + 1), sizeof *oa);
     mf_val *ob = mf_xcalloc((size_t)(no + 1), sizeof *ob);
-    int done = 0;
+    int done = 0, ends = 0; /* ends: mutant states at the test's end */
+    unsigned char *und = mf_xmalloc((size_t)mm->nobs_defines + 1);
+    memset(und, 1, (size_t)mm->nobs_defines + 1);
     for (int k = 0; k <= t->length && rc == 0 && !done; k++) {
         const mf_val *inp = t->inputs + (size_t)k * n;
         int npairs = k == 0 ? 1 : pairs.n / (2 * (n ? n : 1));
@@ -449,6 +519,8 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
                                 k);
                 break;
             }
+            if (k == t->length && b.n == 0 && !t->mundef_item)
+                note_item(m, mm, t, so, sm, &a, inp);
             /* The mutant's states sorted by their observables, made when
              * the first original state needs them (mutant_rows): each
              * original state finds its matches by bisection instead of
@@ -457,8 +529,14 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
             for (int i = 0; i < a.n / (n ? n : 1) && rc == 0; i++) {
                 if ((rc = obs_of(oa, no, m, a.v + (size_t)i * n)) != 0)
                     break;
-                if (i == 0)
+                if (i == 0) {
                     rc_b = mutant_rows(mm, &b, n, no, ob, &bo, &nb);
+                    for (int r = 0; k == t->length && rc_b == 0 && r < nb;
+                         r++)
+                        mark_defined(mm, no, bo.v + (size_t)r * (no + 1),
+                                     und);
+                    ends += k == t->length ? nb : 0;
+                }
                 for (int r = obs_lower_bound(bo.v, nb, no, oa);
                      r < nb && rc == 0; r++) {
                     const mf_val *row = bo.v + (size_t)r * (no + 1);
@@ -501,6 +579,9 @@ static int replay_definite(const mf_model *m, const mf_model *mm,
     MF_VEC_FREE(np);
     MF_VEC_FREE(a);
     MF_VEC_FREE(b);
+    if (rc == 0 && ends)
+        note_define(mm, t, und);
+    free(und);
     MF_VEC_FREE(bo);
     free(oa);
     free(ob);
@@ -511,10 +592,21 @@ int mf_engine_replay(const mf_model *m, const mf_model *mutant, mf_test *t,
                      mf_notion notion)
 {
     int rc = replay_original(m, t);
+    t->mundef = t->mundef_item = 0;
     if (rc)
         return rc;
-    if (notion == MF_N_POTENTIAL)
-        return replay_potential(m, mutant, t);
+    if (notion == MF_N_POTENTIAL) {
+        rc = replay_potential(m, mutant, t);
+        if (rc == 0 && t->mobs && mutant->nobs_defines) {
+            unsigned char *und = mf_xmalloc((size_t)mutant->nobs_defines);
+            memset(und, 1, (size_t)mutant->nobs_defines);
+            mark_defined(mutant, t->nobs,
+                         t->mobs + (size_t)t->length * t->nobs, und);
+            note_define(mutant, t, und);
+            free(und);
+        }
+        return rc;
+    }
     return replay_definite(m, mutant, t);
 }
 

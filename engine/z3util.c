@@ -254,7 +254,7 @@ mf_test *mf_z3_test(mf_enc *E, Z3_model mdl, mf_inputs *in, mf_unroll *o,
                 t->inputs[(size_t)k * n + s] = mf_enc_eval(E, mdl, ic[s]);
         Z3_ast *ob = mf_unroll_obs(o, k);
         for (int i = 0; i < nobs; i++)
-            t->expect[(size_t)k * nobs + i] = mf_enc_eval(E, mdl, ob[i]);
+            t->expect[(size_t)k * nobs + i] = mf_enc_eval_obs(E, mdl, ob[i]);
     }
     if (mu) {
         t->mobs =
@@ -262,7 +262,7 @@ mf_test *mf_z3_test(mf_enc *E, Z3_model mdl, mf_inputs *in, mf_unroll *o,
         for (int k = 0; k <= len; k++) {
             Z3_ast *ob = mf_unroll_obs(mu, k);
             for (int i = 0; i < nobs; i++)
-                t->mobs[(size_t)k * nobs + i] = mf_enc_eval(E, mdl, ob[i]);
+                t->mobs[(size_t)k * nobs + i] = mf_enc_eval_obs(E, mdl, ob[i]);
         }
     }
     return t;

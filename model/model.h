@@ -25,6 +25,10 @@
 #define MF_SYM_BASE ((int64_t)1 << 40)
 #define MF_SYM(i) (MF_SYM_BASE + (int64_t)(i))
 #define MF_IS_SYM(v) ((v) >= MF_SYM_BASE)
+/* An observed DEFINE's value where it has none (no case branch applies, a
+ * division by zero): a value no other value equals (docs/semantics.md,
+ * Undefined observables). */
+#define MF_VAL_UNDEF INT64_MIN
 /* The most cells a state may have (mf_model_finish refuses more). */
 #define MF_MAX_SLOTS (1 << 20)
 /* Integer ranges wider than this are refused as unsupported. */
@@ -198,6 +202,9 @@ void mf_print_model(mf_buf *out, const mf_model *m);
  * language without a printer of its own (SMV), mf_print_model. */
 void mf_model_print(mf_buf *out, const mf_model *m);
 void mf_print_item(mf_buf *out, const mf_model *m, const mf_item *it);
+/* What an assignment item assigns: "next(x)", "init(a[1])", "x", or a
+ * DEFINE's name. */
+void mf_print_item_target(mf_buf *out, const mf_model *m, const mf_item *it);
 void mf_print_expr(mf_buf *out, const mf_model *m, const mf_expr *e);
 void mf_print_type(mf_buf *out, const mf_model *m, const mf_type *t);
 /* The name of cell k of variable v: "a[2][0]" for arrays, else the name. */

@@ -255,6 +255,20 @@ void mf_print_type(mf_buf *out, const mf_model *m, const mf_type *t)
     }
 }
 
+void mf_print_item_target(mf_buf *out, const mf_model *m, const mf_item *it)
+{
+    if (it->kind == MF_IT_DEFINE) {
+        mf_buf_puts(out, it->name);
+        return;
+    }
+    if (it->kind == MF_IT_INIT || it->kind == MF_IT_NEXT)
+        mf_buf_puts(out, it->kind == MF_IT_INIT ? "init(" : "next(");
+    if (it->lhs)
+        pexpr(out, m, it->lhs, P_TOP, 1);
+    if (it->kind == MF_IT_INIT || it->kind == MF_IT_NEXT)
+        mf_buf_puts(out, ")");
+}
+
 void mf_print_item(mf_buf *out, const mf_model *m, const mf_item *it)
 {
     switch (it->kind) {
@@ -395,7 +409,9 @@ void mf_print_obs(mf_buf *b, const mf_model *m, const mf_val *obs)
         const mf_item *it = &m->items[m->obs_defines[i]];
         mf_buf_printf(b, "%s%s=", k ? ", " : "", it->name);
         /* A DEFINE has no declared type: print what the value looks like. */
-        if (MF_IS_SYM(obs[k]) && obs[k] - MF_SYM_BASE < m->nsyms)
+        if (obs[k] == MF_VAL_UNDEF)
+            mf_buf_puts(b, "undefined");
+        else if (MF_IS_SYM(obs[k]) && obs[k] - MF_SYM_BASE < m->nsyms)
             mf_buf_puts(b, m->syms[obs[k] - MF_SYM_BASE]);
         else
             mf_buf_printf(b, "%lld", (long long)obs[k]);

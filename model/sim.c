@@ -398,17 +398,14 @@ int mf_sim_observe(mf_val *out, int max, const mf_model *m, const mf_val *state)
         const mf_item *it = &m->items[m->obs_defines[i]];
         s.n = 0;
         int rc = mf_eval(&s, m, it->e, state, NULL, state, EVAL_LIMIT);
-        if (rc == 0 && s.n == 0)
-            rc = mf_err_set(MF_EREFUSED,
-                            "%s:%d:%d: error: '%s' has no value "
-                            "in this state",
-                            mfile(m), it->line, it->col, it->name);
         if (rc < 0) {
             MF_VEC_FREE(s);
             return rc;
         }
+        /* No value: the observable is undefined here, a value of its own
+         * (docs/semantics.md, Undefined observables). */
         if (n < max)
-            out[n++] = s.v[0]; /* the smallest of a set */
+            out[n++] = s.n ? s.v[0] : MF_VAL_UNDEF; /* the smallest of a set */
     }
     MF_VEC_FREE(s);
     return n;

@@ -373,7 +373,14 @@ int mf_sort_unique_i64(int64_t *v, int n)
 {
     if (n < 2)
         return n;
-    if (n >= SORT_RADIX) {
+    /* Sorted already (a range's values, a set written in order): no sort,
+     * only the duplicates dropped. */
+    int sorted = 1;
+    for (int i = 1; i < n && sorted; i++)
+        sorted = v[i - 1] <= v[i];
+    if (sorted)
+        ;
+    else if (n >= SORT_RADIX) {
         int64_t *tmp = mf_xmalloc((size_t)n * sizeof(*tmp));
         radix_i64(v, tmp, n);
         free(tmp);

@@ -28,6 +28,8 @@ mf_test *mf_test_copy(const mf_test *t)
            sizeof *c->inputs * (size_t)(t->length + 1) * (size_t)t->nslots);
     memcpy(c->expect, t->expect,
            sizeof *c->expect * (size_t)(t->length + 1) * (size_t)t->nobs);
+    c->mundef = t->mundef;
+    c->mundef_item = t->mundef_item;
     return c;
 }
 
@@ -81,6 +83,14 @@ void mf_test_print(mf_buf *b, const mf_model *m, const mf_test *t)
                 mf_buf_puts(b, a ? " | " : " ");
                 mf_print_obs(b, m, t->allowed[k] + (size_t)a * (size_t)t->nobs);
             }
+        }
+        if (k == t->length && (t->mundef > 0 || t->mundef_item > 0)) {
+            mf_buf_puts(b, "; the mutant's ");
+            if (t->mundef > 0)
+                mf_buf_puts(b, m->items[m->obs_defines[t->mundef - 1]].name);
+            else
+                mf_print_item_target(b, m, &m->items[t->mundef_item - 1]);
+            mf_buf_puts(b, " is undefined here (no case branch applies)");
         }
         mf_buf_puts(b, "\n");
     }

@@ -38,6 +38,13 @@ typedef struct {
     int *nallowed;   /* length + 1 */
     mf_val **allowed;
     int mrefuses;    /* step at which the mutant refuses, -1 none */
+    int mundef;      /* 1 + the observed DEFINE (its index in the model's
+                        obs_defines) the mutant leaves undefined in
+                        the last state where the original's has a value
+                        (docs/semantics.md, Undefined observables), 0 none */
+    int mundef_item; /* 1 + the mutant's assignment (its item index) that
+                        has no value where the mutant refuses the last
+                        step, 0 none or not known */
 } mf_test;
 
 typedef struct {
