@@ -73,7 +73,7 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
         {"server-secret-key", required_argument, 0, 'K'},
         {"authorized-keys", required_argument, 0, 'A'},
         {"method", required_argument, 0, 'Y'},
-        {"undefined", required_argument, 0, 'U'},
+        {"undefined", required_argument, 0, 'N'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -147,7 +147,7 @@ int mf_cli_farm_parse(mf_cli_farm *out, int *exit_code, int run, int argc,
                 return 1;
             }
             break;
-        case 'U':
+        case 'N':
             if (strcmp(optarg, "value")) {
                 fprintf(stderr, "mutfarm %s: --undefined takes 'value' (an "
                                 "undefined observable is a value of its "
