@@ -90,7 +90,9 @@ check_kills() {
         # the original's trace is the expected one, the mutant's another
         "$MF_BIN" simulate "$M" --inputs "$t" >"$d/o.txt" 2>&1 ||
             { echo "FAIL: $name $id: simulate exited $?"; fail=1; continue; }
-        sed -n 's/.*# expect //p' "$t" >"$d/want"
+        # (a step the mutant refuses ends with the note naming why)
+        sed -n 's/.*# expect //p' "$t" |
+            sed "s/; the mutant's .* is undefined here (no case branch applies)\$//" >"$d/want"
         sed -n 's/^step [0-9]*: //p' "$d/o.txt" >"$d/got"
         cmp -s "$d/want" "$d/got" ||
             { echo "FAIL: $name $id: the original does not give the" \
