@@ -64,11 +64,69 @@ static mf_test *test_to(const mf_model *m, walk *w, mf_reach_dom *D, int s,
     return t;
 }
 
+/* 1 if e (through the DEFINEs it reads, `seen` marking those visited) may
+ * have no value in some state: a case whose last guard is not TRUE, a
+ * division or a modulo, or a construct not known to be total (an
+ * index); 0 when it has a value in every state, so that no search is
+ * needed. */
+static int may_be_undefined(const mf_model *m, const mf_expr *e, char *seen)
+{
+    if (!e)
+        return 0;
+    switch (e->kind) {
+    case MF_E_BOOL:
+    case MF_E_INT:
+    case MF_E_SYM:
+    case MF_E_WORD:
+        return 0;
+    case MF_E_ID:
+        if (e->ref_kind != MF_REF_DEFINE)
+            return 0;
+        if (seen[e->ref])
+            return 0;
+        seen[e->ref] = 1;
+        return may_be_undefined(m, m->items[e->ref].e, seen);
+    case MF_E_CASE: {
+        const mf_expr *last = e->nkids >= 2 ? e->kids[e->nkids - 2] : NULL;
+        if (!last || last->kind != MF_E_BOOL || last->ival != 1)
+            return 1;
+        break;
+    }
+    case MF_E_BIN:
+        if (e->op == MF_OP_DIV || e->op == MF_OP_MOD)
+            return 1;
+        break;
+    case MF_E_NOT:
+    case MF_E_NEG:
+    case MF_E_CALL: /* the word and integer functions are total */
+    case MF_E_ITE:
+    case MF_E_SET:
+    case MF_E_RANGE:
+        break;
+    default:
+        return 1;
+    }
+    for (int k = 0; k < e->nkids; k++)
+        if (may_be_undefined(m, e->kids[k], seen))
+            return 1;
+    return 0;
+}
+
 int mf_undef_find(const mf_model *m, int limit, mf_undef_hit *hit)
 {
     int n = m->nslots, nn = n ? n : 1, nobs = mf_model_nobs(m);
     memset(hit, 0, sizeof *hit);
     if (m->nobs_defines == 0)
+        return 0;
+    char *seen = mf_xcalloc((size_t)(m->nitems ? m->nitems : 1), 1);
+    int maybe = 0;
+    for (int k = 0; k < m->nobs_defines && !maybe; k++) {
+        int it = m->obs_defines[k];
+        seen[it] = 1;
+        maybe = may_be_undefined(m, m->items[it].e, seen);
+    }
+    free(seen);
+    if (!maybe)
         return 0;
     mf_reach_dom D[2];
     for (int k = 0; k < 2; k++)
