@@ -286,34 +286,10 @@ static void csv_test(out_ctx *x, int64_t id, const mf_test *t,
 int mf_export_suite_find(mf_store *s, int64_t campaign, const char *name,
                          int64_t *out)
 {
-    sqlite3_stmt *st = NULL;
-    mf_buf names = {0};
-    int rc;
-    if (sqlite3_prepare_v2(mf_store_db(s),
-                           "SELECT id, name FROM suites WHERE campaign_id = "
-                           "?1 ORDER BY name", -1, &st, NULL) != SQLITE_OK)
-        return mf_matrix_db_fail(s, "reading the suites");
-    sqlite3_bind_int64(st, 1, campaign);
-    *out = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *n = (const char *)sqlite3_column_text(st, 1);
-        if (n && !strcmp(n, name))
-            *out = sqlite3_column_int64(st, 0);
-        mf_buf_printf(&names, "%s'%s'", names.len ? ", " : "", n ? n : "");
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        rc = mf_matrix_db_fail(s, "reading the suites");
-    else if (!*out)
-        rc = mf_err_set(MF_ENOTFOUND, "campaign %lld has no suite '%.100s' "
-                        "(%s%s)", (long long)campaign, name,
-                        names.len ? "its suites: " : "none yet; make one "
-                        "with 'mutfarm minimize'",
-                        names.len ? names.data : "");
-    else
-        rc = 0;
-    mf_buf_free(&names);
-    return rc;
+    return mf_matrix_named_row(
+        s, "SELECT id, name FROM suites WHERE campaign_id = ?1 ORDER BY name",
+        campaign, name, "suite", "none yet; make one with 'mutfarm minimize'",
+        out);
 }
 
 static int load_kills(kill_vec *kv, sqlite3_stmt *st, int64_t test)

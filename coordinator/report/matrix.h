@@ -49,6 +49,14 @@ void mf_matrix_campaign_close(mf_matrix_campaign *c); /* zeroes; NULL-safe */
  * MF_ERROR with "store PATH: what: SQLite's message". */
 double mf_matrix_now_s(void);
 int mf_matrix_db_fail(mf_store *s, const char *what);
+/* The id of the row named `name` among the campaign's rows that sql
+ * ("SELECT id, name ... WHERE campaign_id = ?1 ORDER BY name") lists, in
+ * *out: minimised suites (export.c) and imported ones (suite.c) alike.
+ * MF_ENOTFOUND for none, the message naming the `what` sought and listing
+ * the campaign's rows, or none_hint when it has none. */
+int mf_matrix_named_row(mf_store *s, const char *sql, int64_t campaign,
+                        const char *name, const char *what,
+                        const char *none_hint, int64_t *out);
 
 /* ---- the matrix in the store --------------------------------------------- */
 

@@ -39,6 +39,37 @@ int mf_matrix_prepare(mf_store *s, sqlite3_stmt **st, const char *sql)
     return 0;
 }
 
+int mf_matrix_named_row(mf_store *s, const char *sql, int64_t campaign,
+                        const char *name, const char *what,
+                        const char *none_hint, int64_t *out)
+{
+    sqlite3_stmt *st = NULL;
+    mf_buf names = {0};
+    int rc = mf_matrix_prepare(s, &st, sql);
+    if (rc < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, campaign);
+    *out = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *n = (const char *)sqlite3_column_text(st, 1);
+        if (n && !strcmp(n, name))
+            *out = sqlite3_column_int64(st, 0);
+        mf_buf_printf(&names, "%s'%s'", names.len ? ", " : "", n ? n : "");
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        rc = mf_matrix_db_fail(s, "reading the suites");
+    else if (!*out)
+        rc = mf_err_set(MF_ENOTFOUND, "campaign %lld has no %s '%.100s' "
+                        "(%s%s)", (long long)campaign, what, name,
+                        names.len ? "its suites: " : none_hint,
+                        names.len ? names.data : "");
+    else
+        rc = 0;
+    mf_buf_free(&names);
+    return rc;
+}
+
 static int query_i64(mf_store *s, int64_t *out, const char *sql, int64_t a)
 {
     sqlite3_stmt *st = NULL;

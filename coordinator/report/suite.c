@@ -145,34 +145,11 @@ static void stests_free(stest_vec *v)
 static int suite_find(mf_store *s, int64_t campaign, const char *name,
                       int64_t *out)
 {
-    sqlite3_stmt *st = NULL;
-    mf_buf names = {0};
-    int rc = mf_matrix_prepare(s, &st, "SELECT id, name FROM "
-                               "imported_suites WHERE campaign_id = ?1 "
-                               "ORDER BY name");
-    if (rc < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, campaign);
-    *out = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *n = (const char *)sqlite3_column_text(st, 1);
-        if (n && !strcmp(n, name))
-            *out = sqlite3_column_int64(st, 0);
-        mf_buf_printf(&names, "%s'%s'", names.len ? ", " : "", n ? n : "");
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        rc = mf_matrix_db_fail(s, "reading the suites");
-    else if (!*out)
-        rc = mf_err_set(MF_ENOTFOUND, "campaign %lld has no imported suite "
-                        "'%.100s' (%s%s)", (long long)campaign, name,
-                        names.len ? "its suites: " : "none yet; import one "
-                        "with 'mutfarm tests import'",
-                        names.len ? names.data : "");
-    else
-        rc = 0;
-    mf_buf_free(&names);
-    return rc;
+    return mf_matrix_named_row(
+        s, "SELECT id, name FROM imported_suites WHERE campaign_id = ?1 "
+           "ORDER BY name",
+        campaign, name, "imported suite",
+        "none yet; import one with 'mutfarm tests import'", out);
 }
 
 /* "[3,4,5]" into n ints (missing ones 0). */
