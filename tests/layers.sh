@@ -4,7 +4,7 @@
 # read from the build's object files with nm (file A depends on file B when
 # A has an undefined symbol that B defines; every strongly connected
 # component of more than one file is printed with the symbols that make
-# it); (b) includes go down the layers only: model < {smv, kiss2}
+# it); (b) includes go down the layers only: model < {smv, kiss2, ta}
 # (the languages) < verilog (read through smv's reader) < lang (their
 # registry) < engine < proto < {worker, config, coordinator/store} < farm <
 # {coordinator, coordinator/report} < cli (folders of one layer include
@@ -108,10 +108,10 @@ END {
 # A header is found where the compiler finds it: next to the including file
 # first, else in the one folder that holds a header of that name (sources,
 # then headers generated into the build, such as proto/mutfarm.pb-c.h).
-srcs=$(find model smv kiss2 verilog lang engine worker config proto farm \
+srcs=$(find model smv kiss2 ta verilog lang engine worker config proto farm \
     coordinator cli tests \( -name '*.c' -o -name '*.h' \) | sort)
 {
-    find model smv kiss2 verilog lang engine worker config proto farm \
+    find model smv kiss2 ta verilog lang engine worker config proto farm \
         coordinator cli tests \
         -name '*.h' |
         sed 's/^/H /'
@@ -124,7 +124,7 @@ srcs=$(find model smv kiss2 verilog lang engine worker config proto farm \
 function rank(d) {
     if (d == "model") return 0
     # the languages, one folder each, none including another
-    if (d == "smv" || d == "kiss2") return 1
+    if (d == "smv" || d == "kiss2" || d == "ta") return 1
     # Verilog: its yosys translation is SMV, read by smv/
     if (d == "verilog") return 2
     if (d == "lang") return 3
