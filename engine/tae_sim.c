@@ -1,0 +1,259 @@
+/* tae_sim.c - the rational simulator of timed automata (tae_sim.h):
+ * clocks as exact fractions, delays checked against invariants and
+ * urgency, edges enabled by their integer guard, clock guard and the
+ * target's invariant after the updates. It shares nothing with the zone
+ * product but the automaton view. */
+#include "tae_sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int loc;
+    int64_t *vals;
+    tae_q *clk; /* [0] unused, 1..nclocks */
+} sst;
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    if (a < 0)
+        a = -a;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a ? a : 1;
+}
+
+/* a + b; 0 on overflow */
+static int qadd(tae_q *out, tae_q a, tae_q b)
+{
+    __int128 n = (__int128)a.n * b.d + (__int128)b.n * a.d;
+    __int128 d = (__int128)a.d * b.d;
+    __int128 lim = (__int128)1 << 62;
+    while ((n >= lim || n <= -lim || d >= lim) && (d % 2 == 0 && n % 2 == 0)) {
+        n /= 2;
+        d /= 2;
+    }
+    if (n >= lim || n <= -lim || d >= lim)
+        return 0;
+    int64_t g = gcd64((int64_t)n, (int64_t)d);
+    out->n = (int64_t)n / g;
+    out->d = (int64_t)d / g;
+    return 1;
+}
+
+/* x_i - x_j (bound) on the rational clocks */
+static int atom_holds(const tae_q *clk, tae_atom a)
+{
+    tae_q xi = a.i ? clk[a.i] : (tae_q){0, 1};
+    tae_q xj = a.j ? clk[a.j] : (tae_q){0, 1};
+    /* xi.n/xi.d - xj.n/xj.d  vs k */
+    __int128 lhs = (__int128)xi.n * xj.d - (__int128)xj.n * xi.d;
+    __int128 rhs = (__int128)TAE_BK(a.b) * xi.d * xj.d;
+    return TAE_BSTRICT(a.b) ? lhs < rhs : lhs <= rhs;
+}
+
+static int conj_holds(const tae_q *clk, const tae_conj *c)
+{
+    for (int k = 0; k < c->n; k++)
+        if (!atom_holds(clk, c->v[k]))
+            return 0;
+    return 1;
+}
+
+static void sst_init(sst *s, const tae_aut *a)
+{
+    s->loc = a->init;
+    s->vals = mf_xcalloc((size_t)a->nints + 1, sizeof *s->vals);
+    for (int i = 0; i < a->nints; i++)
+        s->vals[i] = a->ints[i].init;
+    s->clk = mf_xcalloc((size_t)a->nclocks + 1, sizeof *s->clk);
+    for (int c = 0; c <= a->nclocks; c++)
+        s->clk[c] = (tae_q){0, 1};
+}
+
+static void sst_free(sst *s)
+{
+    free(s->vals);
+    free(s->clk);
+}
+
+/* Lets d pass; 0 when the location forbids it. */
+static int sim_delay(const tae_aut *a, sst *s, tae_q d)
+{
+    if (d.n == 0)
+        return conj_holds(s->clk, &a->locs[s->loc].inv);
+    if (a->locs[s->loc].urgent)
+        return 0;
+    for (int c = 1; c <= a->nclocks; c++)
+        if (!qadd(&s->clk[c], s->clk[c], d))
+            return 0;
+    /* invariants are conjunctions of bounds: holding at both ends, they
+     * hold in between */
+    return conj_holds(s->clk, &a->locs[s->loc].inv);
+}
+
+/* Fires e from s into t (fresh arrays); 0 when e is not enabled. */
+static int sim_fire(const tae_aut *a, const sst *s, const tae_edge *e, sst *t)
+{
+    int64_t g = 1;
+    if (e->iguard && tae_ix_eval(&g, e->iguard, s->vals) < 0)
+        return 0;
+    if (!g || !conj_holds(s->clk, &e->guard))
+        return 0;
+    sst_init(t, a);
+    t->loc = e->dst;
+    memcpy(t->vals, s->vals, (size_t)a->nints * sizeof *t->vals);
+    memcpy(t->clk, s->clk, (size_t)(a->nclocks + 1) * sizeof *t->clk);
+    for (int k = 0; k < e->nasg; k++) {
+        int64_t v = 0;
+        const tae_int *ti = &a->ints[e->asg[k].var];
+        if (tae_ix_eval(&v, e->asg[k].val, t->vals) < 0 || v < ti->lo ||
+            v > ti->hi) {
+            sst_free(t);
+            return 0;
+        }
+        t->vals[e->asg[k].var] = v;
+    }
+    for (int r = 0; r < e->nresets; r++)
+        t->clk[e->resets[r]] = (tae_q){e->reset_to[r], 1};
+    if (!conj_holds(t->clk, &a->locs[e->dst].inv)) {
+        sst_free(t);
+        return 0;
+    }
+    return 1;
+}
+
+/* How many edges of s's location on channel ch are enabled; the state
+ * after the first into *t when there is one. */
+static int sim_enabled(const tae_aut *a, const sst *s, int ch, sst *t)
+{
+    int k = 0;
+    for (int e = 0; e < a->nedges; e++) {
+        const tae_edge *E = &a->edges[e];
+        sst u;
+        if (E->src != s->loc || E->chan != ch || E->dir == TAE_TAU)
+            continue;
+        if (!sim_fire(a, s, E, &u))
+            continue;
+        if (k++ == 0 && t)
+            *t = u;
+        else
+            sst_free(&u);
+    }
+    return k;
+}
+
+static int step_both(const tae_aut *o, const tae_aut *m, sst *so, sst *sm,
+                     const tae_step *st, int i, char *why, size_t whyn)
+{
+    if (!sim_delay(o, so, st->delay) || !sim_delay(m, sm, st->delay)) {
+        snprintf(why, whyn, "step %d: the delay is not possible", i + 1);
+        return 0;
+    }
+    sst to, tm;
+    int ko = sim_enabled(o, so, st->chan, &to);
+    int km = sim_enabled(m, sm, st->chan, &tm);
+    int ok = ko == 1 && km == 1;
+    if (!ok)
+        snprintf(why, whyn, "step %d: %s edges enabled in the original, %d "
+                 "in the mutant (one each is needed)", i + 1,
+                 ko == 1 ? "1" : ko ? "several" : "no", km);
+    if (ko)
+        sst_free(so), *so = to;
+    if (km)
+        sst_free(sm), *sm = tm;
+    return ok;
+}
+
+int tae_sim_confirm(const tae_aut *o, const tae_aut *m, const tae_test *t,
+                    char *why, size_t whyn)
+{
+    sst so, sm;
+    int ok = 0;
+    sst_init(&so, o);
+    sst_init(&sm, m);
+    snprintf(why, whyn, "confirmed");
+    if (!conj_holds(so.clk, &o->locs[so.loc].inv) ||
+        !conj_holds(sm.clk, &m->locs[sm.loc].inv)) {
+        snprintf(why, whyn, "an initial invariant fails");
+        goto cleanup;
+    }
+    for (int i = 0; i < t->n; i++)
+        if (!step_both(o, m, &so, &sm, &t->steps[i], i, why, whyn))
+            goto cleanup;
+    if (t->kill == TAE_K_DELAY) {
+        if (!sim_delay(m, &sm, t->kdelay)) {
+            snprintf(why, whyn, "the mutant cannot wait that long");
+            goto cleanup;
+        }
+        if (sim_delay(o, &so, t->kdelay)) {
+            snprintf(why, whyn, "the original can wait that long too");
+            goto cleanup;
+        }
+        ok = 1;
+        goto cleanup;
+    }
+    if (!sim_delay(o, &so, t->kdelay) || !sim_delay(m, &sm, t->kdelay)) {
+        snprintf(why, whyn, "the last delay is not possible");
+        goto cleanup;
+    }
+    int ko = sim_enabled(o, &so, t->kchan, NULL);
+    int km = sim_enabled(m, &sm, t->kchan, NULL);
+    if (t->kill == TAE_K_IN)
+        ok = ko > 0 && km == 0;
+    else
+        ok = km > 0 && ko == 0;
+    if (!ok)
+        snprintf(why, whyn, "at the end %d edges of the original and %d of "
+                 "the mutant are enabled", ko, km);
+cleanup:
+    sst_free(&so);
+    sst_free(&sm);
+    return ok;
+}
+
+void tae_test_free(tae_test *t)
+{
+    if (t) {
+        free(t->steps);
+        t->steps = NULL;
+        t->n = 0;
+    }
+}
+
+static void put_q(mf_buf *b, tae_q q)
+{
+    if (q.d == 1)
+        mf_buf_printf(b, "%lld", (long long)q.n);
+    else
+        mf_buf_printf(b, "%lld/%lld", (long long)q.n, (long long)q.d);
+}
+
+void tae_test_print(mf_buf *b, const tae_aut *o, const tae_test *t)
+{
+    tae_q now = {0, 1};
+    for (int i = 0; i < t->n; i++) {
+        qadd(&now, now, t->steps[i].delay);
+        mf_buf_puts(b, "    at ");
+        put_q(b, now);
+        mf_buf_printf(b, ": %s %s\n",
+                      t->steps[i].dir == TAE_IN ? "input" : "expect output",
+                      o->chans[t->steps[i].chan]);
+    }
+    qadd(&now, now, t->kdelay);
+    mf_buf_puts(b, "    at ");
+    put_q(b, now);
+    if (t->kill == TAE_K_IN)
+        mf_buf_printf(b, ": input %s (the original accepts it, the mutant "
+                      "refuses it)\n", o->chans[t->kchan]);
+    else if (t->kill == TAE_K_OUT)
+        mf_buf_printf(b, ": fail on output %s (the mutant may send it, the "
+                      "original may not)\n", o->chans[t->kchan]);
+    else
+        mf_buf_puts(b, ": fail if no output yet (the original must have "
+                    "sent one, the mutant may stay silent)\n");
+}
