@@ -195,11 +195,83 @@ static void apply_resets(tae_bound *z, int d, const tae_edge *e, int off)
         tae_dbm_reset(z, d, e->resets[r] + off, e->reset_to[r]);
 }
 
-/* The joint moves of s: every pair of edges on one channel. */
+/* The edges of n at l before f on f's channel, as inputs, whose integer
+ * parts hold: f is taken only where none of them is enabled. */
+static int earlier_inputs(const tae_aut *n, int l, int f, const int64_t *vals,
+                          int64_t *tmp, const tae_conj **cs)
+{
+    int k = 0;
+    for (int e = n->first[l]; e >= 0 && e != f; e = n->next[e]) {
+        const tae_edge *E = &n->edges[e];
+        if (E->chan == n->edges[f].chan && E->dir == TAE_IN &&
+            edge_ok(n, E, vals, tmp))
+            cs[k++] = &E->en;
+    }
+    return k;
+}
+
+typedef struct {
+    prod *P;
+    int si, eo, em;
+    const int64_t *vo2, *vm2;
+} move;
+
+/* The successor of one joint move on the part w of the zone; takes w. */
+static void arrive(const move *mv, tae_bound *w)
+{
+    prod *P = mv->P;
+    const tae_edge *Eo = &P->o->edges[mv->eo], *Em = &P->m->edges[mv->em];
+    apply_resets(w, P->d, Eo, 0);
+    apply_resets(w, P->d, Em, P->n);
+    if (!tae_dbm_and_conj(w, P->d, &P->o->locs[Eo->dst].inv, 0) ||
+        !tae_dbm_and_conj(w, P->d, &P->m->locs[Em->dst].inv, P->n)) {
+        free(w);
+        return;
+    }
+    tae_dbm_extra(w, P->d, P->maxc);
+    add_state(P, Eo->dst, Em->dst, mv->vo2, mv->vm2, w, mv->si, mv->eo,
+              mv->em);
+}
+
+/* w minus the union of cs[0..n) as disjoint zones, each arrived at. */
+static void split(const move *mv, const tae_bound *w, const tae_conj **cs,
+                  int n)
+{
+    int d = mv->P->d;
+    if (n == 0) {
+        tae_bound *c = mf_xmalloc((size_t)d * (size_t)d * sizeof *c);
+        tae_dbm_copy(c, w, d);
+        arrive(mv, c);
+        return;
+    }
+    tae_bound *part = mf_xmalloc((size_t)d * (size_t)d * sizeof *part);
+    tae_bound *rest = mf_xmalloc((size_t)d * (size_t)d * sizeof *rest);
+    tae_dbm_copy(rest, w, d);
+    /* w minus (a1 and ... and ak): the disjoint parts w, a1..a(i-1), not ai */
+    for (int k = 0; k < cs[0]->n; k++) {
+        tae_atom a = cs[0]->v[k], na = tae_atom_neg(a);
+        int off = mv->P->n;
+        tae_dbm_copy(part, rest, d);
+        if (tae_dbm_and(part, d, na.i ? na.i + off : 0, na.j ? na.j + off : 0,
+                        na.b))
+            split(mv, part, cs + 1, n - 1);
+        if (!tae_dbm_and(rest, d, a.i ? a.i + off : 0, a.j ? a.j + off : 0,
+                         a.b))
+            break;
+    }
+    free(part);
+    free(rest);
+}
+
+/* The joint moves of s: every pair of edges on one channel; the mutant
+ * takes an input edge only where no earlier one on the channel is
+ * enabled (a resolution of its choice: when that resolution refines the
+ * original, the mutant does). */
 static void successors(prod *P, int si, const tae_bound *z, int64_t *vo2,
-                       int64_t *vm2)
+                       int64_t *vm2, const tae_conj **cs, int64_t *tmp)
 {
     const tae_aut *o = P->o, *m = P->m;
+    tae_bound *w = mf_xmalloc((size_t)P->d * (size_t)P->d * sizeof *w);
     for (int e = o->first[P->st.v[si].lo]; e >= 0; e = o->next[e]) {
         const tae_edge *Eo = &o->edges[e];
         if (Eo->dir == TAE_TAU || !edge_ok(o, Eo, P->st.v[si].vo, vo2))
@@ -209,24 +281,19 @@ static void successors(prod *P, int si, const tae_bound *z, int64_t *vo2,
             if (Em->chan != Eo->chan || Em->dir == TAE_TAU ||
                 !edge_ok(m, Em, P->st.v[si].vm, vm2))
                 continue;
-            tae_bound *w = mf_xmalloc((size_t)P->d * (size_t)P->d * sizeof *w);
             tae_dbm_copy(w, z, P->d);
             if (!tae_dbm_and_conj(w, P->d, &Eo->en, 0) ||
-                !tae_dbm_and_conj(w, P->d, &Em->en, P->n)) {
-                free(w);
+                !tae_dbm_and_conj(w, P->d, &Em->en, P->n))
                 continue;
-            }
-            apply_resets(w, P->d, Eo, 0);
-            apply_resets(w, P->d, Em, P->n);
-            if (!tae_dbm_and_conj(w, P->d, &o->locs[Eo->dst].inv, 0) ||
-                !tae_dbm_and_conj(w, P->d, &m->locs[Em->dst].inv, P->n)) {
-                free(w);
-                continue;
-            }
-            tae_dbm_extra(w, P->d, P->maxc);
-            add_state(P, Eo->dst, Em->dst, vo2, vm2, w, si, e, f);
+            move mv = {P, si, e, f, vo2, vm2};
+            int k = Em->dir == TAE_IN ? earlier_inputs(m, P->st.v[si].lm, f,
+                                                        P->st.v[si].vm, tmp,
+                                                        cs)
+                                      : 0;
+            split(&mv, w, cs, k);
         }
     }
+    free(w);
 }
 
 static int has_tau(const tae_aut *n)
@@ -282,6 +349,7 @@ int tae_refine(tae_refine_res *out, const tae_aut *m, const tae_aut *o,
     tae_bound *w = mf_xmalloc(zb), *z = mf_xmalloc(zb);
     int64_t *t1 = mf_xcalloc((size_t)P.ni + 1, sizeof *t1);
     int64_t *t2 = mf_xcalloc((size_t)P.ni + 1, sizeof *t2);
+    int64_t *t3 = mf_xcalloc((size_t)P.ni + 1, sizeof *t3);
     int maxe = o->nedges > m->nedges ? o->nedges : m->nedges;
     const tae_conj **cs = mf_xcalloc((size_t)maxe + 1, sizeof *cs);
 
@@ -327,7 +395,7 @@ int tae_refine(tae_refine_res *out, const tae_aut *m, const tae_aut *o,
             path_of(out, &P, si);
             break;
         }
-        successors(&P, si, z, t1, t2);
+        successors(&P, si, z, t1, t2, cs, t3);
     }
     out->states = P.st.n;
 cleanup:
@@ -344,6 +412,7 @@ cleanup:
     free(z);
     free(t1);
     free(t2);
+    free(t3);
     free(vo);
     free(cs);
     return 0;

@@ -134,6 +134,25 @@ static Z3_ast none_z3(zc *z, side *s, int ch)
     return r;
 }
 
+/* None of the edges before f on f's channel is enabled, when f is an
+ * input: the resolution of the mutant's choice the zone product takes. */
+static Z3_ast first_z3(zc *z, side *s, int f)
+{
+    MF_VEC(Z3_ast) v = {0};
+    const tae_edge *F = &s->a->edges[f];
+    for (int e = s->a->first[s->loc]; e >= 0 && e != f && F->dir == TAE_IN;
+         e = s->a->next[e]) {
+        const tae_edge *E = &s->a->edges[e];
+        if (E->chan != F->chan || E->dir != TAE_IN || !iguard_ok(E, s->vals))
+            continue;
+        MF_VEC_PUSH(v, not_z3(z, conj_z3(z, s->cl, &E->en)));
+    }
+    Z3_ast r = v.n ? K(z, Z3_mk_and(z->c, (unsigned)v.n, v.v))
+                   : K(z, Z3_mk_true(z->c));
+    MF_VEC_FREE(v);
+    return r;
+}
+
 /* The constraints of the path with delays d[0..N]. */
 static Z3_ast path_z3(zc *z, const tae_aut *o, const tae_aut *m,
                       const tae_refine_res *r, Z3_ast *d)
@@ -164,6 +183,7 @@ static Z3_ast path_z3(zc *z, const tae_aut *o, const tae_aut *m,
         if (s < N) {
             MF_VEC_PUSH(f, conj_z3(z, so.cl, &o->edges[r->eo[s]].en));
             MF_VEC_PUSH(f, conj_z3(z, sm.cl, &m->edges[r->em[s]].en));
+            MF_VEC_PUSH(f, first_z3(z, &sm, r->em[s]));
             side_fire(&so, z, r->eo[s]);
             side_fire(&sm, z, r->em[s]);
         } else if (r->kill == TAE_K_IN) {

@@ -27,6 +27,7 @@ typedef struct {
     int no_tea;        /* TMI of tea */
     int coin_in_s1;    /* TAD: coin? from s1 to s0 */
     int tea_in_s0;     /* TAD: tea! from s0 to s0 */
+    int coin_in_s0;    /* TAD: coin? from s0 to s0, beside coin? to s1 */
 } spec;
 
 static tae_atom ge(int64_t k) { return (tae_atom){0, 1, TAE_LE(-k)}; }
@@ -89,6 +90,8 @@ static tae_aut *machine(const spec *s)
         edge(a, 1, 0, 1, 0, mkconj(a, s->g, s->ng));
     if (s->coin_in_s1)
         edge(a, 1, 0, 0, 0, (tae_conj){0});
+    if (s->coin_in_s0)
+        edge(a, 0, 0, 0, 0, (tae_conj){0});
     if (s->tea_in_s0)
         edge(a, 0, 0, 1, 0, (tae_conj){0});
     tae_aut_finish(a);
@@ -194,6 +197,10 @@ static void test_tae__subsumed_mutants_are_proved(void **state)
     assert_int_equal(decide(&m, NULL), TAE_V_SUBSUMED);
     m = original();
     m.coin_in_s1 = 1; /* TAD of an input where the original has none */
+    assert_int_equal(decide(&m, NULL), TAE_V_SUBSUMED);
+    m = original();
+    m.coin_in_s0 = 1; /* TAD of an input the original has: the mutant
+                       * may answer coin as the original does */
     assert_int_equal(decide(&m, NULL), TAE_V_SUBSUMED);
     m = original();
     m.g[0] = gt(2); /* x > 2: less output */
