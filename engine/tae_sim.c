@@ -257,3 +257,135 @@ void tae_test_print(mf_buf *b, const tae_aut *o, const tae_test *t)
         mf_buf_puts(b, ": fail if no output yet (the original must have "
                     "sent one, the mutant may stay silent)\n");
 }
+
+static unsigned next_rand(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return (*s >> 16) & 0x7fff;
+}
+
+static int sst_copy(const tae_aut *a, const sst *s, sst *t)
+{
+    sst_init(t, a);
+    t->loc = s->loc;
+    memcpy(t->vals, s->vals, (size_t)a->nints * sizeof *t->vals);
+    memcpy(t->clk, s->clk, (size_t)(a->nclocks + 1) * sizeof *t->clk);
+    return 1;
+}
+
+/* The deviation at (so, sm) after a delay d, if any: TAE_K_* and the
+ * channel. */
+static int deviation(const tae_aut *o, const tae_aut *m, const sst *so,
+                     const sst *sm, int *chan)
+{
+    for (int c = 0; c < o->nchans; c++) {
+        int ko = sim_enabled(o, so, c, NULL), km = sim_enabled(m, sm, c, NULL);
+        *chan = c;
+        if (o->chan_dir[c] == TAE_IN && ko && !km)
+            return TAE_K_IN;
+        if (o->chan_dir[c] == TAE_OUT && km && !ko)
+            return TAE_K_OUT;
+    }
+    return 0;
+}
+
+static int64_t max_const(const tae_aut *a)
+{
+    int64_t k = 0;
+    for (int c = 1; c <= a->nclocks; c++)
+        if (a->maxc[c] > k)
+            k = a->maxc[c];
+    return k;
+}
+
+static int one_walk(tae_test *out, const tae_aut *o, const tae_aut *m,
+                    unsigned *seed, int depth)
+{
+    sst so, sm;
+    int found = 0;
+    MF_VEC(tae_step) steps = {0};
+    int64_t top = 2 * (max_const(o) > max_const(m) ? max_const(o)
+                                                    : max_const(m)) + 2;
+    tae_q pend = {0, 1}; /* waited since the last step */
+    sst_init(&so, o);
+    sst_init(&sm, m);
+    for (int i = 0; i < depth && !found; i++) {
+        tae_q d = {(int64_t)(next_rand(seed) % (unsigned)(top + 1)), 2};
+        if (d.n % 2 == 0)
+            d = (tae_q){d.n / 2, 1};
+        sst to, tm;
+        sst_copy(o, &so, &to);
+        sst_copy(m, &sm, &tm);
+        int okm = sim_delay(m, &tm, d), oko = sim_delay(o, &to, d);
+        if (okm && !oko) {
+            found = TAE_K_DELAY;
+            qadd(&out->kdelay, pend, d);
+            out->kchan = -1;
+        } else if (okm) {
+            sst_free(&so);
+            sst_free(&sm);
+            so = to;
+            sm = tm;
+            to.vals = tm.vals = NULL;
+            to.clk = tm.clk = NULL;
+            if (!qadd(&pend, pend, d))
+                break;
+            int ch = -1, k = deviation(o, m, &so, &sm, &ch);
+            if (k) {
+                found = k;
+                out->kdelay = pend;
+                out->kchan = ch;
+                break;
+            }
+            /* a channel both can take, each with one edge */
+            int c = (int)(next_rand(seed) % (unsigned)(o->nchans ? o->nchans
+                                                                  : 1));
+            for (int t = 0; t < o->nchans; t++, c = (c + 1) % o->nchans) {
+                sst no, nm;
+                int ko = sim_enabled(o, &so, c, &no);
+                int km = sim_enabled(m, &sm, c, &nm);
+                if (ko == 1 && km == 1) {
+                    sst_free(&so);
+                    sst_free(&sm);
+                    so = no;
+                    sm = nm;
+                    tae_step st = {pend, c, o->chan_dir[c]};
+                    MF_VEC_PUSH(steps, st);
+                    pend = (tae_q){0, 1};
+                    break;
+                }
+                if (ko)
+                    sst_free(&no);
+                if (km)
+                    sst_free(&nm);
+                if (ko > 1 || km > 1) {
+                    i = depth; /* a choice: the walk proves nothing */
+                    break;
+                }
+            }
+            continue;
+        }
+        sst_free(&to);
+        sst_free(&tm);
+    }
+    sst_free(&so);
+    sst_free(&sm);
+    if (found) {
+        out->steps = steps.v;
+        out->n = steps.n;
+        out->kill = found;
+        return 1;
+    }
+    MF_VEC_FREE(steps);
+    return 0;
+}
+
+int tae_sim_walks(tae_test *out, const tae_aut *o, const tae_aut *m,
+                  unsigned seed, int nwalks, int depth)
+{
+    memset(out, 0, sizeof *out);
+    for (int w = 0; w < nwalks; w++)
+        if (one_walk(out, o, m, &seed, depth))
+            return 1;
+    return 0;
+}

@@ -47,4 +47,13 @@ void tae_test_print(mf_buf *b, const tae_aut *o, const tae_test *t);
 int tae_sim_confirm(const tae_aut *o, const tae_aut *m, const tae_test *t,
                     char *why, size_t whyn);
 
+/* Random timed walks of o and m together (delays in halves up to the
+ * largest constant and one, then a channel both can take, chosen by a
+ * generator seeded with seed), looking for a deviation along a path where
+ * each side had one edge at each step: an independent way to look for a
+ * kill of a mutant proved subsumed (a sample, not a proof). 1 and the
+ * test in *out (free with tae_test_free) when one is found, else 0. */
+int tae_sim_walks(tae_test *out, const tae_aut *o, const tae_aut *m,
+                  unsigned seed, int nwalks, int depth);
+
 #endif

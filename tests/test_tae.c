@@ -265,6 +265,34 @@ static void test_tae__simulator_refuses_a_wrong_test(void **state)
     tae_aut_free(mu);
 }
 
+/* The random walks of the simulator find the kills and, on subsumed
+ * mutants, nothing. */
+static void test_tae__walks_agree_with_the_zones(void **state)
+{
+    (void)state;
+    spec so = original();
+    spec ms[4] = {original(), original(), original(), original()};
+    ms[0].inv = 6;
+    ms[1].g[0] = ge(1);
+    ms[2].no_tea = 1;
+    ms[3].coin_in_s0 = 1;
+    const int killable[4] = {1, 1, 0, 0};
+    tae_aut *o = machine(&so);
+    for (int i = 0; i < 4; i++) {
+        tae_aut *mu = machine(&ms[i]);
+        tae_test t;
+        int found = tae_sim_walks(&t, o, mu, 7u + (unsigned)i, 200, 8);
+        assert_int_equal(found, killable[i]);
+        if (found) {
+            char why[200];
+            assert_true(tae_sim_confirm(o, mu, &t, why, sizeof why));
+            tae_test_free(&t);
+        }
+        tae_aut_free(mu);
+    }
+    tae_aut_free(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_tae__added_output_killed),
         cmocka_unit_test(test_tae__halves_when_no_whole_delay_works),
         cmocka_unit_test(test_tae__simulator_refuses_a_wrong_test),
+        cmocka_unit_test(test_tae__walks_agree_with_the_zones),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
