@@ -77,6 +77,7 @@ typedef enum {
     TA_E_QUANT,  /* forall/exists/sum (op TA_OP_FORALL, TA_OP_EXISTS,
                     TA_OP_SUM) (name : int[lo,hi]) kids[0]: the bound
                     variable is referred to as TA_R_QVAR `bvar` */
+    TA_E_LIST,   /* { kids }: an array's initialiser (declarations only) */
 } ta_ekind;
 
 typedef enum {
