@@ -134,6 +134,42 @@ static void edge_en(tae_aut *n, tae_edge *e)
     }
 }
 
+/* Marks what x reads; 1 when that marked something new. */
+static int mark_read(char *live, int ni, const tae_ix *x)
+{
+    int changed = 0;
+    if (!x)
+        return 0;
+    if (x->op == TAE_X_VAR && x->var >= 0 && x->var < ni && !live[x->var]) {
+        live[x->var] = 1;
+        changed = 1;
+    }
+    changed |= mark_read(live, ni, x->a);
+    changed |= mark_read(live, ni, x->b);
+    changed |= mark_read(live, ni, x->c);
+    return changed;
+}
+
+void tae_live(char *live, const tae_aut *a, const tae_aut *b)
+{
+    const tae_aut *both[2] = {a, b};
+    for (int i = 0; i < a->nints; i++)
+        live[i] = 0;
+    for (int w = 0; w < 2 && both[w]; w++)
+        for (int e = 0; e < both[w]->nedges; e++)
+            mark_read(live, a->nints, both[w]->edges[e].iguard);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int w = 0; w < 2 && both[w]; w++)
+            for (int e = 0; e < both[w]->nedges; e++)
+                for (int k = 0; k < both[w]->edges[e].nasg; k++) {
+                    const tae_assign *g = &both[w]->edges[e].asg[k];
+                    if (live[g->var])
+                        changed |= mark_read(live, a->nints, g->val);
+                }
+    }
+}
+
 void tae_aut_finish(tae_aut *n)
 {
     n->first = mf_arena_alloc(n->a, (size_t)(n->nlocs + 1) * sizeof(int));

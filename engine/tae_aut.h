@@ -109,6 +109,10 @@ int tae_ix_eval(int64_t *out, const tae_ix *e, const int64_t *vals);
 /* What the builder ends with: each edge's `en` and `never`, maxc (the
  * largest constant each clock is compared with), edges by source. */
 void tae_aut_finish(tae_aut *n);
+/* live[i] = 1 for the integers that matter to a's or b's behaviour (b may
+ * be NULL): read by a guard, or by an update of an integer that matters;
+ * the others (a step counter) can be left out of a state. */
+void tae_live(char *live, const tae_aut *a, const tae_aut *b);
 /* The atom that is true exactly where a is false. */
 tae_atom tae_atom_neg(tae_atom a);
 /* The atom as text ("x <= 5", "x > 3", "x - y < 2") into b. */

@@ -88,11 +88,19 @@ static int iguard_ok(const tae_edge *e, const int64_t *vals)
 
 /* The integers after e's updates; 0 when one leaves its range (the edge
  * is then not taken). */
+/* The integers that either automaton of the product being explored on
+ * this thread reads: an update of another one is skipped, so that a
+ * variable nothing reads (a step counter) does not multiply the states.
+ * Its range is then not checked either. */
+static _Thread_local const char *live_ints;
+
 static int iupdate(const tae_aut *n, const tae_edge *e, const int64_t *in,
                    int64_t *out)
 {
     memcpy(out, in, (size_t)n->nints * sizeof *in);
     for (int k = 0; k < e->nasg; k++) {
+        if (live_ints && !live_ints[e->asg[k].var])
+            continue;
         int64_t v = 0;
         if (tae_ix_eval(&v, e->asg[k].val, out) < 0)
             return 0;
@@ -338,6 +346,9 @@ int tae_refine(tae_refine_res *out, const tae_aut *m, const tae_aut *o,
     P.n = o->nclocks;
     P.d = 1 + 2 * P.n;
     P.ni = o->nints;
+    char *live = mf_xcalloc((size_t)P.ni + 1, 1);
+    tae_live(live, o, m);
+    live_ints = live;
     P.tabn = 4099;
     P.tab = mf_xcalloc((size_t)P.tabn, sizeof *P.tab);
     P.maxc = mf_xcalloc((size_t)P.d, sizeof *P.maxc);
@@ -413,6 +424,8 @@ cleanup:
     free(t1);
     free(t2);
     free(t3);
+    free(live);
+    live_ints = NULL;
     free(vo);
     free(cs);
     return 0;
