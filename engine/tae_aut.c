@@ -17,8 +17,11 @@ tae_aut *tae_aut_new(const char *name)
 
 void tae_aut_free(tae_aut *n)
 {
-    if (n)
-        mf_arena_free(n->a);
+    if (!n)
+        return;
+    for (int i = 0; i < n->nparts; i++)
+        tae_aut_free(n->parts[i]);
+    mf_arena_free(n->a);
 }
 
 int tae_ix_eval(int64_t *out, const tae_ix *e, const int64_t *vals)
@@ -193,6 +196,22 @@ void tae_aut_finish(tae_aut *n)
                 n->maxc[x] = v;
         }
     }
+}
+
+int tae_urgent(const tae_aut *a, int l, const int64_t *vals)
+{
+    if (a->locs[l].urgent)
+        return 1;
+    for (int e = a->first[l]; e >= 0; e = a->next[e]) {
+        const tae_edge *E = &a->edges[e];
+        int64_t g = 1;
+        if (!E->urgent || E->never)
+            continue;
+        if (E->iguard && (tae_ix_eval(&g, E->iguard, vals) < 0 || !g))
+            continue;
+        return 1;
+    }
+    return 0;
 }
 
 tae_atom tae_atom_neg(tae_atom a)

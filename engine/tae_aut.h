@@ -55,10 +55,12 @@ typedef struct {
     const char *name;
     tae_conj inv;    /* invariant (upper bounds and lower bounds) */
     int urgent;     /* urgent or committed: no delay */
+    int committed;  /* committed: in a network, the next move involves it */
     int line;       /* where it is in the model's file (0: unknown) */
 } tae_loc;
 
 enum { TAE_IN = 1, TAE_OUT = 2, TAE_TAU = 3 };
+enum { TAE_SEND = 1, TAE_RECV = 2 };
 
 typedef struct {
     int var;       /* ints index */
@@ -67,8 +69,13 @@ typedef struct {
 
 typedef struct {
     int src, dst;
-    int chan;      /* chans index (-1 for TAE_TAU without a channel) */
+    int chan;      /* chans index; for TAE_TAU the label an internal move
+                    * is matched by: its internal channel, or (<= -2) one
+                    * made of the process and the edge's two locations */
     int dir;       /* TAE_IN, TAE_OUT, TAE_TAU */
+    int sync;      /* as written: TAE_SEND, TAE_RECV or 0 (none) */
+    int urgent;    /* on an urgent channel: no delay while it is enabled
+                    * (such an edge has no clock guard) */
     tae_ix *iguard; /* integer part of the guard (NULL: true) */
     tae_conj guard; /* clock part: one conjunction */
     int *resets;   /* clocks (1..n) set to reset_to[k] */
@@ -83,7 +90,7 @@ typedef struct {
     int line;
 } tae_edge;
 
-typedef struct {
+typedef struct tae_aut {
     mf_arena *a;      /* owns everything below */
     const char *name; /* the component */
     int nclocks;      /* clocks 1..nclocks */
@@ -99,6 +106,8 @@ typedef struct {
     int *chan_dir;    /* per channel: TAE_IN or TAE_OUT */
     int64_t *maxc;    /* per clock 0..nclocks: largest constant compared */
     int *first, *next; /* edges by source: first[l], then next[e]; -1 ends */
+    struct tae_aut **parts; /* a network's processes, owned (see compose) */
+    int nparts;
 } tae_aut;
 
 /* A new empty net in its own arena; free with tae_aut_free (NULL-safe). */
@@ -113,6 +122,9 @@ void tae_aut_finish(tae_aut *n);
  * be NULL): read by a guard, or by an update of an integer that matters;
  * the others (a step counter) can be left out of a state. */
 void tae_live(char *live, const tae_aut *a, const tae_aut *b);
+/* No time may pass at location l with integers vals: l is urgent or
+ * committed, or an edge on an urgent channel is enabled there. */
+int tae_urgent(const tae_aut *a, int l, const int64_t *vals);
 /* The atom that is true exactly where a is false. */
 tae_atom tae_atom_neg(tae_atom a);
 /* The atom as text ("x <= 5", "x > 3", "x - y < 2") into b. */

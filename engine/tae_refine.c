@@ -135,10 +135,10 @@ static int and_strict(tae_bound *z, int d, const tae_conj *c, int off)
 static int delay_kill(prod *P, const sstate *s, tae_bound *w)
 {
     const tae_loc *lo = &P->o->locs[s->lo], *lm = &P->m->locs[s->lm];
-    if (lm->urgent)
+    if (tae_urgent(P->m, s->lm, s->vm))
         return 0;
     tae_dbm_copy(w, s->z, P->d);
-    if (lo->urgent)
+    if (tae_urgent(P->o, s->lo, s->vo))
         return and_strict(w, P->d, &lm->inv, P->n);
     tae_dbm_up(w, P->d);
     if (!tae_dbm_and_conj(w, P->d, &lm->inv, P->n))
@@ -147,15 +147,16 @@ static int delay_kill(prod *P, const sstate *s, tae_bound *w)
     return tae_dbm_minus_nonempty(w, P->d, &c, 1, 0);
 }
 
-/* Edges of `from` at l with channel ch whose integer parts hold: their
- * `en` into cs. */
-static int gather(const tae_aut *n, int l, int ch, const int64_t *vals,
-                  int64_t *tmp, const tae_conj **cs)
+/* Edges of n at l with label ch (internal when tau) whose integer parts
+ * hold: their `en` into cs. */
+static int gather(const tae_aut *n, int l, int ch, int tau,
+                  const int64_t *vals, int64_t *tmp, const tae_conj **cs)
 {
     int k = 0;
     for (int e = n->first[l]; e >= 0; e = n->next[e]) {
         const tae_edge *E = &n->edges[e];
-        if (E->chan == ch && E->dir != TAE_TAU && edge_ok(n, E, vals, tmp))
+        if (E->chan == ch && (E->dir == TAE_TAU) == tau &&
+            edge_ok(n, E, vals, tmp))
             cs[k++] = &E->en;
     }
     return k;
@@ -175,7 +176,7 @@ static int action_kill(prod *P, const sstate *s, const tae_bound *z,
         tae_dbm_copy(w, z, P->d);
         if (!tae_dbm_and_conj(w, P->d, &E->en, 0))
             continue;
-        int k = gather(m, s->lm, E->chan, s->vm, tmp, cs);
+        int k = gather(m, s->lm, E->chan, 0, s->vm, tmp, cs);
         if (tae_dbm_minus_nonempty(w, P->d, cs, k, P->n)) {
             *kedge = e;
             return TAE_K_IN;
@@ -183,15 +184,16 @@ static int action_kill(prod *P, const sstate *s, const tae_bound *z,
     }
     for (int e = m->first[s->lm]; e >= 0; e = m->next[e]) {
         const tae_edge *E = &m->edges[e];
-        if (E->dir != TAE_OUT || !edge_ok(m, E, s->vm, tmp))
+        if (E->dir == TAE_IN || !edge_ok(m, E, s->vm, tmp))
             continue;
         tae_dbm_copy(w, z, P->d);
         if (!tae_dbm_and_conj(w, P->d, &E->en, P->n))
             continue;
-        int k = gather(o, s->lo, E->chan, s->vo, tmp, cs);
+        int tau = E->dir == TAE_TAU;
+        int k = gather(o, s->lo, E->chan, tau, s->vo, tmp, cs);
         if (tae_dbm_minus_nonempty(w, P->d, cs, k, 0)) {
             *kedge = e;
-            return TAE_K_OUT;
+            return tau ? TAE_K_TAU : TAE_K_OUT;
         }
     }
     return 0;
@@ -228,17 +230,24 @@ typedef struct {
 static void arrive(const move *mv, tae_bound *w)
 {
     prod *P = mv->P;
-    const tae_edge *Eo = &P->o->edges[mv->eo], *Em = &P->m->edges[mv->em];
-    apply_resets(w, P->d, Eo, 0);
-    apply_resets(w, P->d, Em, P->n);
-    if (!tae_dbm_and_conj(w, P->d, &P->o->locs[Eo->dst].inv, 0) ||
-        !tae_dbm_and_conj(w, P->d, &P->m->locs[Em->dst].inv, P->n)) {
+    const sstate *s = &P->st.v[mv->si];
+    int lo = s->lo, lm = s->lm;
+    if (mv->eo >= 0) {
+        apply_resets(w, P->d, &P->o->edges[mv->eo], 0);
+        lo = P->o->edges[mv->eo].dst;
+    }
+    if (mv->em >= 0) {
+        apply_resets(w, P->d, &P->m->edges[mv->em], P->n);
+        lm = P->m->edges[mv->em].dst;
+    }
+    if (!tae_dbm_and_conj(w, P->d, &P->o->locs[lo].inv, 0) ||
+        !tae_dbm_and_conj(w, P->d, &P->m->locs[lm].inv, P->n)) {
         free(w);
         return;
     }
     tae_dbm_extra(w, P->d, P->maxc);
-    add_state(P, Eo->dst, Em->dst, mv->vo2, mv->vm2, w, mv->si, mv->eo,
-              mv->em);
+    add_state(P, lo, lm, mv->eo >= 0 ? mv->vo2 : s->vo,
+              mv->em >= 0 ? mv->vm2 : s->vm, w, mv->si, mv->eo, mv->em);
 }
 
 /* w minus the union of cs[0..n) as disjoint zones, each arrived at. */
@@ -282,11 +291,12 @@ static void successors(prod *P, int si, const tae_bound *z, int64_t *vo2,
     tae_bound *w = mf_xmalloc((size_t)P->d * (size_t)P->d * sizeof *w);
     for (int e = o->first[P->st.v[si].lo]; e >= 0; e = o->next[e]) {
         const tae_edge *Eo = &o->edges[e];
-        if (Eo->dir == TAE_TAU || !edge_ok(o, Eo, P->st.v[si].vo, vo2))
+        if (!edge_ok(o, Eo, P->st.v[si].vo, vo2))
             continue;
         for (int f = m->first[P->st.v[si].lm]; f >= 0; f = m->next[f]) {
             const tae_edge *Em = &m->edges[f];
-            if (Em->chan != Eo->chan || Em->dir == TAE_TAU ||
+            if (Em->chan != Eo->chan ||
+                (Em->dir == TAE_TAU) != (Eo->dir == TAE_TAU) ||
                 !edge_ok(m, Em, P->st.v[si].vm, vm2))
                 continue;
             tae_dbm_copy(w, z, P->d);
@@ -304,14 +314,6 @@ static void successors(prod *P, int si, const tae_bound *z, int64_t *vo2,
     free(w);
 }
 
-static int has_tau(const tae_aut *n)
-{
-    for (int e = 0; e < n->nedges; e++)
-        if (n->edges[e].dir == TAE_TAU)
-            return 1;
-    return 0;
-}
-
 static void path_of(tae_refine_res *out, const prod *P, int si)
 {
     int len = 0;
@@ -327,19 +329,34 @@ static void path_of(tae_refine_res *out, const prod *P, int si)
     }
 }
 
-int tae_refine(tae_refine_res *out, const tae_aut *m, const tae_aut *o,
-              long max_states)
+/* A deviation at state si: judged; 1 when accepted (*out keeps it). */
+static int deviate(tae_refine_res *out, const prod *P, int si, int kill,
+                   int kedge, tae_judge_fn judge, void *ctx, int *rejected)
 {
+    tae_refine_res r = {0};
+    r.kind = TAE_R_KILL;
+    r.kill = kill;
+    r.kedge = kedge;
+    path_of(&r, P, si);
+    if (!judge || judge(ctx, &r)) {
+        int64_t keep = out->states;
+        *out = r;
+        out->states = keep;
+        return 1;
+    }
+    (*rejected)++;
+    tae_refine_res_free(&r);
+    return 0;
+}
+
+int tae_refine(tae_refine_res *out, const tae_aut *m, const tae_aut *o,
+              long max_states, tae_judge_fn judge, void *ctx)
+{
+    int rejected = 0;
     memset(out, 0, sizeof *out);
     if (m->nclocks != o->nclocks || m->nints != o->nints ||
         m->nchans != o->nchans)
         return mf_err_set(MF_ERROR, "mutant and original do not match");
-    if (has_tau(o) || has_tau(m)) {
-        out->kind = TAE_R_UNKNOWN;
-        snprintf(out->why, sizeof out->why,
-                 "unsupported: internal transitions (no channel observed)");
-        return 0;
-    }
     prod P = {0};
     P.o = o;
     P.m = m;
@@ -385,30 +402,30 @@ int tae_refine(tae_refine_res *out, const tae_aut *m, const tae_aut *o,
                      "over %ld symbolic states", max_states);
             break;
         }
-        sstate *s = &P.st.v[si];
-        if (delay_kill(&P, s, w)) {
-            out->kind = TAE_R_KILL;
-            out->kill = TAE_K_DELAY;
-            path_of(out, &P, si);
+        if (rejected > 20)
             break;
-        }
+        sstate *s = &P.st.v[si];
+        if (delay_kill(&P, s, w) &&
+            deviate(out, &P, si, TAE_K_DELAY, -1, judge, ctx, &rejected))
+            break;
+        s = &P.st.v[si];
         tae_dbm_copy(z, s->z, P.d);
-        if (!o->locs[s->lo].urgent && !m->locs[s->lm].urgent) {
+        if (!tae_urgent(o, s->lo, s->vo) && !tae_urgent(m, s->lm, s->vm)) {
             tae_dbm_up(z, P.d);
             tae_dbm_and_conj(z, P.d, &o->locs[s->lo].inv, 0);
             tae_dbm_and_conj(z, P.d, &m->locs[s->lm].inv, P.n);
         }
         int ke = -1, k = action_kill(&P, s, z, w, &ke, cs, t1);
-        if (k) {
-            out->kind = TAE_R_KILL;
-            out->kill = k;
-            out->kedge = ke;
-            path_of(out, &P, si);
+        if (k && deviate(out, &P, si, k, ke, judge, ctx, &rejected))
             break;
-        }
         successors(&P, si, z, t1, t2, cs, t3);
     }
     out->states = P.st.n;
+    if (out->kind == TAE_R_REFINES && rejected) {
+        out->kind = TAE_R_UNKNOWN;
+        snprintf(out->why, sizeof out->why, "%d deviation%s found, none "
+                 "confirmed", rejected, rejected > 1 ? "s" : "");
+    }
 cleanup:
     for (int i = 0; i < P.st.n; i++) {
         free(P.st.v[i].vo);

@@ -86,7 +86,7 @@ static int sim_delay(const tae_aut *a, sst *s, tae_q d)
 {
     if (d.n == 0)
         return conj_holds(s->clk, &a->locs[s->loc].inv);
-    if (a->locs[s->loc].urgent)
+    if (tae_urgent(a, s->loc, s->vals))
         return 0;
     for (int c = 1; c <= a->nclocks; c++)
         if (!qadd(&s->clk[c], s->clk[c], d))
@@ -147,9 +147,79 @@ static int sim_enabled(const tae_aut *a, const sst *s, int ch, sst *t)
     return k;
 }
 
+static int qcmp(tae_q x, tae_q y)
+{
+    __int128 a = (__int128)x.n * y.d, b = (__int128)y.n * x.d;
+    return a < b ? -1 : a > b;
+}
+
+/* An end of an interval of delays: the value and whether it is open. */
+typedef struct {
+    tae_q q;
+    int open;
+} qend;
+
+static void tighten(qend *e, tae_q b, int open, int upper)
+{
+    int c = qcmp(b, e->q);
+    if ((upper && c < 0) || (!upper && c > 0)) {
+        e->q = b;
+        e->open = open;
+    } else if (c == 0) {
+        e->open |= open;
+    }
+}
+
+/* Could a take an internal edge at some time within [0, d] from s? Each
+ * atom of the edge bounds the delay from above (x - 0) or below (0 - x)
+ * or does not depend on it (x - y). */
+static int tau_possible(const tae_aut *a, const sst *s, tae_q d)
+{
+    for (int e = a->first[s->loc]; e >= 0; e = a->next[e]) {
+        const tae_edge *E = &a->edges[e];
+        int64_t g = 1;
+        if (E->dir != TAE_TAU || E->never)
+            continue;
+        if (E->iguard && (tae_ix_eval(&g, E->iguard, s->vals) < 0 || !g))
+            continue;
+        qend lo = {{0, 1}, 0}, hi = {d, 0};
+        if (tae_urgent(a, s->loc, s->vals))
+            hi.q = (tae_q){0, 1};
+        int ok = 1;
+        for (int k = 0; k < E->en.n && ok; k++) {
+            tae_atom t = E->en.v[k];
+            int open = TAE_BSTRICT(t.b);
+            tae_q b;
+            if (t.i && t.j) {
+                ok = atom_holds(s->clk, t);
+            } else if (t.i) { /* x + tau <(=) c: tau <(=) c - x */
+                tae_q c = {TAE_BK(t.b), 1};
+                tae_q nx = {-s->clk[t.i].n, s->clk[t.i].d};
+                if (!qadd(&b, c, nx))
+                    return 1;
+                tighten(&hi, b, open, 1);
+            } else if (t.j) { /* -(x + tau) <(=) c: tau >(=) -c - x */
+                tae_q c = {-TAE_BK(t.b), 1};
+                tae_q nx = {-s->clk[t.j].n, s->clk[t.j].d};
+                if (!qadd(&b, c, nx))
+                    return 1;
+                tighten(&lo, b, open, 0);
+            }
+        }
+        int c = qcmp(lo.q, hi.q);
+        if (ok && (c < 0 || (c == 0 && !lo.open && !hi.open)))
+            return 1;
+    }
+    return 0;
+}
+
 static int step_both(const tae_aut *o, const tae_aut *m, sst *so, sst *sm,
                      const tae_step *st, int i, char *why, size_t whyn)
 {
+    if (tau_possible(o, so, st->delay) || tau_possible(m, sm, st->delay)) {
+        snprintf(why, whyn, "step %d: an internal move is possible", i + 1);
+        return 0;
+    }
     if (!sim_delay(o, so, st->delay) || !sim_delay(m, sm, st->delay)) {
         snprintf(why, whyn, "step %d: the delay is not possible", i + 1);
         return 0;
@@ -185,6 +255,10 @@ int tae_sim_confirm(const tae_aut *o, const tae_aut *m, const tae_test *t,
     for (int i = 0; i < t->n; i++)
         if (!step_both(o, m, &so, &sm, &t->steps[i], i, why, whyn))
             goto cleanup;
+    if (tau_possible(o, &so, t->kdelay) || tau_possible(m, &sm, t->kdelay)) {
+        snprintf(why, whyn, "an internal move is possible before the end");
+        goto cleanup;
+    }
     if (t->kill == TAE_K_DELAY) {
         if (!sim_delay(m, &sm, t->kdelay)) {
             snprintf(why, whyn, "the mutant cannot wait that long");

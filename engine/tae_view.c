@@ -6,6 +6,8 @@
  * edge, as the simulator and the zone product agree). */
 #include "tae_view.h"
 
+#include "tae_compose.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,12 +348,14 @@ static int one_edge(vw *V, const ta_edge *e, int orig, edgevec *out)
         if (k < 0 || k >= ch->n)
             return unsup(V, "a channel index out of range");
         E.chan = e->sync.chan + (int)k;
+        E.sync = e->sync.dir == TA_SYNC_SEND ? TAE_SEND : TAE_RECV;
         const ta_chan *el = &V->n->chans[E.chan];
         E.dir = el->role == TA_ROLE_INPUT    ? TAE_IN
                 : el->role == TA_ROLE_OUTPUT ? TAE_OUT
                                              : TAE_TAU;
-        if (el->urgent && E.dir != TAE_TAU)
-            return unsup(V, "urgent channels");
+        if (el->urgent && E.guard.n)
+            return unsup(V, "a clock guard on an urgent channel");
+        E.urgent = el->urgent;
     }
     asgvec asg = {0};
     i64vec rs = {0}, rv = {0};
@@ -432,6 +436,7 @@ static int build(vw *V, const ta_proc *p)
         V->line = L->pos.line;
         a->locs[l].name = L->name ? L->name : L->id;
         a->locs[l].urgent = L->urgent || L->committed;
+        a->locs[l].committed = L->committed;
         a->locs[l].line = L->pos.line;
         if (L->inv_data)
             rc = unsup(V, "an invariant on integers");
@@ -463,28 +468,78 @@ static int build(vw *V, const ta_proc *p)
     return rc;
 }
 
+/* Who the tester can be a partner of, per channel: the environment
+ * processes' syncs, and the observed channels no system process
+ * completes. */
+static void tester_roles(const ta_net *n, char *sends, char *recvs)
+{
+    char *ss = mf_xcalloc((size_t)n->nchans + 1, 1);
+    char *sr = mf_xcalloc((size_t)n->nchans + 1, 1);
+    for (int p = 0; p < n->nprocs; p++)
+        for (int e = 0; e < n->procs[p].nedges; e++) {
+            const ta_sync *s = &n->procs[p].edges[e].sync;
+            if (s->dir == TA_SYNC_NONE || s->chan < 0)
+                continue;
+            const ta_chan *c = &n->chans[s->chan];
+            int lo = 0, hi = c->n - 1;
+            if (s->index && s->index->kind == TA_E_INT)
+                lo = hi = (int)s->index->ival;
+            for (int k = lo; k <= hi && s->chan + k < n->nchans; k++) {
+                int ch = s->chan + k;
+                if (n->procs[p].is_env)
+                    (s->dir == TA_SYNC_SEND ? sends : recvs)[ch] = 1;
+                else
+                    (s->dir == TA_SYNC_SEND ? ss : sr)[ch] = 1;
+            }
+        }
+    for (int c = 0; c < n->nchans; c++) {
+        if (!ss[c] && n->chans[c].role == TA_ROLE_INPUT)
+            sends[c] = 1;
+        if (!sr[c] && n->chans[c].role == TA_ROLE_OUTPUT)
+            recvs[c] = 1;
+    }
+    free(ss);
+    free(sr);
+}
+
 int tae_view(tae_aut **out, const ta_net *n)
 {
     *out = NULL;
-    int sys = -1, nsys = 0;
-    for (int p = 0; p < n->nprocs; p++)
-        if (!n->procs[p].is_env) {
-            sys = p;
-            nsys++;
-        }
     vw V = {0};
     V.n = n;
     V.file = n->file;
-    if (nsys != 1)
-        return unsup(&V, nsys ? "a network of several system processes "
-                                "(the timed engine takes one)"
-                              : "no system process");
-    V.a = tae_aut_new(n->procs[sys].name);
-    int rc = build(&V, &n->procs[sys]);
+    tae_aut **parts = mf_xcalloc((size_t)n->nprocs + 1, sizeof *parts);
+    int k = 0, rc = 0;
+    for (int p = 0; p < n->nprocs && rc == 0; p++) {
+        if (n->procs[p].is_env)
+            continue;
+        V.a = parts[k++] = tae_aut_new(n->procs[p].name);
+        rc = build(&V, &n->procs[p]);
+    }
+    if (rc == 0 && k == 0)
+        rc = unsup(&V, "no system process");
     if (rc < 0) {
-        tae_aut_free(V.a);
+        for (int i = 0; i < k; i++)
+            tae_aut_free(parts[i]);
+        free(parts);
         return rc;
     }
-    *out = V.a;
-    return 0;
+    char *sends = mf_xcalloc((size_t)n->nchans + 1, 1);
+    char *recvs = mf_xcalloc((size_t)n->nchans + 1, 1);
+    char *bc = mf_xcalloc((size_t)n->nchans + 1, 1);
+    tester_roles(n, sends, recvs);
+    for (int c = 0; c < n->nchans; c++)
+        bc[c] = n->chans[c].kind == TA_CH_BROADCAST;
+    tae_compose_opts co = {sends, recvs, bc, 20000};
+    rc = tae_compose(out, parts, k, &co);
+    free(sends);
+    free(recvs);
+    free(bc);
+    free(parts);
+    if (rc < 0) {
+        char m[256];
+        snprintf(m, sizeof m, "%s", mf_err_msg());
+        mf_err_set(rc, "%s: %s", n->file ? n->file : "model", m);
+    }
+    return rc;
 }

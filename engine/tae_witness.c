@@ -163,7 +163,8 @@ static Z3_ast path_z3(zc *z, const tae_aut *o, const tae_aut *m,
     MF_VEC(Z3_ast) f = {0};
     int N = r->nsteps;
     for (int s = 0; s <= N; s++) {
-        int uo = o->locs[so.loc].urgent, um = m->locs[sm.loc].urgent;
+        int uo = tae_urgent(o, so.loc, so.vals);
+        int um = tae_urgent(m, sm.loc, sm.vals);
         MF_VEC_PUSH(f, K(z, Z3_mk_ge(z->c, d[s], rnum(z, 0))));
         int dk = s == N && r->kill == TAE_K_DELAY;
         if ((uo || um) && !(dk && uo && !um))
