@@ -394,10 +394,15 @@ int ta_read_uppaal(ta_net **out, const char *file, const char *text,
 int ta_read_ecdar(ta_net **out, const char *file, const char *text,
                   size_t len, const ta_opts *opts);
 /* The bundle of an Ecdar project: `path` the project folder (holding
- * Model/ or GlobalDeclarations.json and Components/) or one component's
- * .json inside it. 0 and *out (a buffer the caller frees), or a negative
- * code with a message. */
-int ta_ecdar_bundle(mf_buf *out, const char *path);
+ * Model/ or GlobalDeclarations.json and Components/), its
+ * GlobalDeclarations.json, or one component's .json in Components/;
+ * `system` the component chosen (--system), else NULL: the component
+ * file named, else the default of ta_read_ecdar. 0 and the bundle
+ * appended to *out (the caller frees it), or a negative code with a
+ * message. */
+int ta_ecdar_bundle(mf_buf *out, const char *path, const char *system);
+/* How surely text is an Ecdar bundle: 0 or 100 (lang.h's sniff). */
+int ta_ecdar_sniff(const char *text, size_t len);
 
 void ta_net_free(ta_net *n); /* NULL-safe */
 
@@ -406,8 +411,15 @@ int ta_net_find_var(const ta_net *n, const char *name);
 int ta_net_find_chan(const ta_net *n, const char *name);
 int ta_net_find_proc(const ta_net *n, const char *name);
 
-/* Printing an expression in UPPAAL syntax (names as written). */
+/* Printing an expression in UPPAAL syntax: names as written, or (flat)
+ * the flat names of n's variables, channels and functions. NULL prints
+ * as "true". */
 void ta_print_expr(mf_buf *out, const ta_expr *e);
+void ta_print_expr_flat(mf_buf *out, const ta_net *n, const ta_expr *e);
+/* The flattened network as text, one canonical form: every variable,
+ * channel (kind, role), function and process with its locations and
+ * edges, flat names (the model's hash is this text's). */
+void ta_net_print(mf_buf *out, const ta_net *n);
 const char *ta_op_str(ta_op op);
 
 /* ---- mutation operators and mutants ---------------------------------------- */
