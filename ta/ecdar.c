@@ -209,9 +209,11 @@ typedef struct {
     json_t *json;
 } efile;
 
-/* The line of the first `"key": "value"` in text (value NULL: any), or
- * 1. */
-static int line_of(const char *text, const char *key, const char *value)
+/* The line of the (nth + 1)-th `"key": "value"` in text (value NULL:
+ * any), or 1. Ids need not be unique in Ecdar files: locations and edges
+ * are found by the order of a key only they have. */
+static int line_of_nth(const char *text, const char *key, const char *value,
+                       int nth)
 {
     int line = 1;
     size_t kl = strlen(key), vl = value ? strlen(value) : 0;
@@ -230,11 +232,17 @@ static int line_of(const char *text, const char *key, const char *value)
         q++;
         while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
             q++;
-        if (!value || (*q == '"' && !strncmp(q + 1, value, vl) &&
-                       q[vl + 1] == '"'))
+        if ((!value || (*q == '"' && !strncmp(q + 1, value, vl) &&
+                        q[vl + 1] == '"')) &&
+            nth-- == 0)
             return line;
     }
     return 1;
+}
+
+static int line_of(const char *text, const char *key, const char *value)
+{
+    return line_of_nth(text, key, value, 0);
 }
 
 static const char *jstr(const json_t *o, const char *k)
@@ -297,7 +305,7 @@ static int read_comp(mf_arena *a, const efile *f, ta_raw_tmpl *t)
                    *urg = jstr(o, "urgency");
         if (!id)
             return jerr(f->path, 1, "%s without an id", "a location");
-        int line = line_of(f->text, "id", id);
+        int line = line_of_nth(f->text, "invariant", NULL, (int)i);
         l->id = mf_arena_strdup(a, id);
         const char *nick = jstr(o, "nickname");
         l->name = nick && *nick ? mf_arena_strdup(a, nick) : NULL;
@@ -324,7 +332,7 @@ static int read_comp(mf_arena *a, const efile *f, ta_raw_tmpl *t)
         ta_raw_edge *e = &t->edges[t->nedges++];
         const char *id = jstr(o, "id"), *st = jstr(o, "status"),
                    *sync = jstr(o, "sync");
-        int line = id ? line_of(f->text, "id", id) : t->pos.line;
+        int line = line_of_nth(f->text, "sourceLocation", NULL, (int)i);
         e->pos = (ta_pos){f->path, line, 0};
         e->src = jstr(o, "sourceLocation");
         e->dst = jstr(o, "targetLocation");

@@ -478,6 +478,8 @@ typedef struct {
     const char *dup_of;  /* TA_MUT_DUPLICATE: the twin's id or "original" */
     const char *why;     /* TA_MUT_STILLBORN: the message */
     ta_pos pos;          /* the changed item's position */
+    mf_arena *arena;     /* a copy from ta_mutant_find owns its strings and
+                            items here; NULL during an enumeration */
 } ta_mutant;
 
 /* Called once per mutant in a deterministic order; the mutant lives
@@ -488,6 +490,12 @@ typedef int (*ta_mutant_fn)(const ta_mutant *mu, void *ctx);
  * duplicates and stillborns classified as for SMV (mutate.h). */
 int ta_mutants_each(const ta_net *n, unsigned mask, ta_mutant_fn fn,
                     void *ctx);
+
+/* The mutant of n whose id starts with prefix (at least 4 hex digits):
+ * 0 and *out (the caller frees it with ta_mutant_free; it stays valid
+ * while n lives), MF_ENOTFOUND or MF_EAMBIGUOUS with a message. */
+int ta_mutant_find(ta_mutant **out, const ta_net *n, const char *prefix);
+void ta_mutant_free(ta_mutant *mu); /* NULL-safe */
 
 /* The mutated network: a copy of n (fresh arena) with mu's change made in
  * its template and in every process of that template. 0 and *out the

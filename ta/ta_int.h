@@ -56,6 +56,9 @@ typedef struct {
                         UPPAAL's XML, or the Ecdar component's JSON */
     size_t srclen;
     const char *src_path; /* Ecdar: the component's file */
+    /* A mutant's raw model: the network whose channel roles and
+     * environment processes the build keeps instead of settling them */
+    const struct ta_net *roles_from;
 } ta_raw;
 
 /* ---- types ---------------------------------------------------------------- */
