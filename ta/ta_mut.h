@@ -9,6 +9,12 @@
 
 typedef struct ta_mut_ctx ta_mut_ctx;
 
+/* An enumeration's context: mutants of n for mask (0: all) go to fn;
+ * freeing it returns fn's non-zero return that stopped it, or 0. */
+ta_mut_ctx *ta_mut_ctx_new(const ta_net *n, unsigned mask, ta_mutant_fn fn,
+                           void *ctx);
+int ta_mut_ctx_free(ta_mut_ctx *c);
+int ta_mut_stopped(const ta_mut_ctx *c);
 /* The current mutant's scratch: its arena (items) and texts, reset after
  * each ta_mut_emit. */
 mf_arena *ta_mut_arena(ta_mut_ctx *c);
