@@ -72,6 +72,14 @@ static void edge_texts(mf_arena *a, const ta_tmpl *t, const ta_edge *old,
                        const ta_edge *now, ta_raw_edge *re)
 {
     mf_buf b = {0};
+    if (!old && now->nsel) {
+        for (int i = 0; i < now->nsel; i++)
+            mf_buf_printf(&b, "%s%s : int[%lld,%lld]", i ? ", " : "",
+                          now->sel[i].name, (long long)now->sel[i].lo,
+                          (long long)now->sel[i].hi);
+        re->select.text = mf_arena_strdup(a, b.data);
+        mf_buf_reset(&b);
+    }
     re->src = mf_arena_strdup(a, t->locs[now->src].id);
     re->dst = mf_arena_strdup(a, t->locs[now->dst].id);
     relabel(a, &re->guard, old ? old->guard : NULL, now->guard);

@@ -1,8 +1,9 @@
 /* mutant_print.c - a mutant printed back in its model's format
  * (ta_mutant_print), so that UPPAAL or Ecdar opens it: the original XML
  * document (libxml2) or the Ecdar component's JSON (jansson) with the
- * mutated item's labels, target or presence changed and the change
- * marked (an XML comment before the item; the component's description in
+ * mutated item's labels, target or presence changed (a removed
+ * location stays, without its edges, as in the mutated network) and the
+ * change marked (an XML comment before the item; the component's description in
  * JSON, which has no comments). Everything else is the original's. */
 #include "ta_mut.h"
 
@@ -166,9 +167,8 @@ static int print_uppaal(mf_buf *out, const ta_net *n, const ta_mutant *mu,
             rc = -1;
             break;
         }
+        /* the location stays, unreachable: its edges go */
         comment_before(at, tn, mu);
-        xmlUnlinkNode(at);
-        xmlFreeNode(at);
         for (xmlNode *c = tn->children, *next; c; c = next) {
             next = c->next;
             if (!is_elem(c, "transition"))
@@ -275,8 +275,7 @@ static int print_ecdar(mf_buf *out, const ta_net *n, const ta_mutant *mu,
                 !strcmp(jstr(x, "targetLocation"), id))
                 json_array_remove(edges, k);
         }
-        json_array_remove(locs, (size_t)mu->item);
-        break;
+        break; /* the location stays, unreachable: its edges go */
     }
     }
     mf_buf b = {0};

@@ -78,11 +78,25 @@ static void emit_loc(ta_mut_ctx *c, int t, int op, int i, ta_loc *nl)
     ta_mut_emit(c, &mu, NULL);
 }
 
-/* The syncs a template uses, each once, in order of appearance. */
+/* The syncs a template uses, each once, in order of appearance, with
+ * the edge each is first found on (its select variables). */
 typedef struct {
     int n;
     const ta_sync *v[256];
+    const ta_edge *from[256];
 } alphabet;
+
+static int uses_select(const ta_expr *e)
+{
+    if (!e)
+        return 0;
+    if (e->kind == TA_E_REF && e->ref_kind == TA_R_SELECT)
+        return 1;
+    for (int i = 0; i < e->nkids; i++)
+        if (uses_select(e->kids[i]))
+            return 1;
+    return 0;
+}
 
 static void alphabet_of(const ta_tmpl *t, alphabet *al)
 {
@@ -100,8 +114,10 @@ static void alphabet_of(const ta_tmpl *t, alphabet *al)
             ta_print_sync(&b, al->v[i]);
             seen = !strcmp(a.data, b.data);
         }
-        if (!seen)
+        if (!seen) {
+            al->from[al->n] = &t->edges[k];
             al->v[al->n++] = s;
+        }
     }
     mf_buf_free(&a);
     mf_buf_free(&b);
@@ -138,20 +154,27 @@ static void op_tad(ta_mut_ctx *c, int t)
         for (int d = 0; d < tm->nlocs; d++)
             for (int di = 0; di < 2; di++) {
                 const ta_sync *pick = NULL, *first = NULL;
+                const ta_edge *from = NULL, *first_from = NULL;
                 for (int i = 0; i < al.n && !pick; i++) {
                     if (al.v[i]->dir != dirs[di])
                         continue;
-                    if (!first)
+                    if (!first) {
                         first = al.v[i];
+                        first_from = al.from[i];
+                    }
                     int used = 0;
                     for (int k = 0; k < tm->nedges && !used; k++)
                         used = tm->edges[k].src == s &&
                                same_sync(&tm->edges[k].sync, al.v[i]);
-                    if (!used)
+                    if (!used) {
                         pick = al.v[i];
+                        from = al.from[i];
+                    }
                 }
-                if (!pick)
+                if (!pick) {
                     pick = first;
+                    from = first_from;
+                }
                 if (!pick)
                     continue;
                 ta_edge *ne = mf_arena_alloc(ta_mut_arena(c), sizeof(*ne));
@@ -160,6 +183,12 @@ static void op_tad(ta_mut_ctx *c, int t)
                 ne->sync = *pick;
                 ne->sync.chan = -1;
                 ne->sync.index = NULL;
+                if (uses_select(pick->e)) {
+                    /* the channel's index is a select variable: the
+                     * added edge selects it as its edge did */
+                    ne->nsel = from->nsel;
+                    ne->sel = from->sel;
+                }
                 ne->added = 1;
                 ne->pos = tm->locs[s].pos;
                 mf_buf_printf(ta_mut_site(c), "%s/add %s->%s", tm->name,
@@ -336,6 +365,9 @@ static void op_sync(ta_mut_ctx *c, int t)
             continue;
         for (int i = 0; i < al.n; i++) {
             if (al.v[i]->dir != s->dir || same_sync(al.v[i], s))
+                continue;
+            /* a channel indexed by another edge's select variable */
+            if (uses_select(al.v[i]->e) && al.from[i] != &tm->edges[k])
                 continue;
             ta_edge *ne = edge_dup(ta_mut_arena(c), &tm->edges[k]);
             ne->sync.e = al.v[i]->e;
