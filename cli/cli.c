@@ -64,6 +64,17 @@ int mf_cli_take_model_arg(mf_cli_model_args *a, int *exit_code,
                (arg[9] == 0 || arg[9] == '=')) {
         slot = &a->observe_arg;
         name = "--observe";
+    } else if (!strncmp(arg, "--outputs", 9) &&
+               (arg[9] == 0 || arg[9] == '=')) {
+        slot = &a->observe_arg;
+        name = "--outputs";
+    } else if (!strncmp(arg, "--system", 8) &&
+               (arg[8] == 0 || arg[8] == '=')) {
+        slot = &a->system_arg;
+        name = "--system";
+    } else if (!strncmp(arg, "--env", 5) && (arg[5] == 0 || arg[5] == '=')) {
+        slot = &a->env_arg;
+        name = "--env";
     } else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
         fputs(usage, stdout);
         *exit_code = MF_EXIT_OK;
@@ -98,8 +109,12 @@ int mf_cli_load_model(mf_model **out, const char *path, mf_cli_model_args *a)
 {
     free(a->opts.inputs);
     free(a->opts.observe);
-    a->opts.inputs = a->opts.observe = NULL;
-    a->opts.ninputs = a->opts.nobserve = 0;
+    free(a->opts.env);
+    a->opts.inputs = a->opts.observe = a->opts.env = NULL;
+    a->opts.ninputs = a->opts.nobserve = a->opts.nenv = 0;
+    a->opts.system = a->system_arg;
+    if (a->env_arg)
+        a->opts.nenv = split(&a->opts.env, a->env_arg);
     if (a->inputs_arg)
         a->opts.ninputs = split(&a->opts.inputs, a->inputs_arg);
     if (a->observe_arg)
@@ -116,8 +131,11 @@ void mf_cli_model_args_free(mf_cli_model_args *a)
 {
     free(a->inputs_arg);
     free(a->observe_arg);
+    free(a->system_arg);
+    free(a->env_arg);
     free(a->opts.inputs);
     free(a->opts.observe);
+    free(a->opts.env);
     memset(a, 0, sizeof *a);
 }
 

@@ -23,12 +23,16 @@ int mf_cli_number(int64_t *out, const char *cmd, const char *opt,
 /* Options common to the commands that read a model. */
 typedef struct {
     char *inputs_arg;   /* --inputs a,b (owned copy) */
-    char *observe_arg;  /* --observe a,b (owned copy) */
-    mf_model_opts opts; /* filled by mf_cli_load_model from the two above */
+    char *observe_arg;  /* --observe a,b or --outputs a,b (owned copy) */
+    char *system_arg;   /* --system NAME (timed models: Ecdar) */
+    char *env_arg;      /* --env T1,T2 (timed models: UPPAAL) */
+    mf_model_opts opts; /* filled by mf_cli_load_model from the above */
 } mf_cli_model_args;
 
 /* Take argv[*i] if every model-reading command has it: --inputs/--observe
- * (as "--x V" or "--x=V"; *i advances past it, 1 is returned), or --help
+ * and, for timed models (docs/timed.md), --outputs (the same as
+ * --observe), --system and --env (as "--x V" or "--x=V"; *i advances
+ * past it, 1 is returned), or --help
  * and -h (`usage` printed to stdout; -1 with *exit_code MF_EXIT_OK). 0 for
  * another argument; -1 with *exit_code MF_EXIT_USAGE (and a message) when
  * a value is missing. */

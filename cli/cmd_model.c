@@ -16,10 +16,19 @@ static const char usage[] =
     "check  parses, flattens and type checks MODEL; prints its variables,\n"
     "       the inputs (chosen by a test) and observables (compared between\n"
     "       original and mutant) mutfarm settled on, and the canonical hash.\n"
-    "print  prints the flattened model as canonical SMV (one MODULE main).\n"
+    "print  prints the flattened model as canonical SMV (one MODULE main);\n"
+    "       a timed model as its flattened network.\n"
     "\n"
     "--inputs A,B   these VARs (and every IVAR) are the inputs; no inference\n"
     "--observe X,Y  observe these VARs/DEFINEs instead of all non-inputs\n"
+    "\n"
+    "Timed models (UPPAAL .xml; an Ecdar project folder or a component's\n"
+    ".json; docs/timed.md): --inputs and --outputs (or --observe) name the\n"
+    "input and output channels;\n"
+    "--system NAME  Ecdar: the component that is the system (default: the\n"
+    "               one component with input edges)\n"
+    "--env T1,T2    UPPAAL: the environment templates (not mutated; the\n"
+    "               channels only they send are the inputs)\n"
     "\n"
     "exit: 0 accepted, 1 refused (error: or unsupported: on stderr), 2 "
     "internal\n";
@@ -126,7 +135,13 @@ int mf_cmd_model(int argc, char **argv)
     rc = mf_cli_load_model(&m, path, &a);
     if (rc)
         goto cleanup;
-    if (!strcmp(action, "check")) {
+    if (!strcmp(action, "check") && m->lang->describe) {
+        mf_buf b = {0};
+        printf("%s: ok\n", m->file);
+        m->lang->describe(&b, m);
+        fwrite(b.data, 1, b.len, stdout);
+        mf_buf_free(&b);
+    } else if (!strcmp(action, "check")) {
         check_report(m);
         undefined_report(m);
     } else {

@@ -21,6 +21,9 @@ static const char usage[] =
     "      stillborn), so `awk '!/^#/'` selects the mutant lines.\n"
     "show  the mutated model as SMV; the change is enclosed in\n"
     "      '-- mutant ID ...' and '-- end of mutant ID' comment lines.\n"
+    "      A timed model's mutant prints in its format: UPPAAL XML (the\n"
+    "      change marked by a comment) or the Ecdar component's JSON (in\n"
+    "      its description).\n"
     "      ID may be a prefix of at least 4 hex digits.\n"
     "\n"
     "--operators LIST  comma-separated operator names (default: all):\n"
@@ -28,8 +31,14 @@ static const char usage[] =
     "                  constraint-remove negate logic-op arith-op rel-op\n"
     "                  stuck-at guard-true term-remove assoc-shift\n"
     "                  var-replace enum-replace number-replace digit-replace\n"
+    "                  timed models (docs/timed.md): tmi tad smi cxl cxs\n"
+    "                  ccn edge-target sync-channel reset-flip\n"
+    "                  guard-negate invariant-constant int-update\n"
     "--inputs A,B      these VARs (and every IVAR) are the inputs\n"
-    "--observe X,Y     observe these VARs/DEFINEs instead of all non-inputs\n";
+    "--observe X,Y     observe these VARs/DEFINEs instead of all non-inputs\n"
+    "--system NAME     Ecdar: the component that is the system\n"
+    "--env T1,T2       UPPAAL: the environment templates (not mutated)\n"
+    "                  (timed models: --inputs/--outputs name channels)\n";
 
 typedef struct {
     long total[MF_LANG_MAX_OPS], dup[MF_LANG_MAX_OPS], still[MF_LANG_MAX_OPS];

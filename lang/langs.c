@@ -4,16 +4,20 @@
 #include "kiss2.h"
 #include "langs.h"
 #include "smv.h"
+#include "ta_lang.h"
 #include "verilog.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* One line per language. */
 const mf_lang *const mf_langs[] = {
     &mf_lang_smv,
     &mf_lang_kiss2,
     &mf_lang_verilog,
+    &mf_lang_uppaal,
+    &mf_lang_ecdar,
     NULL,
 };
 
@@ -70,13 +74,51 @@ int mf_model_load(mf_model **out, const char *file, const char *text,
     return l->load(out, file, text, len, opts);
 }
 
+int mf_model_read_text(char **out, size_t *len, const char *path,
+                       const mf_model_opts *opts, size_t max)
+{
+    struct stat st;
+    int dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    *out = NULL;
+    *len = 0;
+    for (int i = 0; mf_langs[i]; i++) {
+        const mf_lang *l = mf_langs[i];
+        int mine = dir;
+        for (int k = 0; !dir && l->exts && l->exts[k]; k++)
+            mine |= ends_with(path, l->exts[k]);
+        if (!l->read_path || !mine)
+            continue;
+        mf_buf b = {0};
+        int rc = l->read_path(&b, path, opts);
+        if (rc == MF_ENOTFOUND && !dir) {
+            mf_buf_free(&b);
+            break; /* not a project: the file as it is */
+        }
+        if (rc == 0 && b.len > max)
+            rc = mf_err_set(MF_ELIMIT, "%s: model larger than %zu bytes",
+                            path, max);
+        if (rc) {
+            mf_buf_free(&b);
+            return rc;
+        }
+        *out = b.data ? b.data : mf_xstrdup("");
+        *len = b.len;
+        return 0;
+    }
+    if (dir)
+        return mf_err_set(MF_EUNSUPPORTED, "%s: a folder that holds no model "
+                          "a language reads (an Ecdar project holds "
+                          "GlobalDeclarations.json and Components/)", path);
+    return mf_read_file(out, len, path, max);
+}
+
 int mf_model_load_file(mf_model **out, const char *path,
                        const mf_model_opts *opts)
 {
     char *text = NULL;
     size_t len = 0;
     *out = NULL;
-    int rc = mf_read_file(&text, &len, path, MF_MODEL_MAX_BYTES);
+    int rc = mf_model_read_text(&text, &len, path, opts, MF_MODEL_MAX_BYTES);
     if (rc)
         return rc;
     rc = mf_model_load(out, path, text, len, opts);

@@ -31,7 +31,14 @@ const mf_lang *mf_lang_for_file(const char *path, const char *text, size_t len);
  * name rather than a path. */
 int mf_model_load(mf_model **out, const char *file, const char *text,
                   size_t len, const mf_model_opts *opts);
-/* The same from a file (MF_EIO if it cannot be read). */
+/* A model's text from its path: the file's bytes, or, for a language
+ * whose models are several files (lang.h, read_path: an Ecdar project
+ * folder or a file inside one), the one text it gathers them into; at
+ * most max bytes (MF_ELIMIT). *out is NUL-terminated and the caller's. */
+int mf_model_read_text(char **out, size_t *len, const char *path,
+                       const mf_model_opts *opts, size_t max);
+/* The same from a path (MF_EIO if it cannot be read), through
+ * mf_model_read_text. */
 int mf_model_load_file(mf_model **out, const char *path,
                        const mf_model_opts *opts);
 

@@ -16,7 +16,12 @@
  * mutate.h) dispatches through m->lang without knowing the language.
  *
  * Mutants stay what the engines read (engine/ mf_engine_mutant): "replace
- * item i of the flat model by new_item, or remove it". A language maps its
+ * item i of the flat model by new_item, or remove it". A language whose
+ * models the common model cannot hold (timed automata, ta/: clocks, real
+ * time) loads an mf_model with no variables or items, keeps its own model
+ * in lang_data, and gives its mutants item -1 and no new_item: the
+ * engines that understand it ask its folder for the model and the mutant
+ * (ta/ta_lang.h), and mf_mutant_apply refuses them. A language maps its
  * own operators (a KISS2 "next state of row 7") onto such replacements of
  * the items its loader made. mf_mutant.op is language-relative: an int in
  * 0 .. nops-1 whose name is op_names[op] of the model's language (SMV's are
@@ -95,6 +100,18 @@ typedef struct mf_lang {
      * lang but not lang_data (NULL), so the language's functions must work
      * on a model whose lang_data is NULL, or say they cannot. */
     void (*free_data)(void *data);
+    /* A model of several files (an Ecdar project folder): path (a folder,
+     * or a file with one of exts) gathered into the one text that load
+     * reads and sniff recognises, appended to *out. 0; MF_ENOTFOUND when
+     * path is not such a model (the registry then reads the file as it
+     * is); another negative code with a message. NULL: a model is the
+     * text of its file. */
+    int (*read_path)(mf_buf *out, const char *path, const mf_model_opts *opts);
+    /* What `mutfarm model check` prints about an accepted model after its
+     * "FILE: ok" line, for a language whose models are more than the
+     * common model's variables and items (timed automata: processes,
+     * clocks, channels and their roles). NULL: the common report. */
+    void (*describe)(mf_buf *out, const mf_model *m);
 } mf_lang;
 
 /* ---- what generic code asks of a language (mutate.c) ------------------ */

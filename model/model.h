@@ -102,8 +102,16 @@ typedef struct {
 typedef struct {
     const char **inputs;  /* --inputs: exactly these VARs/IVARs are inputs */
     int ninputs;
-    const char **observe; /* --observe: these VARs/DEFINEs are observed */
+    const char **observe; /* --observe: these VARs/DEFINEs are observed
+                             (timed models: these channels are the
+                             outputs, --outputs) */
     int nobserve;
+    /* Timed models (docs/timed.md): the Ecdar component that is the system
+     * (--system), and the environment templates of an UPPAAL model
+     * (--env); NULL/0: the defaults. Other languages ignore them. */
+    const char *system;
+    const char **env;
+    int nenv;
 } mf_model_opts;
 
 /* Something a layer above keeps in a model and builds on first use (the

@@ -187,5 +187,10 @@ void mf_mutant_free(mf_mutant *mu)
 
 int mf_mutant_apply(mf_model **out, const mf_model *m, const mf_mutant *mu)
 {
+    if (mu->item < 0 || mu->item >= m->nitems)
+        return mf_err_set(MF_EUNSUPPORTED,
+                          "%s: mutant %s changes no item of the common "
+                          "model (a %s mutant: its language applies it)",
+                          m->file, mu->id, m->lang ? m->lang->name : "?");
     return mf_model_replace_item(out, m, mu->item, mu->new_item);
 }

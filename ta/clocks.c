@@ -53,7 +53,13 @@ int ta_clock_index(ta_bld *b, const ta_expr *e, int *out)
         off += ix * stride;
         stride *= v->dims[d];
     }
-    *out = v->clock + (int)off;
+    /* the clocks are laid out in the order of the variables (ta_flatten
+     * numbers them once all are made) */
+    int base = 0;
+    for (int i = 0; i < r->ref; i++)
+        if (b->vars.v[i].kind == TA_V_CLOCK)
+            base += b->vars.v[i].ncells;
+    *out = base + (int)off;
     return 0;
 }
 

@@ -28,6 +28,7 @@ void ta_lex_init(ta_lex *l, mf_arena *a, const ta_text *t, const char *file)
     l->len = strlen(l->s);
     l->line = t->pos.line > 0 ? t->pos.line : 1;
     l->col = t->pos.col > 0 ? t->pos.col : 1;
+    l->one_line = t->one_line;
 }
 
 int ta_lex_error(ta_lex *l, int code, int line, int col, const char *fmt, ...)
@@ -43,7 +44,7 @@ int ta_lex_error(ta_lex *l, int code, int line, int col, const char *fmt, ...)
 
 static void advance(ta_lex *l)
 {
-    if (l->s[l->i] == '\n') {
+    if (l->s[l->i] == '\n' && !l->one_line) {
         l->line++;
         l->col = 1;
     } else {

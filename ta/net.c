@@ -188,25 +188,25 @@ static int level(const ta_expr *e)
     }
 }
 
-static void print_at(mf_buf *b, const ta_expr *e, int min);
+static void print_at(mf_buf *b, const ta_expr *e, int min, const ta_net *n);
 
-static void print_kid(mf_buf *b, const ta_expr *e, int min)
+static void print_kid(mf_buf *b, const ta_expr *e, int min, const ta_net *n)
 {
     if (level(e) < min) {
         mf_buf_puts(b, "(");
-        print_at(b, e, 0);
+        print_at(b, e, 0, n);
         mf_buf_puts(b, ")");
     } else {
-        print_at(b, e, min);
+        print_at(b, e, min, n);
     }
 }
 
-static void print_at(mf_buf *b, const ta_expr *e, int min)
+static void print_at(mf_buf *b, const ta_expr *e, int min, const ta_net *n)
 {
     (void)min;
     switch (e->kind) {
     case TA_E_INT:
-        if (e->name)
+        if (e->name && !n)
             mf_buf_puts(b, e->name);
         else
             mf_buf_printf(b, "%lld", (long long)e->ival);
@@ -215,12 +215,18 @@ static void print_at(mf_buf *b, const ta_expr *e, int min)
         mf_buf_puts(b, e->ival ? "true" : "false");
         break;
     case TA_E_REF:
-        mf_buf_puts(b, e->name ? e->name : "?");
+        if (n && e->ref_kind == TA_R_VAR && e->ref < n->nvars)
+            mf_buf_puts(b, n->vars[e->ref].name);
+        else if (n && e->ref_kind == TA_R_CHAN && e->ref < n->nchans) {
+            const char *c = n->chans[e->ref].name;
+            mf_buf_put(b, c, strcspn(c, "["));
+        } else
+            mf_buf_puts(b, e->name ? e->name : "?");
         break;
     case TA_E_INDEX:
-        print_kid(b, e->kids[0], 15);
+        print_kid(b, e->kids[0], 15, n);
         mf_buf_puts(b, "[");
-        print_at(b, e->kids[1], 0);
+        print_at(b, e->kids[1], 0, n);
         mf_buf_puts(b, "]");
         break;
     case TA_E_UN:
@@ -228,43 +234,47 @@ static void print_at(mf_buf *b, const ta_expr *e, int min)
         /* "- -x" must not print as the decrement "--x" */
         if (e->kids[0]->kind == TA_E_UN && e->kids[0]->op == e->op)
             mf_buf_puts(b, " ");
-        print_kid(b, e->kids[0], 14);
+        print_kid(b, e->kids[0], 14, n);
         break;
     case TA_E_BIN: {
         int l = bin_level(e->op);
-        print_kid(b, e->kids[0], l);
+        print_kid(b, e->kids[0], l, n);
         mf_buf_printf(b, " %s ", ta_op_str(e->op));
-        print_kid(b, e->kids[1], l + 1);
+        print_kid(b, e->kids[1], l + 1, n);
         break;
     }
     case TA_E_ITE:
-        print_kid(b, e->kids[0], 3);
+        print_kid(b, e->kids[0], 3, n);
         mf_buf_puts(b, " ? ");
-        print_kid(b, e->kids[1], 2);
+        print_kid(b, e->kids[1], 2, n);
         mf_buf_puts(b, " : ");
-        print_kid(b, e->kids[2], 2);
+        print_kid(b, e->kids[2], 2, n);
         break;
     case TA_E_ASSIGN:
-        print_kid(b, e->kids[0], 15);
+        print_kid(b, e->kids[0], 15, n);
         mf_buf_printf(b, " %s%s ", e->op == TA_OP_ASSIGN ? "" : ta_op_str(e->op),
                       "=");
-        print_kid(b, e->kids[1], 1);
+        print_kid(b, e->kids[1], 1, n);
         break;
     case TA_E_INCDEC:
         if (e->op == TA_OP_PREINC || e->op == TA_OP_PREDEC) {
             mf_buf_puts(b, ta_op_str(e->op));
-            print_kid(b, e->kids[0], 15);
+            print_kid(b, e->kids[0], 15, n);
         } else {
-            print_kid(b, e->kids[0], 15);
+            print_kid(b, e->kids[0], 15, n);
             mf_buf_puts(b, ta_op_str(e->op));
         }
         break;
     case TA_E_CALL:
-        mf_buf_printf(b, "%s(", e->name ? e->name : "?");
+        mf_buf_printf(b, "%s(",
+                      n && e->ref_kind == TA_R_FUNC && e->ref < n->nfuncs
+                          ? n->funcs[e->ref].name
+                      : e->name ? e->name
+                                : "?");
         for (int i = 0; i < e->nkids; i++) {
             if (i)
                 mf_buf_puts(b, ", ");
-            print_kid(b, e->kids[i], 1);
+            print_kid(b, e->kids[i], 1, n);
         }
         mf_buf_puts(b, ")");
         break;
@@ -274,22 +284,22 @@ static void print_at(mf_buf *b, const ta_expr *e, int min)
             mf_buf_puts(b, e->kids[1]->name);
         else if (e->nkids > 1 && e->kids[1]->nkids == 2) {
             mf_buf_puts(b, "int[");
-            print_at(b, e->kids[1]->kids[0], 0);
+            print_at(b, e->kids[1]->kids[0], 0, n);
             mf_buf_puts(b, ",");
-            print_at(b, e->kids[1]->kids[1], 0);
+            print_at(b, e->kids[1]->kids[1], 0, n);
             mf_buf_puts(b, "]");
         } else
             mf_buf_printf(b, "int[%lld,%lld]", (long long)e->lo,
                           (long long)e->hi);
         mf_buf_puts(b, ") ");
-        print_at(b, e->kids[0], 0);
+        print_at(b, e->kids[0], 0, n);
         break;
     case TA_E_LIST:
         mf_buf_puts(b, "{");
         for (int i = 0; i < e->nkids; i++) {
             if (i)
                 mf_buf_puts(b, ", ");
-            print_at(b, e->kids[i], 1);
+            print_at(b, e->kids[i], 1, n);
         }
         mf_buf_puts(b, "}");
         break;
@@ -302,7 +312,16 @@ void ta_print_expr(mf_buf *out, const ta_expr *e)
         mf_buf_puts(out, "true");
         return;
     }
-    print_at(out, e, 0);
+    print_at(out, e, 0, NULL);
+}
+
+void ta_print_expr_flat(mf_buf *out, const ta_net *n, const ta_expr *e)
+{
+    if (!e) {
+        mf_buf_puts(out, "true");
+        return;
+    }
+    print_at(out, e, 0, n);
 }
 
 /* ---- the net ------------------------------------------------------------------ */

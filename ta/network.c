@@ -45,8 +45,19 @@ int ta_build(ta_net **out, mf_arena *a, const char *file, const ta_raw *raw,
         if ((rc = ta_bld_template(&b, i)))
             goto cleanup;
     b.cur = -1;
-    if ((rc = ta_flatten(&b)) || (rc = ta_roles(&b)))
+    if ((rc = ta_flatten(&b)))
         goto cleanup;
+    if (raw->roles_from) {
+        const ta_net *o = raw->roles_from;
+        for (int i = 0; i < b.chans.n && i < o->nchans; i++)
+            b.chans.v[i].role = o->chans[i].role;
+        for (int i = 0; i < n->ntmpls && i < o->ntmpls; i++)
+            n->tmpls[i].is_env = o->tmpls[i].is_env;
+        for (int i = 0; i < n->nprocs && i < o->nprocs; i++)
+            n->procs[i].is_env = o->procs[i].is_env;
+    } else if ((rc = ta_roles(&b))) {
+        goto cleanup;
+    }
     n->nvars = b.vars.n;
     n->vars = keep(a, b.vars.v, b.vars.n, sizeof(ta_var));
     n->nchans = b.chans.n;

@@ -1,11 +1,14 @@
-/* roles.c - which channels are inputs and which outputs (ta_roles), by
- * the rule of docs/timed.md: named by --inputs/--outputs; else, in an
- * Ecdar component, by its edges (received: input, sent: output); else,
- * with environment templates named (--env), the channels only they send
- * are inputs and those the others send to them outputs; else the
- * network is open: channels received but never sent are inputs, sent but
- * never received outputs, and when that finds none, every channel sent
- * is an output. */
+/* roles.c - which channels are inputs and which outputs, and which
+ * processes model the environment (ta_roles), by the rule of
+ * docs/timed.md: named by --inputs/--outputs (with one list named, the
+ * other is the rest of what the system sends or receives; in UPPAAL a
+ * process that sends only inputs is the environment); else, in an Ecdar
+ * component, by its edges (received: input, sent: output); else, with
+ * environment templates named (--env), the channels only they send are
+ * inputs and those the others send to them outputs; else the network is
+ * open: channels received but never sent are inputs, sent but never
+ * received outputs, and when that finds none, every channel sent is an
+ * output. */
 #include "ta_build.h"
 
 #include <stdlib.h>
@@ -58,6 +61,62 @@ static int set_named(ta_bld *b, const char **names, int n, ta_role role,
     return 0;
 }
 
+static void mark_all(ta_bld *b, int *use)
+{
+    const ta_net *n = b->net;
+    memset(use, 0, (size_t)b->chans.n * sizeof(int));
+    for (int p = 0; p < n->nprocs; p++)
+        for (int k = 0; k < n->procs[p].nedges; k++) {
+            const ta_edge *e = &n->procs[p].edges[k];
+            if (e->sync.dir != TA_SYNC_NONE)
+                mark(b, &e->sync, n->procs[p].is_env, use);
+        }
+}
+
+/* With the inputs named: a process that sends, and sends only inputs,
+ * models the environment (the tester sends the inputs instead). */
+static void derive_env(ta_bld *b, int *use)
+{
+    ta_net *n = b->net;
+    for (int p = 0; p < n->nprocs; p++) {
+        int sends = 0, other = 0;
+        for (int k = 0; k < n->procs[p].nedges; k++) {
+            const ta_sync *s = &n->procs[p].edges[k].sync;
+            if (s->dir != TA_SYNC_SEND)
+                continue;
+            const ta_chan *c = &b->chans.v[s->chan];
+            int lo = 0, hi = c->n - 1;
+            if (s->index && s->index->kind == TA_E_INT)
+                lo = hi = (int)s->index->ival;
+            for (int i = lo; i <= hi; i++) {
+                sends = 1;
+                other |= b->chans.v[c->base + i].role != TA_ROLE_INPUT;
+            }
+        }
+        if (sends && !other)
+            n->procs[p].is_env = 1;
+    }
+    mark_all(b, use);
+}
+
+/* Only one list named: the other is what the system does not take from
+ * it. Only --inputs: the outputs are the other channels the system
+ * sends; only --outputs: the inputs are the other channels it receives
+ * and never sends. */
+static void explicit_rest(ta_bld *b, const int *use, const ta_opts *o)
+{
+    mark_all(b, (int *)use);
+    for (int c = 0; c < b->chans.n; c++) {
+        ta_chan *ch = &b->chans.v[c];
+        if (ch->role != TA_ROLE_INTERNAL)
+            continue;
+        if (!o->noutputs && (use[c] & SYS_SENT))
+            ch->role = TA_ROLE_OUTPUT;
+        else if (!o->ninputs && (use[c] & RECV) && !(use[c] & SYS_SENT))
+            ch->role = TA_ROLE_INPUT;
+    }
+}
+
 int ta_roles(ta_bld *b)
 {
     const ta_opts *o = b->opts;
@@ -78,20 +137,22 @@ int ta_roles(ta_bld *b)
     for (int p = 0; p < n->nprocs; p++)
         if (n->tmpls[n->procs[p].tmpl].is_env)
             n->procs[p].is_env = 1;
+    int *use = mf_xcalloc((size_t)b->chans.n + 1, sizeof(int));
     if (o->ninputs || o->noutputs) {
         if ((rc = set_named(b, o->inputs, o->ninputs, TA_ROLE_INPUT,
-                            "--inputs")))
+                            "--inputs")) ||
+            (rc = set_named(b, o->outputs, o->noutputs, TA_ROLE_OUTPUT,
+                            "--outputs"))) {
+            free(use);
             return rc;
-        return set_named(b, o->outputs, o->noutputs, TA_ROLE_OUTPUT,
-                         "--outputs");
-    }
-    int *use = mf_xcalloc((size_t)b->chans.n + 1, sizeof(int));
-    for (int p = 0; p < n->nprocs; p++)
-        for (int k = 0; k < n->procs[p].nedges; k++) {
-            const ta_edge *e = &n->procs[p].edges[k];
-            if (e->sync.dir != TA_SYNC_NONE)
-                mark(b, &e->sync, n->procs[p].is_env, use);
         }
+        if (n->format == TA_FMT_UPPAAL)
+            derive_env(b, use);
+        explicit_rest(b, use, o);
+        free(use);
+        return 0;
+    }
+    mark_all(b, use);
     int nio = 0;
     for (int c = 0; c < b->chans.n; c++) {
         ta_chan *ch = &b->chans.v[c];

@@ -394,10 +394,15 @@ int ta_read_uppaal(ta_net **out, const char *file, const char *text,
 int ta_read_ecdar(ta_net **out, const char *file, const char *text,
                   size_t len, const ta_opts *opts);
 /* The bundle of an Ecdar project: `path` the project folder (holding
- * Model/ or GlobalDeclarations.json and Components/) or one component's
- * .json inside it. 0 and *out (a buffer the caller frees), or a negative
- * code with a message. */
-int ta_ecdar_bundle(mf_buf *out, const char *path);
+ * Model/ or GlobalDeclarations.json and Components/), its
+ * GlobalDeclarations.json, or one component's .json in Components/;
+ * `system` the component chosen (--system), else NULL: the component
+ * file named, else the default of ta_read_ecdar. 0 and the bundle
+ * appended to *out (the caller frees it), or a negative code with a
+ * message. */
+int ta_ecdar_bundle(mf_buf *out, const char *path, const char *system);
+/* How surely text is an Ecdar bundle: 0 or 100 (lang.h's sniff). */
+int ta_ecdar_sniff(const char *text, size_t len);
 
 void ta_net_free(ta_net *n); /* NULL-safe */
 
@@ -406,8 +411,15 @@ int ta_net_find_var(const ta_net *n, const char *name);
 int ta_net_find_chan(const ta_net *n, const char *name);
 int ta_net_find_proc(const ta_net *n, const char *name);
 
-/* Printing an expression in UPPAAL syntax (names as written). */
+/* Printing an expression in UPPAAL syntax: names as written, or (flat)
+ * the flat names of n's variables, channels and functions. NULL prints
+ * as "true". */
 void ta_print_expr(mf_buf *out, const ta_expr *e);
+void ta_print_expr_flat(mf_buf *out, const ta_net *n, const ta_expr *e);
+/* The flattened network as text, one canonical form: every variable,
+ * channel (kind, role), function and process with its locations and
+ * edges, flat names (the model's hash is this text's). */
+void ta_net_print(mf_buf *out, const ta_net *n);
 const char *ta_op_str(ta_op op);
 
 /* ---- mutation operators and mutants ---------------------------------------- */
@@ -466,6 +478,8 @@ typedef struct {
     const char *dup_of;  /* TA_MUT_DUPLICATE: the twin's id or "original" */
     const char *why;     /* TA_MUT_STILLBORN: the message */
     ta_pos pos;          /* the changed item's position */
+    mf_arena *arena;     /* a copy from ta_mutant_find owns its strings and
+                            items here; NULL during an enumeration */
 } ta_mutant;
 
 /* Called once per mutant in a deterministic order; the mutant lives
@@ -476,6 +490,12 @@ typedef int (*ta_mutant_fn)(const ta_mutant *mu, void *ctx);
  * duplicates and stillborns classified as for SMV (mutate.h). */
 int ta_mutants_each(const ta_net *n, unsigned mask, ta_mutant_fn fn,
                     void *ctx);
+
+/* The mutant of n whose id starts with prefix (at least 4 hex digits):
+ * 0 and *out (the caller frees it with ta_mutant_free; it stays valid
+ * while n lives), MF_ENOTFOUND or MF_EAMBIGUOUS with a message. */
+int ta_mutant_find(ta_mutant **out, const ta_net *n, const char *prefix);
+void ta_mutant_free(ta_mutant *mu); /* NULL-safe */
 
 /* The mutated network: a copy of n (fresh arena) with mu's change made in
  * its template and in every process of that template. 0 and *out the

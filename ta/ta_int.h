@@ -13,6 +13,8 @@
 typedef struct {
     const char *text; /* NULL or "": absent */
     ta_pos pos;
+    int one_line;     /* a JSON string: its newlines are escapes on one
+                         line of the file, so positions stay on pos.line */
 } ta_text;
 
 typedef struct {
@@ -50,8 +52,13 @@ typedef struct {
     ta_text system; /* UPPAAL's <system>; Ecdar: NULL, one instance of the
                        template named by `instance` */
     const char *instance;
-    const char *src; /* the model's text as read (printing mutants back) */
+    const char *src; /* the model's text as read (printing mutants back):
+                        UPPAAL's XML, or the Ecdar component's JSON */
     size_t srclen;
+    const char *src_path; /* Ecdar: the component's file */
+    /* A mutant's raw model: the network whose channel roles and
+     * environment processes the build keeps instead of settling them */
+    const struct ta_net *roles_from;
 } ta_raw;
 
 /* ---- types ---------------------------------------------------------------- */

@@ -11,6 +11,7 @@ typedef struct {
     const char *s;
     size_t len, i;
     int line, col;
+    int one_line; /* newlines do not advance the line (ta_text) */
 } ta_lex;
 
 /* Starts at the beginning of t (its position is the first character's). */

@@ -56,7 +56,7 @@ static const char *attr(const rd *r, const xmlNode *n, const char *name)
 
 static ta_text text_of(const rd *r, const xmlNode *n)
 {
-    ta_text t = {content(r, n), {r->file, (int)xmlGetLineNo(n), 0}};
+    ta_text t = {content(r, n), {r->file, (int)xmlGetLineNo(n), 0}, 0};
     return t;
 }
 

@@ -261,7 +261,8 @@ static void test_model__inputs_and_observe_options_override_inference(
                        "DEFINE both := a & b;\n";
     const char *inputs[] = {"a"};
     const char *observe[] = {"c", "both"};
-    mf_model_opts o = {inputs, 1, observe, 2};
+    mf_model_opts o = {.inputs = inputs, .ninputs = 1, .observe = observe,
+                       .nobserve = 2};
     mf_model *m = load_opts(text, &o);
     assert_true(m->vars[var_index(m, "a")].is_input);
     assert_false(m->vars[var_index(m, "b")].is_input); /* inference off */
@@ -272,7 +273,7 @@ static void test_model__inputs_and_observe_options_override_inference(
     mf_model_free(m);
 
     const char *bad[] = {"nope"};
-    mf_model_opts o2 = {bad, 1, NULL, 0};
+    mf_model_opts o2 = {.inputs = bad, .ninputs = 1};
     assert_int_equal(mf_model_load(&m, "t.smv", text, strlen(text), &o2),
                      MF_ERROR);
     assert_non_null(strstr(mf_err_msg(), "--inputs 'nope'"));

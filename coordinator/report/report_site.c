@@ -574,7 +574,8 @@ int mf_report_sites_build(mf_report_sites *out, const mf_report_campaign *c,
 
     split_list(&inputs, ibuf);
     split_list(&observe, obuf);
-    mf_model_opts mo = {inputs.v, inputs.n, observe.v, observe.n};
+    mf_model_opts mo = {.inputs = inputs.v, .ninputs = inputs.n,
+                        .observe = observe.v, .nobserve = observe.n};
     if (mf_model_load(&m, c->model, c->text, c->text_len, &mo) < 0 ||
         (c->operators[0] && mf_mutant_ops_parse(m, &mask, c->operators) < 0)) {
         mf_buf w = {0};
