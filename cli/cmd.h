@@ -26,6 +26,11 @@ int mf_cmd_simulate(int argc, char **argv);
 
 /* mutfarm check MODEL [--mutant ID|--all|--against F] ...  -- cmd_check.c */
 int mf_cmd_check(int argc, char **argv);
+/* mutfarm check on a timed model (UPPAAL XML, an Ecdar project), which
+ * mf_cmd_check hands over to  -- cmd_check_ta.c */
+int mf_cmd_check_ta(int argc, char **argv);
+/* 1 when path names a timed model (an .xml or .json file, a folder). */
+int mf_cmd_check_is_timed(const char *path);
 /* mutfarm mm SPEC.kiss2 ... count|analyse|complete  -- cmd_mm.c */
 int mf_cmd_mm(int argc, char **argv);
 /* mutfarm worker --connect ENDPOINT [--threads N] ...  -- cmd_worker.c */

@@ -221,6 +221,9 @@ int mf_cmd_check(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
+    for (int i = 1; i < argc; i++)
+        if (mf_cmd_check_is_timed(argv[i]))
+            return mf_cmd_check_ta(argc, argv);
     mf_engine_opts eo;
     mf_engine_opts_default(&eo);
     const char *mutant = NULL, *against = NULL, *ops = NULL;

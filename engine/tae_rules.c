@@ -8,6 +8,8 @@
 #include "tae_rules.h"
 
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const char *const texts[TAE_NRULES + 1] = {
     NULL,
@@ -72,23 +74,19 @@ static int bound_of(const ta_expr *b, int64_t *k)
     return 1;
 }
 
-/* The index of the one atom whose operator or constant differs, or -1. */
-static int changed(const ta_cc *a, int na, const ta_cc *b, int nb)
+/* The clock constraint a CXL or CXS mutant changes: the j of its site's
+ * ".../guard/ccJ" or ".../invariant/ccJ" (the operators' site names,
+ * docs/timed.md), or -1. */
+static int atom_of(const ta_mutant *mu)
 {
-    int at = -1;
-    if (na != nb)
+    const char *p = mu->site ? strrchr(mu->site, '/') : NULL;
+    char *end = NULL;
+    if (!p || strncmp(p, "/cc", 3))
         return -1;
-    for (int k = 0; k < na; k++) {
-        int64_t x = 0, y = 0;
-        if (!bound_of(a[k].bound, &x) || !bound_of(b[k].bound, &y))
-            return -1;
-        if (a[k].op != b[k].op || x != y) {
-            if (at >= 0)
-                return -1;
-            at = k;
-        }
-    }
-    return at;
+    long j = strtol(p + 3, &end, 10);
+    if (end == p + 3 || *end || j < 0 || j > 100000)
+        return -1;
+    return (int)j;
 }
 
 enum { F_NONE, F_LE, F_GE, F_EQ };
@@ -152,9 +150,7 @@ static int edge_rule(const ta_net *n, const ta_mutant *mu, const ta_tmpl *t,
     if (mu->kind != TA_MK_EDGE || !mu->new_edge ||
         (mu->op != TA_MOP_CXL && mu->op != TA_MOP_CXS))
         return 0;
-    int k = changed(fe->cc, fe->ncc, mu->new_edge->cc, mu->new_edge->ncc);
-    if (k < 0)
-        k = changed(old->cc, old->ncc, mu->new_edge->cc, mu->new_edge->ncc);
+    int k = atom_of(mu);
     if (k < 0 || k >= fe->ncc)
         return 0;
     int f = form(&fe->cc[k]);
@@ -165,8 +161,9 @@ static int edge_rule(const ta_net *n, const ta_mutant *mu, const ta_tmpl *t,
             return 5;
         if (out && f == F_GE)
             return 6;
-        if (out && f == F_EQ && bound_of(mu->new_edge->cc[k].bound, &nk) &&
-            beyond_source_inv(p, fe, &fe->cc[k], nk))
+        /* CXL adds one to the constant */
+        if (out && f == F_EQ && bound_of(fe->cc[k].bound, &nk) &&
+            beyond_source_inv(p, fe, &fe->cc[k], nk + 1))
             return 6;
         return 0;
     }
@@ -189,8 +186,8 @@ static int loc_rule(const ta_net *n, const ta_mutant *mu, const ta_tmpl *t,
         (mu->op != TA_MOP_CXL && mu->op != TA_MOP_CXS))
         return 0;
     const ta_loc *fl = &p->locs[l];
-    int k = changed(fl->cc, fl->ncc, mu->new_loc->cc, mu->new_loc->ncc);
-    if (k < 0)
+    int k = atom_of(mu);
+    if (k < 0 || k >= fl->ncc)
         return 0;
     int f = form(&fl->cc[k]);
     if (mu->op == TA_MOP_CXL)
