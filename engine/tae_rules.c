@@ -1,7 +1,9 @@
 /* tae_rules.c - the paper's rules 2..12 (tae_rules.h). An edge is
  * controllable when its channel is an input of the system and
  * uncontrollable when it is an output; internal edges fall under no rule.
- * A clock constraint's form (x <= k, x >= k, x == k) is that of the
+ * Only the system's own syncs count: receiving an input, sending an
+ * output. The rules apply when the system is one process (the paper's
+ * setting), not to a network of several. A clock constraint's form (x <= k, x >= k, x == k) is that of the
  * original's atom that the mutation changed; diagonal constraints fall
  * under no rule. The initial location is entered without an edge, so the
  * rules on a location's incoming edges never apply to it. */
@@ -49,9 +51,12 @@ static const ta_proc *proc_of(const ta_net *n, int t)
     return NULL;
 }
 
-/* The role of a template-level edge's channel, or -1 when unknown. */
+/* What a template-level edge is for the tester: TA_ROLE_INPUT when it
+ * receives an input, TA_ROLE_OUTPUT when it sends an output; otherwise
+ * TA_ROLE_INTERNAL (no sync) or -1 (unknown, or a sync the other way). */
 static int role_of(const ta_net *n, const ta_edge *e, const ta_edge *flat)
 {
+    int role = -1;
     if (e->sync.dir == TA_SYNC_NONE)
         return TA_ROLE_INTERNAL;
     const ta_expr *x = e->sync.e;
@@ -59,10 +64,14 @@ static int role_of(const ta_net *n, const ta_edge *e, const ta_edge *flat)
         x = x->kids[0];
     if (x && x->kind == TA_E_REF && x->ref_kind == TA_R_CHAN && x->ref >= 0 &&
         x->ref < n->nchans)
-        return (int)n->chans[x->ref].role;
-    if (flat && flat->sync.dir != TA_SYNC_NONE && flat->sync.chan >= 0 &&
-        flat->sync.chan < n->nchans)
-        return (int)n->chans[flat->sync.chan].role;
+        role = (int)n->chans[x->ref].role;
+    else if (flat && flat->sync.dir != TA_SYNC_NONE && flat->sync.chan >= 0 &&
+             flat->sync.chan < n->nchans)
+        role = (int)n->chans[flat->sync.chan].role;
+    if (role == TA_ROLE_INPUT && e->sync.dir == TA_SYNC_RECV)
+        return role;
+    if (role == TA_ROLE_OUTPUT && e->sync.dir == TA_SYNC_SEND)
+        return role;
     return -1;
 }
 
@@ -201,7 +210,12 @@ static int loc_rule(const ta_net *n, const ta_mutant *mu, const ta_tmpl *t,
 
 int tae_rule_of(const ta_net *n, const ta_mutant *mu)
 {
-    if (mu->tmpl < 0 || mu->tmpl >= n->ntmpls)
+    int nsys = 0;
+    for (int p = 0; p < n->nprocs; p++)
+        nsys += !n->procs[p].is_env;
+    /* the paper's setting: one automaton; in a network an edge's
+     * removal or addition changes what the other processes do too */
+    if (nsys != 1 || mu->tmpl < 0 || mu->tmpl >= n->ntmpls)
         return 0;
     const ta_tmpl *t = &n->tmpls[mu->tmpl];
     const ta_proc *p = proc_of(n, mu->tmpl);
