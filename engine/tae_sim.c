@@ -265,51 +265,82 @@ static void runs_step(const tae_aut *m, sstvec *ms, int ch, int input)
     *ms = next;
 }
 
-/* The original's one move of a step, after its delay; 0 with why set. */
-static int orig_step(const tae_aut *o, sst *so, const tae_step *st, int i,
+/* Every successor of every run of v on channel ch; 0 when they are more
+ * than MAX_RUNS (none may be dropped: the original's runs are all what
+ * a conforming system may be doing). */
+static int runs_step_all(const tae_aut *a, sstvec *v, int ch)
+{
+    sstvec next = {0};
+    int ok = 1;
+    for (int i = 0; i < v->n; i++)
+        for (int e = a->first[v->v[i].loc]; e >= 0; e = a->next[e]) {
+            const tae_edge *E = &a->edges[e];
+            sst u;
+            if (E->chan != ch || E->dir == TAE_TAU ||
+                !sim_fire(a, &v->v[i], E, &u))
+                continue;
+            if (next.n >= MAX_RUNS)
+                ok = 0;
+            MF_VEC_PUSH(next, u);
+        }
+    runs_free(v);
+    *v = next;
+    return ok;
+}
+
+/* The original's runs after a step: every run lets the delay pass with
+ * no internal move possible; at an input every run must take it (else a
+ * system that conforms might refuse it: no test), at an output the runs
+ * that cannot send it are dropped (the output observed rules them out). 0
+ * with why set when the test cannot go on. */
+static int orig_step(const tae_aut *o, sstvec *os, const tae_step *st, int i,
                      char *why, size_t whyn)
 {
-    if (tau_possible(o, so, st->delay)) {
-        snprintf(why, whyn, "step %d: the original may move internally",
-                 i + 1);
+    for (int k = 0; k < os->n; k++) {
+        if (tau_possible(o, &os->v[k], st->delay)) {
+            snprintf(why, whyn, "step %d: the original may move internally",
+                     i + 1);
+            return 0;
+        }
+        if (!sim_delay(o, &os->v[k], st->delay)) {
+            snprintf(why, whyn, "step %d: the original cannot wait", i + 1);
+            return 0;
+        }
+        if (st->dir == TAE_IN && !sim_enabled(o, &os->v[k], st->chan, NULL)) {
+            snprintf(why, whyn, "step %d: a run of the original refuses the "
+                     "input", i + 1);
+            return 0;
+        }
+    }
+    if (!runs_step_all(o, os, st->chan)) {
+        snprintf(why, whyn, "step %d: too many runs of the original", i + 1);
         return 0;
     }
-    if (!sim_delay(o, so, st->delay)) {
-        snprintf(why, whyn, "step %d: the original cannot wait", i + 1);
+    if (os->n == 0) {
+        snprintf(why, whyn, "step %d: the original cannot take it", i + 1);
         return 0;
     }
-    sst to;
-    int ko = sim_enabled(o, so, st->chan, &to);
-    if (ko != 1) {
-        snprintf(why, whyn, "step %d: %s edges enabled in the original "
-                 "(one is needed)", i + 1, ko ? "several" : "no");
-        if (ko)
-            sst_free(&to);
-        return 0;
-    }
-    sst_free(so);
-    *so = to;
     return 1;
 }
 
 int tae_sim_confirm(const tae_aut *o, const tae_aut *m, const tae_test *t,
                     char *why, size_t whyn)
 {
-    sst so;
-    sstvec ms = {0};
+    sstvec os = {0}, ms = {0};
     int ok = 0;
-    sst_init(&so, o);
-    sst m0;
+    sst o0, m0;
+    sst_init(&o0, o);
     sst_init(&m0, m);
+    MF_VEC_PUSH(os, o0);
     MF_VEC_PUSH(ms, m0);
     snprintf(why, whyn, "confirmed");
-    if (!conj_holds(so.clk, &o->locs[so.loc].inv) ||
+    if (!conj_holds(o0.clk, &o->locs[o0.loc].inv) ||
         !conj_holds(m0.clk, &m->locs[m0.loc].inv)) {
         snprintf(why, whyn, "an initial invariant fails");
         goto cleanup;
     }
     for (int i = 0; i < t->n; i++) {
-        if (!orig_step(o, &so, &t->steps[i], i, why, whyn))
+        if (!orig_step(o, &os, &t->steps[i], i, why, whyn))
             goto cleanup;
         runs_delay(m, &ms, t->steps[i].delay);
         runs_step(m, &ms, t->steps[i].chan, t->steps[i].dir == TAE_IN);
@@ -319,35 +350,41 @@ int tae_sim_confirm(const tae_aut *o, const tae_aut *m, const tae_test *t,
             goto cleanup;
         }
     }
-    if (tau_possible(o, &so, t->kdelay)) {
-        snprintf(why, whyn, "the original may move internally at the end");
-        goto cleanup;
-    }
+    for (int k = 0; k < os.n; k++)
+        if (tau_possible(o, &os.v[k], t->kdelay)) {
+            snprintf(why, whyn, "the original may move internally at the end");
+            goto cleanup;
+        }
     runs_delay(m, &ms, t->kdelay);
     if (ms.n == 0) {
         snprintf(why, whyn, "the mutant cannot wait that long");
         goto cleanup;
     }
-    if (t->kill == TAE_K_DELAY) {
-        ok = !sim_delay(o, &so, t->kdelay);
-        if (!ok)
-            snprintf(why, whyn, "the original can wait that long too");
-        goto cleanup;
+    /* every run of the original must rule out what one of the mutant's
+     * does */
+    int ko = 0, km = 0;
+    ok = 1;
+    for (int k = 0; k < os.n && ok; k++) {
+        int can_wait = sim_delay(o, &os.v[k], t->kdelay);
+        if (t->kill == TAE_K_DELAY) {
+            ok = !can_wait;
+            continue;
+        }
+        ko = can_wait ? sim_enabled(o, &os.v[k], t->kchan, NULL) : 0;
+        ok = can_wait && (t->kill == TAE_K_IN ? ko > 0 : ko == 0);
     }
-    if (!sim_delay(o, &so, t->kdelay)) {
-        snprintf(why, whyn, "the last delay is not possible");
-        goto cleanup;
-    }
-    int ko = sim_enabled(o, &so, t->kchan, NULL), km = 0;
-    for (int i = 0; i < ms.n && !ok; i++) {
-        km = sim_enabled(m, &ms.v[i], t->kchan, NULL);
-        ok = t->kill == TAE_K_IN ? ko > 0 && km == 0 : km > 0 && ko == 0;
+    if (ok && t->kill != TAE_K_DELAY) {
+        ok = 0;
+        for (int i = 0; i < ms.n && !ok; i++) {
+            km = sim_enabled(m, &ms.v[i], t->kchan, NULL);
+            ok = t->kill == TAE_K_IN ? km == 0 : km > 0;
+        }
     }
     if (!ok)
         snprintf(why, whyn, "at the end %d edges of the original and %d of "
                  "the mutant are enabled", ko, km);
 cleanup:
-    sst_free(&so);
+    runs_free(&os);
     runs_free(&ms);
     return ok;
 }
