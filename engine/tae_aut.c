@@ -198,18 +198,23 @@ void tae_aut_finish(tae_aut *n)
     }
 }
 
+int tae_edge_iok(const tae_edge *e, const int64_t *vals)
+{
+    int64_t v = 1;
+    if (e->never)
+        return 0;
+    if (e->iguard && tae_ix_eval(&v, e->iguard, vals) < 0)
+        return 0;
+    return v != 0;
+}
+
 int tae_urgent(const tae_aut *a, int l, const int64_t *vals)
 {
     if (a->locs[l].urgent)
         return 1;
     for (int e = a->first[l]; e >= 0; e = a->next[e]) {
-        const tae_edge *E = &a->edges[e];
-        int64_t g = 1;
-        if (!E->urgent || E->never)
-            continue;
-        if (E->iguard && (tae_ix_eval(&g, E->iguard, vals) < 0 || !g))
-            continue;
-        return 1;
+        if (a->edges[e].urgent && tae_edge_iok(&a->edges[e], vals))
+            return 1;
     }
     return 0;
 }

@@ -122,6 +122,10 @@ void tae_aut_finish(tae_aut *n);
  * be NULL): read by a guard, or by an update of an integer that matters;
  * the others (a step counter) can be left out of a state. */
 void tae_live(char *live, const tae_aut *a, const tae_aut *b);
+/* e can be taken as far as the integers vals say: its target's invariant
+ * can hold (!never) and its integer guard is true (an evaluation error,
+ * such as a division by zero, is false). */
+int tae_edge_iok(const tae_edge *e, const int64_t *vals);
 /* No time may pass at location l with integers vals: l is urgent or
  * committed, or an edge on an urgent channel is enabled there. */
 int tae_urgent(const tae_aut *a, int l, const int64_t *vals);

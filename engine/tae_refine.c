@@ -75,17 +75,6 @@ static void add_state(prod *P, int lo, int lm, const int64_t *vo,
     P->tab[b] = idx;
 }
 
-/* The integer part of e holds under vals. */
-static int iguard_ok(const tae_edge *e, const int64_t *vals)
-{
-    int64_t v = 1;
-    if (e->never)
-        return 0;
-    if (e->iguard && tae_ix_eval(&v, e->iguard, vals) < 0)
-        return 0;
-    return v != 0;
-}
-
 /* The integers after e's updates; 0 when one leaves its range (the edge
  * is then not taken). */
 /* The integers that either automaton of the product being explored on
@@ -115,7 +104,7 @@ static int iupdate(const tae_aut *n, const tae_edge *e, const int64_t *in,
 static int edge_ok(const tae_aut *n, const tae_edge *e, const int64_t *vals,
                    int64_t *tmp)
 {
-    return iguard_ok(e, vals) && iupdate(n, e, vals, tmp);
+    return tae_edge_iok(e, vals) && iupdate(n, e, vals, tmp);
 }
 
 /* Upper-bound atoms of c made strict, into z; 0 when z becomes empty. */

@@ -56,16 +56,6 @@ static Z3_ast not_z3(zc *z, Z3_ast a)
     return K(z, Z3_mk_not(z->c, a));
 }
 
-static int iguard_ok(const tae_edge *e, const int64_t *vals)
-{
-    int64_t v = 1;
-    if (e->never)
-        return 0;
-    if (e->iguard && tae_ix_eval(&v, e->iguard, vals) < 0)
-        return 0;
-    return v != 0;
-}
-
 static void iupdate(const tae_aut *n, const tae_edge *e, int64_t *vals)
 {
     for (int k = 0; k < e->nasg; k++) {
@@ -118,32 +108,15 @@ static void side_fire(side *s, zc *z, int e)
     s->loc = E->dst;
 }
 
-/* No edge of s on channel ch is enabled. */
-static Z3_ast none_z3(zc *z, side *s, int ch)
+/* No edge of s on channel ch (inputs only when only_in) before edge stop
+ * (-1: none) is enabled. */
+static Z3_ast none_z3(zc *z, side *s, int ch, int only_in, int stop)
 {
     MF_VEC(Z3_ast) v = {0};
-    for (int e = s->a->first[s->loc]; e >= 0; e = s->a->next[e]) {
+    for (int e = s->a->first[s->loc]; e >= 0 && e != stop; e = s->a->next[e]) {
         const tae_edge *E = &s->a->edges[e];
-        if (E->chan != ch || E->dir == TAE_TAU || !iguard_ok(E, s->vals))
-            continue;
-        MF_VEC_PUSH(v, not_z3(z, conj_z3(z, s->cl, &E->en)));
-    }
-    Z3_ast r = v.n ? K(z, Z3_mk_and(z->c, (unsigned)v.n, v.v))
-                   : K(z, Z3_mk_true(z->c));
-    MF_VEC_FREE(v);
-    return r;
-}
-
-/* None of the edges before f on f's channel is enabled, when f is an
- * input: the resolution of the mutant's choice the zone product takes. */
-static Z3_ast first_z3(zc *z, side *s, int f)
-{
-    MF_VEC(Z3_ast) v = {0};
-    const tae_edge *F = &s->a->edges[f];
-    for (int e = s->a->first[s->loc]; e >= 0 && e != f && F->dir == TAE_IN;
-         e = s->a->next[e]) {
-        const tae_edge *E = &s->a->edges[e];
-        if (E->chan != F->chan || E->dir != TAE_IN || !iguard_ok(E, s->vals))
+        if (E->chan != ch || E->dir == TAE_TAU ||
+            (only_in && E->dir != TAE_IN) || !tae_edge_iok(E, s->vals))
             continue;
         MF_VEC_PUSH(v, not_z3(z, conj_z3(z, s->cl, &E->en)));
     }
@@ -184,17 +157,21 @@ static Z3_ast path_z3(zc *z, const tae_aut *o, const tae_aut *m,
         if (s < N) {
             MF_VEC_PUSH(f, conj_z3(z, so.cl, &o->edges[r->eo[s]].en));
             MF_VEC_PUSH(f, conj_z3(z, sm.cl, &m->edges[r->em[s]].en));
-            MF_VEC_PUSH(f, first_z3(z, &sm, r->em[s]));
+            /* the mutant's input edge where no earlier one is enabled:
+             * the resolution of its choice the zone product takes */
+            if (m->edges[r->em[s]].dir == TAE_IN)
+                MF_VEC_PUSH(f, none_z3(z, &sm, m->edges[r->em[s]].chan, 1,
+                                       r->em[s]));
             side_fire(&so, z, r->eo[s]);
             side_fire(&sm, z, r->em[s]);
         } else if (r->kill == TAE_K_IN) {
             const tae_edge *E = &o->edges[r->kedge];
             MF_VEC_PUSH(f, conj_z3(z, so.cl, &E->en));
-            MF_VEC_PUSH(f, none_z3(z, &sm, E->chan));
+            MF_VEC_PUSH(f, none_z3(z, &sm, E->chan, 0, -1));
         } else {
             const tae_edge *E = &m->edges[r->kedge];
             MF_VEC_PUSH(f, conj_z3(z, sm.cl, &E->en));
-            MF_VEC_PUSH(f, none_z3(z, &so, E->chan));
+            MF_VEC_PUSH(f, none_z3(z, &so, E->chan, 0, -1));
         }
     }
     Z3_ast all = K(z, Z3_mk_and(z->c, (unsigned)f.n, f.v));
