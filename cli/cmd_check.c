@@ -47,6 +47,8 @@ static void usage(FILE *f)
           "    (nd_VAR_K) that the test sets, in original and mutant alike:\n"
           "    kills assume the tester controls them; equivalent holds for\n"
           "    the model as it is\n"
+          "  a timed model (UPPAAL .xml, an Ecdar project) has its own options:\n"
+          "    mutfarm check MODEL.xml --help\n"
           "  prints one line per mutant: id, operator, verdict, notion, length;\n"
           "  and the test of each kill (inputs, expected and allowed outputs).\n"
           "  exit: 0 done, 1 usage or input error, 2 an error verdict or\n"
