@@ -50,6 +50,7 @@ static void usage(FILE *f)
 typedef struct {
     char id[17];
     int op, status, rule, line;
+    const char *file; /* the model's file the mutated item is in */
     char *desc;
     ta_net *net;      /* the mutated network, when checked */
     tae_verdict v;
@@ -74,6 +75,7 @@ static int on_mutant(const ta_mutant *mu, void *vctx)
     t.op = mu->op;
     t.status = mu->status;
     t.line = mu->pos.line;
+    t.file = mu->pos.file;
     t.desc = mf_xstrdup(mu->desc ? mu->desc : "");
     t.rule = tae_rule_of(E->n, mu);
     if (mu->status == TA_MUT_OK && (!t.rule || !E->prune || E->check_pruned))
@@ -217,8 +219,9 @@ static void summary(const enumctx *E)
 }
 
 static void print_mutant(const enumctx *E, const tmut *t, const tae_aut *o,
-                         int quiet, const char *file)
+                         int quiet, const char *model)
 {
+    const char *file = t->file ? t->file : model;
     const char *opn = ta_op_names[t->op];
     if (t->status == TA_MUT_DUPLICATE) {
         printf("%s %s duplicate\n", t->id, opn);
