@@ -247,6 +247,9 @@ int ta_read_uppaal(ta_net **out, const char *file, const char *text,
             size_t k = strlen(msg);
             while (k && (msg[k - 1] == '\n' || msg[k - 1] == ' '))
                 msg[--k] = '\0';
+            for (char *p = msg; *p; p++) /* one line */
+                if (*p == '\n' || *p == '\r')
+                    *p = ' ';
         }
         rc = mf_err_set(MF_EPARSE, "%s:%d:0: error: not UPPAAL XML: %s",
                         file, e ? e->line : 0, msg);
@@ -272,5 +275,5 @@ cleanup:
         xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctxt);
     mf_arena_free(a);
-    return rc;
+    return ta_err_one_line(rc);
 }
