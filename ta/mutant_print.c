@@ -190,7 +190,7 @@ static int print_uppaal(mf_buf *out, const ta_net *n, const ta_mutant *mu,
     if (!rc) {
         xmlChar *mem = NULL;
         int size = 0;
-        xmlDocDumpMemory(doc, &mem, &size);
+        xmlDocDumpMemoryEnc(doc, &mem, &size, "UTF-8");
         if (mem)
             mf_buf_put(out, (const char *)mem, (size_t)size);
         xmlFree(mem);

@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "ta.h"
+#include "fuzz_ta.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -45,31 +45,14 @@ static char *bundle(const char *comp, size_t len)
     return s;
 }
 
-typedef struct {
-    const ta_net *n;
-    int left;
-} each;
-
-static int mutant_fn(const ta_mutant *mu, void *v)
+static int reread(const mf_buf *printed)
 {
-    each *e = v;
-    ta_net *m = NULL;
-    int rc = ta_mutant_apply(&m, e->n, mu);
-    if ((mu->status == TA_MUT_STILLBORN) != (rc != 0))
-        abort();
-    if (rc == 0 && mu->status == TA_MUT_OK) {
-        mf_buf out = {0};
-        ta_net *r = NULL;
-        ta_mutant_print(&out, e->n, mu);
-        char *b = bundle(out.data, out.len);
-        if (!b || ta_read_ecdar(&r, "mutant", b, strlen(b), NULL) != 0)
-            abort();
-        free(b);
-        ta_net_free(r);
-        mf_buf_free(&out);
-    }
-    ta_net_free(m);
-    return --e->left <= 0;
+    ta_net *r = NULL;
+    char *b = bundle(printed->data, printed->len);
+    int rc = b ? ta_read_ecdar(&r, "mutant", b, strlen(b), NULL) : -1;
+    free(b);
+    ta_net_free(r);
+    return rc;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -94,9 +77,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mf_buf_free(&b);
         /* the mutants of a one-component bundle print back as the
          * component: read again with GLOBAL only when it was made here */
-        each e = {n, made ? 16 : 0};
+        fuzz_ta_each e = {n, 16, reread};
         if (made)
-            ta_mutants_each(n, 0, mutant_fn, &e);
+            ta_mutants_each(n, 0, fuzz_ta_mutant, &e);
         ta_net_free(n);
     }
     free(made);
