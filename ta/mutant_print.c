@@ -115,6 +115,7 @@ static int print_uppaal(mf_buf *out, const ta_net *n, const ta_mutant *mu,
     const ta_raw *src = n->priv;
     if (src->srclen > INT_MAX)
         return -1;
+    ta_xml_init();
     xmlDocPtr doc = xmlReadMemory(src->src, (int)src->srclen, n->file, NULL,
                                   XML_PARSE_NONET | XML_PARSE_NOERROR |
                                       XML_PARSE_NOWARNING);

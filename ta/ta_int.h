@@ -169,6 +169,9 @@ typedef struct {
 
 int ta_parse_system(ta_parser *p, ta_psystem *out);
 
+/* libxml2 initialised once, whichever thread reads XML first (uppaal.c). */
+void ta_xml_init(void);
+
 /* ---- the builder ---------------------------------------------------------- */
 
 /* The raw model to a net: declarations parsed and resolved, templates

@@ -11,7 +11,21 @@
 #include <libxml/tree.h>
 
 #include <limits.h>
+#include <pthread.h>
 #include <string.h>
+
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
+static void xml_init_once(void)
+{
+    xmlInitParser();
+}
+
+void ta_xml_init(void)
+{
+    /* libxml2 before 2.10 wants its first initialisation on one thread */
+    pthread_once(&xml_once, xml_init_once);
+}
 
 typedef struct {
     mf_arena *a;
@@ -227,6 +241,7 @@ int ta_read_uppaal(ta_net **out, const char *file, const char *text,
         file = "<model>";
     if (len > INT_MAX)
         return mf_err_set(MF_ELIMIT, "%s: error: model too large", file);
+    ta_xml_init();
     mf_arena *a = mf_arena_new();
     rd r = {a, mf_arena_strdup(a, file)};
     xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
