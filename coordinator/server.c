@@ -42,8 +42,10 @@ static void split_list(char **buf, void *vec_, const char *s)
 
 static int load_model(mf_coord *c)
 {
-    int rc = mf_read_file(&c->model_text, &c->model_len, c->o.model_path,
-                          MF_WIRE_MAX_FRAME / 2);
+    /* the model's text as its language gathers it (an Ecdar project
+     * folder is one bundled text), so that workers read the same */
+    int rc = mf_model_read_text(&c->model_text, &c->model_len,
+                                c->o.model_path, NULL, MF_WIRE_MAX_FRAME / 2);
     if (rc < 0)
         return rc;
     mf_sha256_hex(c->model_sha, c->model_text, c->model_len);

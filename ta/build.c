@@ -818,9 +818,11 @@ int ta_bld_template(ta_bld *b, int ti)
         l->removed = rl->removed;
         l->pos = rl->pos;
         b->pos = rl->pos;
-        if (find_loc(rt, rl->id) != i)
-            return ta_bld_err(b, MF_EPARSE, NULL, "location id '%s' twice in "
-                              "'%s'", rl->id ? rl->id : "?", rt->name);
+        if (find_loc(rt, rl->id) != i) {
+            rc = ta_bld_err(b, MF_EPARSE, NULL, "location id '%s' twice in "
+                            "'%s'", rl->id ? rl->id : "?", rt->name);
+            goto cleanup;
+        }
         b->pos = rl->inv.pos;
         if ((rc = parse_expr(b, &rl->inv, NULL, 0, &l->inv)) ||
             (rc = ta_split_inv(b, l->inv, 0, &l->cc, &l->ncc, &l->inv_data)))

@@ -373,8 +373,9 @@ int ta_read_ecdar(ta_net **out, const char *file, const char *text,
     mf_arena *a = NULL;
     int rc = 0;
     if (!b)
-        return mf_err_set(MF_EPARSE, "%s:%d:%d: error: not an Ecdar bundle: "
-                          "%s", file, je.line, je.column, je.text);
+        return ta_err_one_line(mf_err_set(MF_EPARSE, "%s:%d:%d: error: not "
+                                          "an Ecdar bundle: %s", file,
+                                          je.line, je.column, je.text));
     const char *fmt = jstr(b, "format");
     json_t *files = json_object_get(b, "files");
     if (!fmt || strcmp(fmt, BUNDLE_FORMAT) || !json_is_array(files)) {
@@ -473,5 +474,5 @@ cleanup:
     free(fs);
     json_decref(b);
     mf_arena_free(a);
-    return rc;
+    return ta_err_one_line(rc);
 }

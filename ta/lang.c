@@ -205,18 +205,19 @@ static void describe(mf_buf *b, const mf_model *m)
     mf_buf_printf(b, "hash: %s\n", m->hash);
 }
 
+/* What the two languages share: the operators and what works on a
+ * loaded network. */
+#define TA_LANG_COMMON                                                        \
+    .nops = TA_MOP__COUNT, .op_names = ta_op_names, .mutants = mutants,     \
+    .print_model = print_model, .mutant_print = mutant_print,               \
+    .free_data = free_net, .describe = describe
+
 const mf_lang mf_lang_uppaal = {
     .name = "uppaal",
     .exts = uppaal_exts,
     .sniff = uppaal_sniff,
     .load = uppaal_load,
-    .nops = TA_MOP__COUNT,
-    .op_names = ta_op_names,
-    .mutants = mutants,
-    .print_model = print_model,
-    .mutant_print = mutant_print,
-    .free_data = free_net,
-    .describe = describe,
+    TA_LANG_COMMON,
 };
 
 const mf_lang mf_lang_ecdar = {
@@ -224,12 +225,6 @@ const mf_lang mf_lang_ecdar = {
     .exts = ecdar_exts,
     .sniff = ta_ecdar_sniff,
     .load = ecdar_load,
-    .nops = TA_MOP__COUNT,
-    .op_names = ta_op_names,
-    .mutants = mutants,
-    .print_model = print_model,
-    .mutant_print = mutant_print,
-    .free_data = free_net,
     .read_path = ecdar_read_path,
-    .describe = describe,
+    TA_LANG_COMMON,
 };

@@ -115,6 +115,7 @@ static int print_uppaal(mf_buf *out, const ta_net *n, const ta_mutant *mu,
     const ta_raw *src = n->priv;
     if (src->srclen > INT_MAX)
         return -1;
+    ta_xml_init();
     xmlDocPtr doc = xmlReadMemory(src->src, (int)src->srclen, n->file, NULL,
                                   XML_PARSE_NONET | XML_PARSE_NOERROR |
                                       XML_PARSE_NOWARNING);
@@ -190,7 +191,7 @@ static int print_uppaal(mf_buf *out, const ta_net *n, const ta_mutant *mu,
     if (!rc) {
         xmlChar *mem = NULL;
         int size = 0;
-        xmlDocDumpMemory(doc, &mem, &size);
+        xmlDocDumpMemoryEnc(doc, &mem, &size, "UTF-8");
         if (mem)
             mf_buf_put(out, (const char *)mem, (size_t)size);
         xmlFree(mem);

@@ -51,31 +51,33 @@ static void edge_name(mf_buf *b, const ta_tmpl *t, const ta_edge *e)
     }
 }
 
-static void emit_edge(ta_mut_ctx *c, int t, int op, int k, ta_edge *ne,
-                      const char *why)
+/* A mutant of template t's edge k (ne: its new edge, NULL: removed) or
+ * location i (nl: its new invariant, NULL: removed); k or i is -1. */
+static void emit(ta_mut_ctx *c, int t, int op, int k, ta_edge *ne, int i,
+                 ta_loc *nl, const char *why)
 {
     const ta_tmpl *tm = &ta_mut_net(c)->tmpls[t];
     ta_mutant mu = {0};
     mu.op = op;
-    mu.kind = ne ? TA_MK_EDGE : TA_MK_EDGE_DEL;
     mu.tmpl = t;
-    mu.item = k;
-    mu.new_edge = ne;
-    mu.pos = tm->edges[k].pos;
+    if (k >= 0) {
+        mu.kind = ne ? TA_MK_EDGE : TA_MK_EDGE_DEL;
+        mu.item = k;
+        mu.new_edge = ne;
+        mu.pos = tm->edges[k].pos;
+    } else {
+        mu.kind = nl ? TA_MK_LOC : TA_MK_LOC_DEL;
+        mu.item = i;
+        mu.new_loc = nl;
+        mu.pos = tm->locs[i].pos;
+    }
     ta_mut_emit(c, &mu, why);
 }
 
-static void emit_loc(ta_mut_ctx *c, int t, int op, int i, ta_loc *nl)
+static void emit_edge(ta_mut_ctx *c, int t, int op, int k, ta_edge *ne,
+                      const char *why)
 {
-    const ta_tmpl *tm = &ta_mut_net(c)->tmpls[t];
-    ta_mutant mu = {0};
-    mu.op = op;
-    mu.kind = nl ? TA_MK_LOC : TA_MK_LOC_DEL;
-    mu.tmpl = t;
-    mu.item = i;
-    mu.new_loc = nl;
-    mu.pos = tm->locs[i].pos;
-    ta_mut_emit(c, &mu, NULL);
+    emit(c, t, op, k, ne, -1, NULL, why);
 }
 
 /* The syncs a template uses, each once, in order of appearance, with
@@ -221,7 +223,7 @@ static void op_smi(ta_mut_ctx *c, int t)
                       ta_loc_label(tm, i));
         mf_buf_printf(ta_mut_desc(c), "remove location %s and its %d edge%s",
                       ta_loc_label(tm, i), ne, ne == 1 ? "" : "s");
-        emit_loc(c, t, TA_MOP_SMI, i, NULL);
+        emit(c, t, TA_MOP_SMI, -1, NULL, i, NULL, NULL);
     }
 }
 
@@ -310,7 +312,7 @@ static void atom_mutant(ta_mut_ctx *c, int t, int op, int k, int i, int j,
         ta_loc *nl = mf_arena_alloc(a, sizeof(*nl));
         *nl = tm->locs[i];
         nl->inv = replace(a, nl->inv, cc->e, atom);
-        emit_loc(c, t, op, i, nl);
+        emit(c, t, op, -1, NULL, i, nl, NULL);
     }
 }
 

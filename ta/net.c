@@ -324,6 +324,22 @@ void ta_print_expr_flat(mf_buf *out, const ta_net *n, const ta_expr *e)
     print_at(out, e, 0, n);
 }
 
+/* ---- messages ------------------------------------------------------------------ */
+
+int ta_err_one_line(int rc)
+{
+    const char *m = mf_err_msg();
+    if (!rc || !strpbrk(m, "\n\r\t"))
+        return rc;
+    char *c = mf_xstrdup(m);
+    for (char *p = c; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
+    mf_err_set(rc, "%s", c);
+    free(c);
+    return rc;
+}
+
 /* ---- the net ------------------------------------------------------------------ */
 
 void ta_net_free(ta_net *n)

@@ -72,6 +72,18 @@ void ta_parser_bind_selects(ta_parser *p, const char *const *names, int n)
 /* ---- expressions ------------------------------------------------------------ */
 
 
+int ta_p_list_sep(ta_parser *p, const char *close)
+{
+    if (ta_p_is(p, ","))
+        return ta_p_next(p);
+    if (ta_p_is(p, close))
+        return 0;
+    char m[48];
+    snprintf(m, sizeof(m), "expected ',' or '%s'", close);
+    return ta_lex_error(&p->lex, MF_EPARSE, p->tok.line, p->tok.col,
+                        "%s, found '%s'", m, p->tok.text);
+}
+
 /* Keywords that are never a name. */
 int ta_p_keyword(const char *s)
 {
@@ -223,12 +235,7 @@ int ta_p_postfix(ta_parser *p, ta_expr **out)
                 if ((rc = ta_p_assign(p, &arg)))
                     return rc;
                 ta_expr_add(p->a, c, arg);
-                if (ta_p_is(p, ","))
-                    rc = ta_p_next(p);
-                else if (!ta_p_is(p, ")"))
-                    return ta_p_err(p, MF_EPARSE, "expected ',' or ')', found '%s'",
-                               p->tok.text);
-                if (rc)
+                if ((rc = ta_p_list_sep(p, ")")))
                     return rc;
             }
             rc = ta_p_next(p);

@@ -48,11 +48,7 @@ static int initialiser(ta_parser *p, ta_expr **out)
         if ((rc = initialiser(p, &x)))
             break;
         ta_expr_add(p->a, l, x);
-        if (ta_p_is(p, ","))
-            rc = ta_p_next(p);
-        else if (!ta_p_is(p, "}"))
-            rc = ta_p_err(p, MF_EPARSE, "expected ',' or '}', found '%s'",
-                     p->tok.text);
+        rc = ta_p_list_sep(p, "}");
     }
     if (!rc)
         rc = ta_p_next(p);
@@ -272,11 +268,7 @@ static int function(ta_parser *p, ta_pdecl *d)
         if ((rc = param(p, &q)))
             break;
         MF_VEC_PUSH(ps, q);
-        if (ta_p_is(p, ","))
-            rc = ta_p_next(p);
-        else if (!ta_p_is(p, ")"))
-            rc = ta_p_err(p, MF_EPARSE, "expected ',' or ')', found '%s'",
-                     p->tok.text);
+        rc = ta_p_list_sep(p, ")");
     }
     if (!rc)
         rc = ta_p_next(p);
@@ -407,11 +399,7 @@ static int instantiation(ta_parser *p, ta_psystem *sys, pinst_vec *iv)
         if ((rc = ta_p_assign(p, &a)))
             break;
         MF_VEC_PUSH(args, a);
-        if (ta_p_is(p, ","))
-            rc = ta_p_next(p);
-        else if (!ta_p_is(p, ")"))
-            rc = ta_p_err(p, MF_EPARSE, "expected ',' or ')', found '%s'",
-                     p->tok.text);
+        rc = ta_p_list_sep(p, ")");
     }
     if (!rc && !(rc = ta_p_next(p)))
         rc = ta_p_expect(p, ";");
@@ -532,6 +520,12 @@ static int at_end(ta_parser *p)
                p->tok.text);
 }
 
+/* After a label list's item: a ',' skipped, or the end of the text. */
+static int label_sep(ta_parser *p)
+{
+    return ta_p_is(p, ",") ? ta_p_next(p) : at_end(p);
+}
+
 int ta_parse_expr_text(ta_parser *p, ta_expr **out)
 {
     *out = NULL;
@@ -552,10 +546,7 @@ int ta_parse_expr_list(ta_parser *p, ta_expr ***out, int *n)
         if ((rc = ta_p_expr(p, &e)))
             break;
         MF_VEC_PUSH(v, e);
-        if (ta_p_is(p, ","))
-            rc = ta_p_next(p);
-        else
-            rc = at_end(p);
+        rc = label_sep(p);
     }
     *n = v.n;
     *out = mf_arena_alloc(p->a, (size_t)(v.n + 1) * sizeof(ta_expr *));
@@ -581,18 +572,15 @@ int ta_parse_select(ta_parser *p, const char ***names, ta_ptype **types,
         if ((rc = ta_p_next(p)) || (rc = ta_p_expect(p, ":")) || (rc = ta_p_type(p, &t)))
             break;
         MF_VEC_PUSH(tv, t);
-        if (ta_p_is(p, ","))
-            rc = ta_p_next(p);
-        else
-            rc = at_end(p);
+        rc = label_sep(p);
     }
     *n = nv.n;
     *names = mf_arena_alloc(p->a, (size_t)(nv.n + 1) * sizeof(char *));
     *types = mf_arena_alloc(p->a, (size_t)(nv.n + 1) * sizeof(ta_ptype));
-    if (nv.n) {
+    if (nv.n)
         memcpy(*names, nv.v, (size_t)nv.n * sizeof(char *));
+    if (tv.n)
         memcpy(*types, tv.v, (size_t)tv.n * sizeof(ta_ptype));
-    }
     MF_VEC_FREE(nv);
     MF_VEC_FREE(tv);
     return rc;
@@ -628,10 +616,7 @@ int ta_parse_params(ta_parser *p, ta_pdecls *out)
         if ((rc = param(p, &d)))
             break;
         MF_VEC_PUSH(v, d);
-        if (ta_p_is(p, ","))
-            rc = ta_p_next(p);
-        else
-            rc = at_end(p);
+        rc = label_sep(p);
     }
     take(&v, p->a, out);
     return rc;

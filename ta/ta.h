@@ -13,9 +13,10 @@
  *     `system` line, parameters bound, every name resolved to a flat
  *     variable, channel, function, select variable or function local.
  *     Process p's location i and edge j are the flat copies of location i
- *     and edge j of its template (same indices), so a mutant of template
- *     item i is applied by flattening its new item into every process of
- *     that template (ta_mutant_apply).
+ *     and edge j of its template (same indices). A mutant is applied
+ *     (ta_mutant_apply) by building the network again with the mutated
+ *     template item's labels printed back: the mutant's network is the
+ *     one reading its printed file gives, with the original's roles.
  * Engines (the bounded search, the complete check, the simulator) read the
  * flattened level only: procs, vars, chans, funcs, and the clock
  * constraints already split out of guards and invariants (ta_cc).
@@ -30,10 +31,13 @@
  * (name kept for printing), a constant array is read from its init.
  *
  * Memory: a net owns one arena (mf.h) holding everything reachable from
- * it, mutants' items included when made by ta_mutant_apply. Nothing here
- * is freed piecewise. Reading never asserts on input: bad input is a
- * negative MF_E* code with one "file:line: error: ..." message (an
- * unsupported construct: "file:line: unsupported: ..."). */
+ * it; a mutant's network (ta_mutant_apply) has its own. Nothing here is
+ * freed piecewise. Reading never asserts on input: bad input is a
+ * negative MF_E* code with one "file:line:col: error: ..." message (an
+ * unsupported construct: "file:line:col: unsupported: ..."), one line.
+ *
+ * Threads: a net is read-only once built; any number of threads may read
+ * it, enumerate its mutants and apply them at once. */
 #ifndef MF_TA_H
 #define MF_TA_H
 
@@ -295,7 +299,7 @@ typedef struct {
     ta_expr **upd;     /* updates in order: TA_E_ASSIGN, TA_E_INCDEC,
                           TA_E_CALL; an assignment to a clock is a reset
                           (clock = discrete value) */
-    int added;         /* made by a TAD mutant */
+    int added;         /* made by a TAD mutant (its pos: the source's) */
     ta_pos pos;
 } ta_edge;
 
@@ -342,7 +346,9 @@ typedef struct {
     int init;
     int nedges;        /* == its template's (TAD: one more) */
     ta_edge *edges;
-    int is_env;
+    int is_env;        /* models the environment (docs/timed.md, "Inputs
+                          and outputs"): the tester takes its place; its
+                          template is not mutated */
     ta_pos pos;        /* its line in <system> */
 } ta_proc;
 
@@ -462,13 +468,19 @@ typedef enum {
     TA_MUT_STILLBORN, /* the mutated item is refused (why) */
 } ta_mstatus;
 
+/* The mutated network (ta_mutant_apply) keeps every index of the
+ * original but these: a removed edge is dropped (the later ones move down
+ * by one), an added edge comes last; a removed location stays, marked
+ * `removed`, without edges. */
 typedef struct {
     int op;              /* ta_mop */
     ta_mkind kind;
     int tmpl;            /* the template changed */
     int item;            /* the edge or location, see ta_mkind */
-    const ta_edge *new_edge; /* TA_MK_EDGE, TA_MK_EDGE_ADD (template level) */
-    const ta_loc *new_loc;   /* TA_MK_LOC (template level) */
+    /* the new item at the template level (names as written); its guard
+     * or invariant is not split (ncc 0): the applied network's is */
+    const ta_edge *new_edge; /* TA_MK_EDGE, TA_MK_EDGE_ADD */
+    const ta_loc *new_loc;   /* TA_MK_LOC */
     const char *site;    /* "Alarm/edge L3->L4 #20/guard/1.r",
                             "Alarm/loc L6/inv" (docs/timed.md) */
     const char *repl;    /* the replacement's canonical text */

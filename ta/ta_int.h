@@ -169,6 +169,9 @@ typedef struct {
 
 int ta_parse_system(ta_parser *p, ta_psystem *out);
 
+/* libxml2 initialised once, whichever thread reads XML first (uppaal.c). */
+void ta_xml_init(void);
+
 /* ---- the builder ---------------------------------------------------------- */
 
 /* The raw model to a net: declarations parsed and resolved, templates
@@ -178,7 +181,11 @@ int ta_parse_system(ta_parser *p, ta_psystem *out);
 int ta_build(ta_net **out, mf_arena *a, const char *file, const ta_raw *raw,
              const ta_opts *opts);
 
-/* ---- expressions (net.c) ------------------------------------------------- */
+/* ---- expressions and messages (net.c) ------------------------------------ */
+
+/* The current message made one line (names and texts from a file may
+ * hold newlines); returns rc. */
+int ta_err_one_line(int rc);
 
 ta_expr *ta_expr_new(mf_arena *a, ta_ekind kind, int line, int col);
 ta_expr *ta_expr_int(mf_arena *a, int64_t v, int line, int col);

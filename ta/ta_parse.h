@@ -31,6 +31,9 @@ int ta_p_err(ta_parser *p, int code, const char *fmt, const char *arg);
 int ta_p_is(const ta_parser *p, const char *s);
 /* Skips s, or fails naming what was found. */
 int ta_p_expect(ta_parser *p, const char *s);
+/* After a list's item: skips a ',', accepts `close` (not skipped), or
+ * fails naming what was found. */
+int ta_p_list_sep(ta_parser *p, const char *close);
 /* Is s a keyword (never a name)? */
 int ta_p_keyword(const char *s);
 /* Does a type start at the current token? */

@@ -11,7 +11,21 @@
 #include <libxml/tree.h>
 
 #include <limits.h>
+#include <pthread.h>
 #include <string.h>
+
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
+static void xml_init_once(void)
+{
+    xmlInitParser();
+}
+
+void ta_xml_init(void)
+{
+    /* libxml2 before 2.10 wants its first initialisation on one thread */
+    pthread_once(&xml_once, xml_init_once);
+}
 
 typedef struct {
     mf_arena *a;
@@ -227,6 +241,7 @@ int ta_read_uppaal(ta_net **out, const char *file, const char *text,
         file = "<model>";
     if (len > INT_MAX)
         return mf_err_set(MF_ELIMIT, "%s: error: model too large", file);
+    ta_xml_init();
     mf_arena *a = mf_arena_new();
     rd r = {a, mf_arena_strdup(a, file)};
     xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
@@ -247,6 +262,9 @@ int ta_read_uppaal(ta_net **out, const char *file, const char *text,
             size_t k = strlen(msg);
             while (k && (msg[k - 1] == '\n' || msg[k - 1] == ' '))
                 msg[--k] = '\0';
+            for (char *p = msg; *p; p++) /* one line */
+                if (*p == '\n' || *p == '\r')
+                    *p = ' ';
         }
         rc = mf_err_set(MF_EPARSE, "%s:%d:0: error: not UPPAAL XML: %s",
                         file, e ? e->line : 0, msg);
@@ -272,5 +290,5 @@ cleanup:
         xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctxt);
     mf_arena_free(a);
-    return rc;
+    return ta_err_one_line(rc);
 }

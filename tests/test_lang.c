@@ -45,14 +45,16 @@ static void test_lang__unknown_language_is_one_clear_error(void **state)
     assert_null(mf_lang_for_file("notes.txt", other, strlen(other)));
     assert_string_equal(
         mf_err_msg(),
-        "notes.txt: unknown model language (known: smv, kiss2, verilog)");
+        "notes.txt: unknown model language (known: smv, kiss2, verilog, "
+        "uppaal, ecdar)");
     mf_model *m = NULL;
     assert_int_equal(mf_model_load(&m, "notes.txt", other, strlen(other), NULL),
                      MF_EUNSUPPORTED);
     assert_null(m);
     assert_string_equal(
         mf_err_msg(),
-        "notes.txt: unknown model language (known: smv, kiss2, verilog)");
+        "notes.txt: unknown model language (known: smv, kiss2, verilog, "
+        "uppaal, ecdar)");
 }
 
 static void test_lang__sniff_reads_only_len_bytes(void **state)
