@@ -322,7 +322,9 @@ int tae_compose(tae_aut **out, tae_aut **parts, int k,
         a->nedges = C.edges.n;
         a->edges =
             mf_arena_alloc(a->a, (size_t)(C.edges.n + 1) * sizeof *a->edges);
-        memcpy(a->edges, C.edges.v, (size_t)C.edges.n * sizeof *a->edges);
+        if (C.edges.n)
+            memcpy(a->edges, C.edges.v,
+                   (size_t)C.edges.n * sizeof *a->edges);
         tae_aut_finish(a);
         *out = a;
     } else {

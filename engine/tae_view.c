@@ -364,7 +364,8 @@ static int one_edge(vw *V, const ta_edge *e, int orig, edgevec *out)
     if (rc == 0) {
         E.nasg = asg.n;
         E.asg = mf_arena_alloc(V->a->a, (size_t)(asg.n + 1) * sizeof *E.asg);
-        memcpy(E.asg, asg.v, (size_t)asg.n * sizeof *E.asg);
+        if (asg.n)
+            memcpy(E.asg, asg.v, (size_t)asg.n * sizeof *E.asg);
         E.nresets = rs.n;
         E.resets = mf_arena_alloc(V->a->a, (size_t)(rs.n + 1) * sizeof(int));
         E.reset_to =
@@ -461,7 +462,8 @@ static int build(vw *V, const ta_proc *p)
     if (rc == 0) {
         a->nedges = ev.n;
         a->edges = mf_arena_alloc(a->a, (size_t)(ev.n + 1) * sizeof *a->edges);
-        memcpy(a->edges, ev.v, (size_t)ev.n * sizeof *a->edges);
+        if (ev.n)
+            memcpy(a->edges, ev.v, (size_t)ev.n * sizeof *a->edges);
         tae_aut_finish(a);
     }
     MF_VEC_FREE(ev);
