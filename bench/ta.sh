@@ -13,12 +13,14 @@
 #     survived (subsumed), unknown, seconds; or the one line of refusal.
 # usage: bench/ta.sh [MUTFARM]   (default build/mutfarm)
 # env: MODELS (substrings: only those UPPAAL models), CAP (seconds per run,
-#      600)
+#      600), MAXS (symbolic states per product on the UPPAAL models,
+#      20000; the CAS runs at the default)
 set -u
 BIN=${1:-${MF_BIN:-build/mutfarm}}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${MF_SHARED_MODELS:-$ROOT/../shared/models}
 CAP=${CAP:-600}
+MAXS=${MAXS:-20000}
 CAS=$SHARED/ecdar/CarAlarm
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -43,7 +45,7 @@ BEGIN {
 $3 == "duplicate" || $3 == "stillborn" { dup[$2]++; next }
 {
     op = $2
-    # "total": the paper's six operators; "all": every operator
+    # "total": the six operators of the paper; "all": every operator
     paper = (op ~ /^(tmi|tad|smi|cxl|cxs|ccn)$/)
     pr = ($0 ~ /pruned by rule/)
     split(op " all" (paper ? " total" : ""), keys, " ")
@@ -76,7 +78,7 @@ END {
             op, q[1], q[2], q[3], q[4], q[5], n[op], k[op], s[op], u[op],
             pru[op], bad[op], ratio
     }
-    printf "(total: the paper's six operators; all: every operator;\n"
+    printf "(total: the six operators of the paper; all: every operator;\n"
     printf " non = killed with a replayed test; sub = proved subsumed or"
     printf " equivalent; avoid = pruned and subsumed / subsumed;\n"
     printf " prn-kil = pruned by a rule yet killed: must be 0)\n"
@@ -98,7 +100,8 @@ echo "whole CAS (pruned): 1 thread ${w1} s, 2 threads ${w2} s, ratio $(
     awk -v a="$w1" -v b="$w2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')"
 
 echo
-echo "== 3. the shared UPPAAL models (pruned, as a user runs them)"
+echo "== 3. the shared UPPAAL models (pruned, as a user runs them;" \
+    "--max-states $MAXS)"
 printf "%-44s %7s %6s %6s %6s %6s %6s %7s\n" model mutants pruned killed \
     equiv surv unknown seconds
 for f in "$SHARED"/uppaal/*.xml; do
@@ -110,7 +113,7 @@ for f in "$SHARED"/uppaal/*.xml; do
     fi
     t0=$(now)
     timeout "$CAP" "$BIN" check "$f" --all --quiet --threads 2 \
-        >"$TMP/u.txt" 2>"$TMP/u.err"
+        --max-states "$MAXS" >"$TMP/u.txt" 2>"$TMP/u.err"
     rc=$?
     t1=$(now)
     short=${name##*__}

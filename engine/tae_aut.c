@@ -158,9 +158,12 @@ void tae_live(char *live, const tae_aut *a, const tae_aut *b)
     const tae_aut *both[2] = {a, b};
     for (int i = 0; i < a->nints; i++)
         live[i] = 0;
-    for (int w = 0; w < 2 && both[w]; w++)
+    for (int w = 0; w < 2 && both[w]; w++) {
         for (int e = 0; e < both[w]->nedges; e++)
             mark_read(live, a->nints, both[w]->edges[e].iguard);
+        for (int l = 0; l < both[w]->nlocs; l++)
+            mark_read(live, a->nints, both[w]->locs[l].iinv);
+    }
     for (int changed = 1; changed;) {
         changed = 0;
         for (int w = 0; w < 2 && both[w]; w++)
@@ -206,6 +209,14 @@ int tae_edge_iok(const tae_edge *e, const int64_t *vals)
     if (e->iguard && tae_ix_eval(&v, e->iguard, vals) < 0)
         return 0;
     return v != 0;
+}
+
+int tae_iinv_ok(const tae_aut *a, int l, const int64_t *vals)
+{
+    int64_t v = 1;
+    if (!a->locs[l].iinv)
+        return 1;
+    return tae_ix_eval(&v, a->locs[l].iinv, vals) == 0 && v != 0;
 }
 
 int tae_urgent(const tae_aut *a, int l, const int64_t *vals)

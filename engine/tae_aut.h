@@ -54,6 +54,7 @@ typedef struct {
 typedef struct {
     const char *name;
     tae_conj inv;    /* invariant (upper bounds and lower bounds) */
+    tae_ix *iinv;    /* its integer part (NULL: true): no state breaks it */
     int urgent;     /* urgent or committed: no delay */
     int committed;  /* committed: in a network, the next move involves it */
     int line;       /* where it is in the model's file (0: unknown) */
@@ -126,6 +127,8 @@ void tae_live(char *live, const tae_aut *a, const tae_aut *b);
  * can hold (!never) and its integer guard is true (an evaluation error,
  * such as a division by zero, is false). */
 int tae_edge_iok(const tae_edge *e, const int64_t *vals);
+/* The integer part of l's invariant holds under vals. */
+int tae_iinv_ok(const tae_aut *a, int l, const int64_t *vals);
 /* No time may pass at location l with integers vals: l is urgent or
  * committed, or an edge on an urgent channel is enabled there. */
 int tae_urgent(const tae_aut *a, int l, const int64_t *vals);

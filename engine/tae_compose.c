@@ -18,6 +18,8 @@ typedef struct {
     int *tab, tabn;  /* open addressing: location + 1 */
     MF_VEC(tae_edge) edges;
     int *cur;        /* the move being made: part -> edge or -1 */
+    tae_ix *extra;   /* and this integer condition (processes that do not
+                      * receive a broadcast: none of their edges enabled) */
 } cmp;
 
 static uint64_t th(const int *t, int k)
@@ -106,6 +108,7 @@ static int emit(cmp *C, int l, int first, int chan, int dir)
     E.src = l;
     E.chan = chan;
     E.dir = dir;
+    E.iguard = C->extra;
     E.guard.v = mf_arena_alloc(A, (size_t)(ng + 1) * sizeof *E.guard.v);
     E.resets = mf_arena_alloc(A, (size_t)(nr + 1) * sizeof *E.resets);
     E.reset_to = mf_arena_alloc(A, (size_t)(nr + 1) * sizeof *E.reset_to);
@@ -146,24 +149,38 @@ static int bcast_combos(cmp *C, int l, int from, int skip, int first,
     if (from == skip)
         return bcast_combos(C, l, from + 1, skip, first, chan, dir);
     const tae_aut *p = C->p[from];
-    int any = 0, rc = 0;
+    int rc = 0, always = 0;
+    tae_ix *none = NULL; /* none of its receiving edges is enabled */
     for (int f = p->first[C->tup.v[l * C->k + from]]; f >= 0 && rc == 0;
          f = p->next[f]) {
         const tae_edge *e = &p->edges[f];
         if (e->sync != TAE_RECV || e->chan != chan)
             continue;
-        any = 1;
         C->cur[from] = f;
         rc = bcast_combos(C, l, from + 1, skip, first, chan, dir);
         C->cur[from] = -1;
+        if (!e->iguard) {
+            always = 1;
+            continue;
+        }
+        tae_ix *n = mf_arena_alloc(C->a->a, sizeof *n);
+        n->op = TAE_X_NOT;
+        n->a = e->iguard;
+        none = and_ix(C->a->a, none, n);
     }
-    if (!any)
+    /* without it: where none of its edges can receive (guards on
+     * integers only, guarded_recv made sure) */
+    if (rc == 0 && !always) {
+        tae_ix *keep = C->extra;
+        C->extra = and_ix(C->a->a, C->extra, none);
         rc = bcast_combos(C, l, from + 1, skip, first, chan, dir);
+        C->extra = keep;
+    }
     return rc;
 }
 
-/* Does a process other than skip receive chan under a guard (1), and how
- * many processes receive it at all (*nrecv)? */
+/* Does a process other than skip receive chan under a clock guard (1),
+ * and how many processes receive it at all (*nrecv)? */
 static int guarded_recv(cmp *C, int chan, int skip, int *nrecv)
 {
     int g = 0;
@@ -175,7 +192,7 @@ static int guarded_recv(cmp *C, int chan, int skip, int *nrecv)
             if (E->sync != TAE_RECV || E->chan != chan)
                 continue;
             any = 1;
-            if (i != skip && (E->iguard || E->guard.n))
+            if (i != skip && E->guard.n)
                 g = 1;
         }
         *nrecv += any;
@@ -212,8 +229,8 @@ static int moves(cmp *C, int l)
                         rc = emit(C, l, i, c, dir);
                 } else if (g)
                     rc = mf_err_set(MF_EUNSUPPORTED, "unsupported: a "
-                                    "broadcast received under a guard by "
-                                    "one of several processes");
+                                    "broadcast received under a clock guard "
+                                    "by one of several processes");
                 else if (E->sync == TAE_SEND)
                     rc = bcast_combos(C, l, 0, i, i, c, dir);
                 else if (C->o->tester_sends[c]) {
@@ -277,6 +294,7 @@ static void make_locs(cmp *C)
             for (int g = 0; g < q->inv.n; g++)
                 L->inv.v[L->inv.n++] = q->inv.v[g];
             L->urgent |= q->urgent;
+            L->iinv = and_ix(a->a, L->iinv, q->iinv);
             L->committed |= q->committed;
         }
         L->name = mf_arena_strdup(a->a, b.data);

@@ -98,7 +98,7 @@ static int iupdate(const tae_aut *n, const tae_edge *e, const int64_t *in,
             return 0;
         out[e->asg[k].var] = v;
     }
-    return 1;
+    return tae_iinv_ok(n, e->dst, out);
 }
 
 static int edge_ok(const tae_aut *n, const tae_edge *e, const int64_t *vals,
@@ -374,7 +374,8 @@ int tae_refine(tae_refine_res *out, const tae_aut *m, const tae_aut *o,
     for (int i = 0; i < P.ni; i++)
         vo[i] = o->ints[i].init;
     tae_bound *z0 = tae_dbm_new(P.d);
-    if (!tae_dbm_and_conj(z0, P.d, &o->locs[o->init].inv, 0) ||
+    if (!tae_iinv_ok(o, o->init, vo) || !tae_iinv_ok(m, m->init, vo) ||
+        !tae_dbm_and_conj(z0, P.d, &o->locs[o->init].inv, 0) ||
         !tae_dbm_and_conj(z0, P.d, &m->locs[m->init].inv, P.n)) {
         free(z0);
         out->kind = TAE_R_UNKNOWN;

@@ -120,7 +120,8 @@ static int sim_fire(const tae_aut *a, const sst *s, const tae_edge *e, sst *t)
     }
     for (int r = 0; r < e->nresets; r++)
         t->clk[e->resets[r]] = (tae_q){e->reset_to[r], 1};
-    if (!conj_holds(t->clk, &a->locs[e->dst].inv)) {
+    if (!conj_holds(t->clk, &a->locs[e->dst].inv) ||
+        !tae_iinv_ok(a, e->dst, t->vals)) {
         sst_free(t);
         return 0;
     }

@@ -440,8 +440,8 @@ static int build(vw *V, const ta_proc *p)
         a->locs[l].committed = L->committed;
         a->locs[l].line = L->pos.line;
         if (L->inv_data)
-            rc = unsup(V, "an invariant on integers");
-        else
+            rc = tx(V, L->inv_data, &a->locs[l].iinv);
+        if (rc == 0)
             rc = conj_of(V, L->cc, L->ncc, &a->locs[l].inv);
     }
     edgevec ev = {0};
