@@ -118,7 +118,7 @@ for f in "$SHARED"/uppaal/*.xml; do
     t1=$(now)
     short=${name##*__}
     if [ $rc != 0 ] && [ ! -s "$TMP/u.txt" ]; then
-        printf "%-44s %s\n" "$short" "$(head -c 120 "$TMP/u.err" | head -1)"
+        printf "%-44s %s\n" "$short" "$(head -1 "$TMP/u.err" | sed "s|.*/||" | cut -c1-100)"
         continue
     fi
     awk -v m="$short" -v s="$(secs "$t0" "$t1")" '
