@@ -384,8 +384,10 @@ static void test_ta__refuses_bad_input_with_one_line(void **state)
            "unsupported: a transition label of kind 'probability'");
     refuse("<branchpoint id=\"q\"/>", MF_EUNSUPPORTED,
            "unsupported: a branchpoint");
-    refuse("<declaration>typedef struct { int a; } s;</declaration>",
-           MF_EUNSUPPORTED, "unsupported: the type 'struct'");
+    refuse("<declaration>typedef struct { int a; } s; s v;</declaration>",
+           MF_EUNSUPPORTED, "unsupported: a value of the struct type 's'");
+    refuse(EDGE("<label kind=\"assignment\">i = round(i)</label>"),
+           MF_EUNSUPPORTED, "unsupported: UPPAAL's built-in function 'round'");
     refuse("<declaration>int f(int n) { return n &gt; 0 ? f(n - 1) : 0; }"
            "</declaration>",
            MF_ETYPE, "'f' is not a function");
