@@ -206,9 +206,14 @@ int ta_eval_type(ta_bld *b, const ta_ptype *pt, ta_expr *const *dims,
         const ta_sym *s = ta_bld_lookup(b, pt->name, NULL);
         if (!s || s->kind != SYM_TYPE)
             return ta_bld_err(b, MF_ETYPE, &at, "unknown type '%s'", pt->name);
+        if (b->types.v[s->idx].is_struct)
+            return ta_bld_err(b, MF_EUNSUPPORTED, &at,
+                              "a value of the struct type '%s'", pt->name);
         *out = b->types.v[s->idx].t;
         break;
     }
+    case PT_STRUCT:
+        return ta_bld_err(b, MF_EUNSUPPORTED, &at, "a struct");
     }
     out->is_const |= pt->is_const;
     out->urgent |= pt->urgent;
@@ -234,6 +239,23 @@ int ta_eval_type(ta_bld *b, const ta_ptype *pt, ta_expr *const *dims,
 }
 
 /* ---- resolution --------------------------------------------------------------- */
+
+/* UPPAAL's built-in functions (mostly on doubles), refused by name. */
+static int is_builtin(const char *name)
+{
+    static const char *const fns[] = {
+        "abs", "fabs", "fmod", "fma", "fmax", "fmin", "exp", "exp2", "expm1",
+        "ln", "log", "log10", "log2", "log1p", "pow", "sqrt", "cbrt", "hypot",
+        "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+        "tanh", "ceil", "floor", "trunc", "round", "fint", "ldexp", "ilogb",
+        "logb", "nextafter", "copysign", "signbit", "random", "random_normal",
+        "random_poisson", "random_weibull", "random_gamma", "tri", "numOf",
+        NULL};
+    for (int i = 0; fns[i]; i++)
+        if (!strcmp(name, fns[i]))
+            return 1;
+    return 0;
+}
 
 int ta_resolve(ta_bld *b, ta_expr *e)
 {
@@ -288,6 +310,9 @@ int ta_resolve(ta_bld *b, ta_expr *e)
         if (e->ref_kind != TA_R_NONE)
             return 0;
         s = ta_bld_lookup(b, e->name, &local);
+        if (!s && is_builtin(e->name))
+            return ta_bld_err(b, MF_EUNSUPPORTED, e,
+                              "UPPAAL's built-in function '%s'", e->name);
         if (!s || s->kind != SYM_FUNC)
             return ta_bld_err(b, MF_ETYPE, e, "'%s' is not a function",
                               e->name);
@@ -482,8 +507,9 @@ static int declare_all(ta_bld *b, ta_pdecls *ds, var_vec *tvars,
         b->pos.line = d->line;
         b->pos.col = d->col;
         if (d->kind == PD_TYPEDEF) {
-            ta_typedef td = {d->name, {0}};
-            if ((rc = ta_eval_type(b, &d->type, NULL, 0, d->line, &td.t)))
+            ta_typedef td = {d->name, {0}, d->type.base == PT_STRUCT};
+            if (!td.is_struct &&
+                (rc = ta_eval_type(b, &d->type, NULL, 0, d->line, &td.t)))
                 break;
             MF_VEC_PUSH(b->types, td);
             rc = ta_bld_declare_sym(b, SYM_TYPE, d->name, b->types.n - 1, d);

@@ -60,6 +60,7 @@ void ta_parser_free(ta_parser *p)
     MF_VEC_FREE(p->scope);
     MF_VEC_FREE(p->qname);
     MF_VEC_FREE(p->qid);
+    MF_VEC_FREE(p->tnames);
     free(p);
 }
 
@@ -430,6 +431,14 @@ int ta_p_expr(ta_parser *p, ta_expr **out)
 
 /* ---- types and declarations ------------------------------------------------- */
 
+int ta_p_is_type_name(ta_parser *p, const char *name)
+{
+    for (int i = 0; i < p->tnames.n; i++)
+        if (!strcmp(p->tnames.v[i], name))
+            return 1;
+    return p->is_type && p->is_type(p->ctx, name);
+}
+
 int ta_p_starts_type(ta_parser *p)
 {
     static const char *const tw[] = {"const", "int", "bool", "clock", "chan",
@@ -441,7 +450,7 @@ int ta_p_starts_type(ta_parser *p)
     for (int i = 0; tw[i]; i++)
         if (!strcmp(p->tok.text, tw[i]))
             return 1;
-    return p->is_type && p->is_type(p->ctx, p->tok.text);
+    return ta_p_is_type_name(p, p->tok.text);
 }
 
 int ta_p_type(ta_parser *p, ta_ptype *t)
@@ -478,7 +487,7 @@ int ta_p_type(ta_parser *p, ta_ptype *t)
     else if (!strcmp(w, "struct") || !strcmp(w, "scalar") ||
              !strcmp(w, "double") || !strcmp(w, "string"))
         return ta_p_err(p, MF_EUNSUPPORTED, "the type '%s'", w);
-    else if (p->is_type && p->is_type(p->ctx, w)) {
+    else if (ta_p_is_type_name(p, w)) {
         t->base = PT_NAMED;
         t->name = w;
     } else

@@ -301,11 +301,28 @@ static int decl(ta_parser *p, pdecl_vec *v)
     if (ta_p_is(p, "typedef")) {
         ta_pdecl d = {0};
         d.kind = PD_TYPEDEF;
-        if ((rc = ta_p_next(p)) || (rc = ta_p_type(p, &d.type)) ||
-            (rc = declarator(p, &d)))
+        if ((rc = ta_p_next(p)))
+            return rc;
+        if (ta_p_is(p, "struct")) {
+            /* a struct's typedef is read (models declare ones they never
+             * use); a value of the type is refused where it is declared */
+            d.type.base = PT_STRUCT;
+            if ((rc = ta_p_next(p)) || (rc = ta_p_expect(p, "{")))
+                return rc;
+            pdecl_vec fields = {0};
+            while (!rc && !ta_p_is(p, "}") && p->tok.kind != TK_EOF)
+                rc = decl(p, &fields);
+            MF_VEC_FREE(fields);
+            if (rc || (rc = ta_p_expect(p, "}")))
+                return rc;
+        } else if ((rc = ta_p_type(p, &d.type))) {
+            return rc;
+        }
+        if ((rc = declarator(p, &d)))
             return rc;
         if (d.ndims)
             return ta_p_err(p, MF_EUNSUPPORTED, "%s", "a typedef of an array");
+        MF_VEC_PUSH(p->tnames, d.name);
         MF_VEC_PUSH(*v, d);
         return ta_p_expect(p, ";");
     }

@@ -25,6 +25,7 @@ typedef MF_VEC(ta_sym) ta_symvec;
 typedef struct {
     const char *name;
     ta_type t;
+    int is_struct; /* a struct: no value of it is read */
 } ta_typedef;
 
 /* What the builder keeps of a template beyond ta_tmpl. */

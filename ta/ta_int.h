@@ -89,7 +89,8 @@ typedef struct {
 
 /* A type as written, before its bounds are evaluated. */
 typedef struct {
-    enum { PT_INT, PT_BOOL, PT_CLOCK, PT_CHAN, PT_VOID, PT_NAMED } base;
+    enum { PT_INT, PT_BOOL, PT_CLOCK, PT_CHAN, PT_VOID, PT_NAMED,
+           PT_STRUCT /* a typedef of a struct: declared, never used */ } base;
     ta_expr *lo, *hi; /* int[lo,hi]; NULL: plain */
     const char *name; /* PT_NAMED: a typedef's name */
     int is_const, urgent, broadcast, is_ref;

@@ -19,6 +19,7 @@ struct ta_parser {
     ta_pdecl *fn;      /* the function being parsed, or NULL */
     MF_VEC(int) scope; /* its visible locals, innermost last */
     MF_VEC(const char *) qname; /* quantified variables, innermost last */
+    MF_VEC(const char *) tnames; /* types declared earlier in this text */
     MF_VEC(int) qid;
     int qnext;
 };
@@ -36,6 +37,9 @@ int ta_p_expect(ta_parser *p, const char *s);
 int ta_p_list_sep(ta_parser *p, const char *close);
 /* Is s a keyword (never a name)? */
 int ta_p_keyword(const char *s);
+/* Is name a type: declared earlier in this text, or known to the
+ * builder? */
+int ta_p_is_type_name(ta_parser *p, const char *name);
 /* Does a type start at the current token? */
 int ta_p_starts_type(ta_parser *p);
 /* An expression (the textual operators included); an assignment

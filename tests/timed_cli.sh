@@ -88,8 +88,8 @@ refuse "unknown channel" "$tmp/chan.xml" "error: unknown name 'apr'"
 sed "s/x&gt;=10/x \&gt;= 10 || id == 0/" "$TG" > "$tmp/guard.xml"
 refuse "not a clock constraint" "$tmp/guard.xml" \
     "a guard must be a conjunction of clock constraints"
-refuse "struct" "$S/uppaal/DavidC0rtes__UppaalMutants__src__Parser__Test__ventilador.xml" \
-    "unsupported: the type 'struct'"
+refuse "built-in" "$S/uppaal/DavidC0rtes__UppaalMutants__src__Parser__Test__ventilador.xml" \
+    "unsupported: UPPAAL's built-in function 'round'"
 refuse "--inputs" "$TG" "unknown channel 'nope'" --inputs nope
 mkdir -p "$tmp/empty"
 refuse "empty folder" "$tmp/empty" "error: not an Ecdar project"
