@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tae_check.h"
+#include "tae_compose.h"
 #include "tae_dbm.h"
 
 /* The tea machine of the paper's figure 1: s0 --coin? x:=0--> s1 (x <= inv)
@@ -293,6 +294,134 @@ static void test_tae__walks_agree_with_the_zones(void **state)
     tae_aut_free(o);
 }
 
+/* A process of two locations over one clock, one integer and three
+ * channels (0 go, 1 done, 2 tick), its edges added by the caller. */
+static tae_aut *proc2(const char *name)
+{
+    tae_aut *a = tae_aut_new(name);
+    a->nclocks = 1;
+    a->clocks = mf_arena_alloc(a->a, 2 * sizeof(char *));
+    a->clocks[0] = "0";
+    a->clocks[1] = "x";
+    a->nints = 1;
+    a->ints = mf_arena_alloc(a->a, sizeof *a->ints);
+    a->ints[0] = (tae_int){"n", 0, 3, 0};
+    a->nchans = 3;
+    a->chans = mf_arena_alloc(a->a, 3 * sizeof(char *));
+    a->chans[0] = "go";
+    a->chans[1] = "done";
+    a->chans[2] = "tick";
+    a->chan_dir = mf_arena_alloc(a->a, 3 * sizeof(int));
+    a->chan_dir[0] = TAE_IN;
+    a->chan_dir[1] = TAE_OUT;
+    a->chan_dir[2] = TAE_TAU;
+    a->nlocs = 2;
+    a->locs = mf_arena_alloc(a->a, 2 * sizeof *a->locs);
+    a->locs[0].name = "a";
+    a->locs[1].name = "b";
+    a->edges = mf_arena_alloc(a->a, 4 * sizeof *a->edges);
+    return a;
+}
+
+static tae_edge *sync_edge(tae_aut *a, int src, int dst, int chan, int sync)
+{
+    edge(a, src, dst, chan, 0, (tae_conj){0});
+    tae_edge *e = &a->edges[a->nedges - 1];
+    e->sync = sync;
+    e->dir = a->chan_dir[chan];
+    return e;
+}
+
+/* Two processes: P receives the tester's go and then sends tick to Q
+ * (internal, binary), Q then sends done (output, to the tester). In the
+ * product, go is an input, done an output, tick one internal move of
+ * both from (b,a) to (a,b) only; it refines itself. */
+static void test_tae__compose_binary_syncs_and_tester(void **state)
+{
+    (void)state;
+    tae_aut *p = proc2("P"), *q = proc2("Q");
+    sync_edge(p, 0, 1, 0, TAE_RECV);
+    sync_edge(p, 1, 0, 2, TAE_SEND);
+    sync_edge(q, 0, 1, 2, TAE_RECV);
+    sync_edge(q, 1, 0, 1, TAE_SEND);
+    tae_aut_finish(p);
+    tae_aut_finish(q);
+    char sends[3] = {1, 0, 0}, recvs[3] = {0, 1, 0}, bc[3] = {0, 0, 0};
+    tae_compose_opts co = {sends, recvs, bc, 100};
+    tae_aut *parts[2] = {p, q}, *a = NULL;
+    assert_int_equal(tae_compose(&a, parts, 2, &co), 0);
+    assert_int_equal(a->nlocs, 4); /* (a,a) (b,a) (a,b) (b,b) */
+    int ticks = 0;
+    for (int e = 0; e < a->nedges; e++) {
+        const tae_edge *E = &a->edges[e];
+        const int want[3] = {TAE_IN, TAE_OUT, TAE_TAU};
+        assert_int_equal(E->dir, want[E->chan]);
+        if (E->chan == 2) {
+            ticks++;
+            assert_string_equal(a->locs[E->src].name, "b,a");
+            assert_string_equal(a->locs[E->dst].name, "a,b");
+        }
+    }
+    assert_int_equal(ticks, 1);
+    tae_verdict v;
+    assert_int_equal(tae_check(&v, a, a, NULL), 0);
+    assert_int_equal(v.verdict, TAE_V_EQUIVALENT);
+    tae_verdict_free(&v);
+    tae_aut_free(a);
+}
+
+/* A broadcast of the tester received by two processes, Q's edge under an
+ * integer guard: the move where Q stays out carries the guard's
+ * negation; a committed location allows only its own process's moves. */
+static void test_tae__compose_broadcast_and_committed(void **state)
+{
+    (void)state;
+    tae_aut *p = proc2("P"), *q = proc2("Q");
+    sync_edge(p, 0, 1, 0, TAE_RECV);
+    tae_edge *g = sync_edge(q, 0, 1, 0, TAE_RECV);
+    tae_ix *n = mf_arena_alloc(q->a, sizeof *n), *one = mf_arena_alloc(
+                                                       q->a, sizeof *one);
+    n->op = TAE_X_VAR;
+    one->op = TAE_X_CONST;
+    one->k = 1;
+    g->iguard = mf_arena_alloc(q->a, sizeof *g->iguard);
+    g->iguard->op = TAE_X_EQ;
+    g->iguard->a = n;
+    g->iguard->b = one;
+    sync_edge(p, 1, 0, 1, TAE_SEND); /* from P's committed b */
+    sync_edge(q, 1, 0, 1, TAE_SEND);
+    p->locs[1].committed = p->locs[1].urgent = 1;
+    tae_aut_finish(p);
+    tae_aut_finish(q);
+    char sends[3] = {1, 0, 0}, recvs[3] = {0, 1, 0}, bc[3] = {1, 0, 0};
+    tae_compose_opts co = {sends, recvs, bc, 100};
+    tae_aut *parts[2] = {p, q}, *a = NULL;
+    assert_int_equal(tae_compose(&a, parts, 2, &co), 0);
+    int with_q = 0, without_q = 0;
+    for (int e = 0; e < a->nedges; e++) {
+        const tae_edge *E = &a->edges[e];
+        if (E->chan != 0 || E->src != a->init)
+            continue;
+        int64_t vals[1] = {0}, r = 0;
+        assert_int_equal(tae_ix_eval(&r, E->iguard, vals), 0);
+        if (!strcmp(a->locs[E->dst].name, "b,b"))
+            with_q += r == 0; /* n == 1 needed */
+        else
+            without_q += r == 1; /* n != 1: Q stays out */
+    }
+    assert_int_equal(with_q, 1);
+    assert_int_equal(without_q, 1);
+    /* from (b,b), P is committed: only its done moves, not Q's */
+    for (int l = 0; l < a->nlocs; l++) {
+        if (strcmp(a->locs[l].name, "b,b"))
+            continue;
+        assert_true(a->locs[l].urgent);
+        for (int e = a->first[l]; e >= 0; e = a->next[e])
+            assert_string_equal(a->locs[a->edges[e].dst].name, "a,b");
+    }
+    tae_aut_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +435,8 @@ int main(void)
         cmocka_unit_test(test_tae__halves_when_no_whole_delay_works),
         cmocka_unit_test(test_tae__simulator_refuses_a_wrong_test),
         cmocka_unit_test(test_tae__walks_agree_with_the_zones),
+        cmocka_unit_test(test_tae__compose_binary_syncs_and_tester),
+        cmocka_unit_test(test_tae__compose_broadcast_and_committed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
