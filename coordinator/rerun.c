@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encode.h"
 #include "langs.h"
 #include "mf.h"
 #include "rerun_cone.h"
@@ -223,6 +224,14 @@ int mf_rerun_mutant(mf_rerun *r, const mf_mutant *mu)
     for (int i = 0; hit < 0 && i < r->tests.n; i++)
         if (i != r->last && kills(r, i, mm, want, &killer, &notion))
             hit = i;
+    /* One run each along the test is a deterministic kill to the
+     * simulator; the engine names a kill deterministic only when both
+     * models are structurally so, and else this one is definite (no pair
+     * of runs shows the same observables): named as a fresh campaign
+     * would. */
+    if (hit >= 0 && notion == MF_N_DETERMINISTIC &&
+        !(mf_model_structurally_det(r->m) && mf_model_structurally_det(mm)))
+        notion = MF_N_DEFINITE;
     if (hit >= 0) {
         /* A test cut at the same state is the same row for every mutant
          * it kills: stored once. */
