@@ -35,6 +35,10 @@ struct mf_edit {
     int nedited;
     int any;     /* some verdict may carry (see mf_edit_any) */
     int cone_ok; /* the observed cone holds no edited node */
+    int shown_ok; /* the touched part reads, outside itself, only what
+                     the observables and the inputs show */
+    char *shown;  /* an input, an observed variable, or a DEFINE of
+                     such (in both models) */
     char *mark, *mark2; /* scratch, per id */
     int *queue;
 };
@@ -338,6 +342,38 @@ static int node_det(const mf_model *m, int node, int skip,
     return det;
 }
 
+/* What the observables and the inputs show, in both models: inputs and
+ * observed variables, and DEFINEs that read only such (to the fixpoint:
+ * a DEFINE is shown until it reads something that is not). */
+static void shown(mf_edit *e)
+{
+    e->shown = mf_xcalloc((size_t)(e->ngid ? e->ngid : 1), 1);
+    char *var = mf_xcalloc((size_t)(e->ngid ? e->ngid : 1), 1);
+    for (int g = 0; g < e->ngid; g++)
+        e->shown[g] = 1;
+    for (int s = 0; s < 2; s++) {
+        const mf_model *m = e->m[s];
+        for (int v = 0; v < m->nvars; v++) {
+            const mf_var *x = &m->vars[v];
+            int g = e->gid[s][v];
+            var[g] = 1;
+            if (!(x->decl == MF_DECL_IVAR || x->is_input || x->is_observable))
+                e->shown[g] = 0;
+        }
+    }
+    for (int grew = 1; grew;) {
+        grew = 0;
+        for (int g = 0; g < e->ngid; g++)
+            for (int k = e->off[g]; !var[g] && e->shown[g] &&
+                                    k < e->off[g + 1]; k++)
+                if (!e->shown[e->rd[k]]) {
+                    e->shown[g] = 0;
+                    grew = 1;
+                }
+    }
+    free(var);
+}
+
 /* ---- comparing the models ------------------------------------------------ */
 
 /* 1 if every assignment of m to a touched variable is total. */
@@ -402,11 +438,17 @@ void mf_edit_new(mf_edit **out, const mf_model *old, const mf_model *cur)
             if (e->gid[s][node] >= 0 && !node_det(m, node, -1, NULL))
                 e->det[e->gid[s][node]] = 0;
     }
+    shown(e);
+    int shown_clear = 1;
+    for (int g = 0; g < e->ngid; g++)
+        for (int k = e->off[g]; e->touched[g] && k < e->off[g + 1]; k++)
+            shown_clear &= e->touched[e->rd[k]] || e->shown[e->rd[k]];
     e->any = same_constraints && constraints_clear &&
              mf_model_structurally_det(old) ==
                  mf_model_structurally_det(cur) &&
              touched_total(e, 0) && touched_total(e, 1);
     e->cone_ok = e->any && cone_clear;
+    e->shown_ok = e->any && shown_clear;
     *out = e;
 }
 
@@ -425,6 +467,7 @@ void mf_edit_free(mf_edit *e)
     free(e->cone);
     free(e->det);
     free(e->cmark);
+    free(e->shown);
     free(e->mark);
     free(e->mark2);
     free(e->queue);
@@ -473,16 +516,37 @@ mf_carry_way mf_edit_carries(mf_edit *e, const mf_mutant *mu)
         return MF_CARRY_NONE; /* the mutated item itself may differ */
     size_t n = (size_t)e->ngid;
 
-    /* Its forward cone (the nodes whose values may differ between the
-     * original and the mutant) must not meet the touched part: there the
-     * two mutants would differ in more than the mutation. */
+    /* Its forward cone: the nodes whose values may differ between the
+     * original and the mutant. */
     memset(e->mark, 0, n);
+    int meets = 0;
     if (g >= 0) {
         e->mark[g] = 1;
         e->queue[0] = g;
-        if (spread(e, e->mark, 1, e->roff, e->rdr, e->touched))
-            return MF_CARRY_NONE;
+        meets = spread(e, e->mark, 1, e->roff, e->rdr, e->touched);
     }
+
+    /* The touched part, where it reads only what the observables show:
+     * the mutated node must be outside it; a mutated DEFINE the touched
+     * part reads (the totality of its assignments may depend on it) is
+     * not, and a shown one must still be shown in the mutant. */
+    if (e->shown_ok && (g < 0 || !e->touched[g]) &&
+        (node < m->nvars || !meets)) {
+        int ok = 1;
+        if (g >= 0 && node >= m->nvars && e->shown[g]) {
+            memset(e->mark2, 0, n);
+            int k = queue_reads(e, mu->new_item, e->mark2, 0);
+            for (int h = 0; h < k; h++)
+                ok &= e->shown[e->queue[h]];
+        }
+        if (ok)
+            return MF_CARRY_SHOWN;
+    }
+
+    /* Else the forward cone must not meet the touched part: there the two
+     * mutants would differ in more than the mutation. */
+    if (meets)
+        return MF_CARRY_NONE;
 
     /* The observed cone, with what the mutant's item reads when it is in
      * it (else the mutant's observed cone is the original's). */
@@ -517,6 +581,8 @@ const char *mf_carry_way_text(mf_carry_way w)
         return "the edit is outside the cone of the observables";
     case MF_CARRY_MUTANT:
         return "the edit is outside the mutant's deterministic cone";
+    case MF_CARRY_SHOWN:
+        return "the edit reads only what the observables show";
     default:
         return "not carried";
     }

@@ -15,6 +15,9 @@
  *   - the mutant's cone: the mutated node, every node that reads it, and
  *     everything those and the constraints read, when every node in it is
  *     structurally deterministic (its value a function of the inputs);
+ * or when the touched part (the edited nodes and all that read them)
+ * holds not the mutated node and reads, outside itself, only inputs,
+ * observed variables and DEFINEs of such (what a test sees);
  * and when, besides, the edited nodes and every node that reads them can
  * never refuse a step (their assignments are total in both models), the
  * constraints are the same, both models are structurally deterministic
@@ -36,6 +39,8 @@ typedef enum {
     MF_CARRY_OBSERVED, /* the edit is outside the observed cone */
     MF_CARRY_MUTANT,   /* the edit is outside the mutant's deterministic
                           cone */
+    MF_CARRY_SHOWN,    /* the edit reads only what the observables show,
+                          and the mutation is outside it */
 } mf_carry_way;
 
 /* Compare the earlier model `old` with the edited model `cur` (both

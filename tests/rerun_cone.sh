@@ -18,7 +18,7 @@ DIR=$(dirname "$MODEL")
 # name|model|kind|least carried|sed program (one line changed or added)
 EDITS=(
     "car_guard|car_alarm|a guard|0|s/st = SilentOpen     \& ev = close  : Armed;/st = SilentOpen     \& ev = lock   : Armed;/"
-    "car_assign|car_alarm|an assignment|1|s/next(sound) := next(st) = FlashSound;/next(sound) := next(st) = FlashSound | next(st) = FlashOnly;/"
+    "car_assign|car_alarm|an assignment|10|s/next(sound) := next(st) = FlashSound;/next(sound) := next(st) = FlashSound | next(st) = FlashOnly;/"
     "car_const|car_alarm|a constant|1|s/init(sound) := FALSE;/init(sound) := TRUE;/"
     "car_var|car_alarm|an added variable|1|s/^  sound : boolean;/  sound : boolean;\n  ticks : 0..3;/;s/^  init(sound) := FALSE;/  init(sound) := FALSE;\n  init(ticks) := 0;\n  next(ticks) := case ev = tick \& ticks < 3 : ticks + 1; TRUE : ticks; esac;/"
     "car_input|car_alarm|an added input|1|s/^  ev : {none, open, close, lock, unlock, tick};/  ev : {none, open, close, lock, unlock, tick};\n  horn : boolean;/"
@@ -72,7 +72,7 @@ for e in "${EDITS[@]}"; do
                    AND (m.job_id IS NOT NULL OR v.job_id IS NOT NULL
                         OR v.kind NOT IN ('equivalent', 'survived')
                         OR v.origin_campaign <> 1
-                        OR v.method NOT LIKE 'carried from campaign 1 (the edit is outside %')")
+                        OR v.method NOT LIKE 'carried from campaign 1 (the edit %')")
     [ "$n" = 0 ] && ok "$name: carried verdicts say how, and were never in a job" ||
         fail "$name: $n carried verdicts in a job, of a wrong kind or method"
     # Verdict by verdict: kind and notion; the bound unless replayed.
