@@ -129,12 +129,15 @@ for model in "${MODELS[@]}"; do
         continue
     fi
     base=$work/$name/base.db
-    timed "$name.base" "$base" "$model" || continue
     rm -f "$work/$name".*.times
-    for _ in $(seq "$REPEAT"); do
+    # The campaign the reruns build on is the first fresh one measured.
+    timed "$name.fresh" "$base" "$model" || continue
+    for i in $(seq "$REPEAT"); do
         rm -f "$work"/x.db*
-        timed "$name.fresh" "$work/x.db" "$model" || continue 2
-        rm -f "$work"/x.db*
+        if [ "$i" -gt 1 ]; then
+            timed "$name.fresh" "$work/x.db" "$model" || continue 2
+            rm -f "$work"/x.db*
+        fi
         cp "$base" "$work/x.db"
         timed "$name.carry" "$work/x.db" "$model" || continue 2
         rm -f "$work"/x.db*
@@ -146,10 +149,13 @@ for model in "${MODELS[@]}"; do
     reuse_c=$(sqlite3 "$work/x.db" "SELECT 'campaign ' || c.campaign_id || ': ' ||
         c.reuse || ', ' || c.carried_cone || ' carried across the edit (' ||
         (SELECT count(*) FROM verdicts v WHERE v.campaign_id = c.campaign_id
-           AND v.origin = 'carried-cone' AND v.method LIKE '%observables%') ||
+           AND v.method LIKE '%(the edit reads only what the observables show)%') ||
+        ' where it reads only what a test sees, ' ||
+        (SELECT count(*) FROM verdicts v WHERE v.campaign_id = c.campaign_id
+           AND v.method LIKE '%(the edit is outside the cone of the observables)%') ||
         ' outside the observed cone, ' ||
         (SELECT count(*) FROM verdicts v WHERE v.campaign_id = c.campaign_id
-           AND v.origin = 'carried-cone' AND v.method LIKE '%deterministic cone%') ||
+           AND v.method LIKE '%(the edit is outside the mutant''s deterministic cone)%') ||
         ' outside the mutant''s), ' || c.replay_killed || ' killed by ' ||
         c.replay_tests || ' replayed tests, ' || c.to_solver ||
         ' of ' || s.total || ' to the solver (' ||
