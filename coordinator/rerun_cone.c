@@ -527,18 +527,18 @@ mf_carry_way mf_edit_carries(mf_edit *e, const mf_mutant *mu)
     }
 
     /* The touched part, where it reads only what the observables show:
-     * the mutated node must be outside it; a mutated DEFINE the touched
-     * part reads (the totality of its assignments may depend on it) is
-     * not, and a shown one must still be shown in the mutant. */
+     * the mutated node must be outside it, and the mutant's new item must
+     * not read it (the rest stays closed in the mutant); a mutated DEFINE
+     * the touched part reads (the totality of its assignments may depend
+     * on it) is not, and a shown one must still be shown in the mutant. */
     if (e->shown_ok && (g < 0 || !e->touched[g]) &&
         (node < m->nvars || !meets)) {
-        int ok = 1;
-        if (g >= 0 && node >= m->nvars && e->shown[g]) {
-            memset(e->mark2, 0, n);
-            int k = queue_reads(e, mu->new_item, e->mark2, 0);
-            for (int h = 0; h < k; h++)
-                ok &= e->shown[e->queue[h]];
-        }
+        memset(e->mark2, 0, n);
+        int ok = 1, k = queue_reads(e, mu->new_item, e->mark2, 0);
+        for (int h = 0; h < k; h++)
+            ok &= !e->touched[e->queue[h]] &&
+                  (g < 0 || node < m->nvars || !e->shown[g] ||
+                   e->shown[e->queue[h]]);
         if (ok)
             return MF_CARRY_SHOWN;
     }
@@ -548,12 +548,12 @@ mf_carry_way mf_edit_carries(mf_edit *e, const mf_mutant *mu)
     if (meets)
         return MF_CARRY_NONE;
 
-    /* The observed cone, with what the mutant's item reads when it is in
-     * it (else the mutant's observed cone is the original's). */
+    /* The observed cone, with what the mutant's item reads (outside the
+     * cone too: there it must not read the touched part, whose values
+     * could make it refuse a step otherwise than before). */
     if (e->cone_ok) {
         memcpy(e->mark2, e->cone, n);
-        int k = g < 0 || e->cone[g] ? queue_reads(e, mu->new_item, e->mark2, 0)
-                                    : 0;
+        int k = queue_reads(e, mu->new_item, e->mark2, 0);
         if (!spread(e, e->mark2, k, e->off, e->rd, e->edited))
             return MF_CARRY_OBSERVED;
     }
