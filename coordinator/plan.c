@@ -119,6 +119,16 @@ static void say_reuse(mf_coord *c, const mf_store_reuse *r)
             id, (long long)r->replay_killed, (long long)r->replay_tests,
             c->o.augment, basis, (long long)r->replay_skipped,
             (long long)r->to_solver);
+    else if (r->mode == MF_REUSE_REPLAY && r->carried_cone)
+        say(c, "campaign %lld: the model or the options changed since "
+               "campaign %lld: %lld verdict(s) carried (the edit is outside "
+               "their cone), %lld mutant(s) killed by its %lld stored "
+               "test(s) (%lld with outputs expected anew, %lld not "
+               "replayable), %lld left to the workers",
+            id, basis, (long long)r->carried_cone,
+            (long long)r->replay_killed, (long long)r->replay_tests,
+            (long long)r->reexpected, (long long)r->replay_skipped,
+            (long long)r->to_solver);
     else if (r->mode == MF_REUSE_REPLAY)
         say(c, "campaign %lld: the model or the options changed since "
                "campaign %lld: %lld mutant(s) killed by its %lld stored "
@@ -146,10 +156,15 @@ int mf_coord_plan(mf_coord *c)
             p.sample = 0; /* all of them */
     }
     if (!synthetic) {
+        mf_model_opts mo = {0};
+        mo.inputs = c->inputs.v;
+        mo.ninputs = c->inputs.n;
+        mo.observe = c->observe.v;
+        mo.nobserve = c->observe.n;
         mf_rerun_opts ro = {c->o.fresh,    c->cfg.bound,
                             c->cfg.notion, c->model_id,
                             c->model_name, c->options.data,
-                            c->o.augment};
+                            c->o.augment,  &mo};
         rc = mf_rerun_open(&p.rr, c->st, c->model, &ro);
         if (rc < 0)
             return rc;

@@ -3,7 +3,8 @@
  * and made right for it (rerun_replay.h: expected outputs checked on the
  * model, computed again where it no longer shows them), replayed on each
  * mutant while it is planned, and its verdicts carried over when the model
- * text and the options did not change.
+ * text and the options did not change, or, after an edit, where the edit
+ * lies outside the mutant's cone (rerun_cone.h).
  *
  * A replayed kill is decided by the simulator on this campaign's model and
  * mutant and confirmed by mf_engine_replay, with the campaign's notion, so
@@ -15,7 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encode.h"
+#include "langs.h"
 #include "mf.h"
+#include "rerun_cone.h"
 #include "rerun_replay.h"
 
 /* At most this many stored tests are replayed (the most killing first),
@@ -41,6 +45,9 @@ struct mf_rerun {
     int bound;
     mf_notion_req notion;
     int64_t suite; /* --augment: the imported suite's row, 0 none */
+    mf_model *old; /* the earlier campaign's model, same options; NULL
+                      when its verdicts cannot be carried across */
+    mf_edit *edit; /* old against m */
 };
 
 /* ---- the stored tests --------------------------------------------------- */
@@ -80,6 +87,35 @@ static int load_test(const mf_store_test_row *row, void *ctx)
     return 0;
 }
 
+/* The earlier campaign's model, read back from the store as m was loaded,
+ * compared with m, when the campaign had the same options (bound, notion,
+ * operators, inputs, observables, the engine's limits): its verdicts are
+ * answers to the same questions about the models' common part. A model
+ * that no longer loads, or reads differently in this mutfarm, carries
+ * nothing across. 0, or a store failure. */
+static int open_edit(mf_rerun *r, const mf_rerun_opts *o)
+{
+    char *name = NULL, *text = NULL, *hash = NULL, *options = NULL;
+    size_t len = 0;
+    int rc = mf_store_basis_model(r->st, r->stats.basis, &name, &text, &len,
+                                  &hash, &options);
+    if (rc == MF_ENOTFOUND)
+        return 0;
+    if (rc < 0)
+        return rc;
+    mf_model_opts none = {0};
+    if (!strcmp(options, o->options) &&
+        mf_model_load(&r->old, name, text, len,
+                      o->model_opts ? o->model_opts : &none) == 0 &&
+        !strcmp(r->old->hash, hash) && r->old->lang == r->m->lang)
+        mf_edit_new(&r->edit, r->old, r->m);
+    free(name);
+    free(text);
+    free(hash);
+    free(options);
+    return 0;
+}
+
 int mf_rerun_open(mf_rerun **out, mf_store *st, const mf_model *m,
                   const mf_rerun_opts *o)
 {
@@ -107,6 +143,8 @@ int mf_rerun_open(mf_rerun **out, mf_store *st, const mf_model *m,
             r->stats.mode = carry ? MF_REUSE_CARRY : MF_REUSE_REPLAY;
         else if (rc == MF_ENOTFOUND)
             rc = 0;
+        if (rc == 0 && r->stats.mode == MF_REUSE_REPLAY)
+            rc = open_edit(r, o);
         if (rc < 0) {
             mf_rerun_free(r);
             return rc;
@@ -138,9 +176,22 @@ int mf_rerun_mutant(mf_rerun *r, const mf_mutant *mu)
     if (rc == 1 && r->stats.mode == MF_REUSE_CARRY && was != MF_V_ERROR)
         return 0; /* carried over by mf_rerun_finish */
     /* No stored test killed it on the earlier model: most likely none
-     * does now, and trying them all is what costs. The workers decide. */
-    if (rc == 1 && (was == MF_V_EQUIVALENT || was == MF_V_SURVIVED))
-        return 0;
+     * does now, and trying them all is what costs. Its verdict still
+     * holds where the edit lies outside its cone; else the workers
+     * decide. */
+    if (rc == 1 && (was == MF_V_EQUIVALENT || was == MF_V_SURVIVED)) {
+        mf_carry_way way = r->edit ? mf_edit_carries(r->edit, mu)
+                                   : MF_CARRY_NONE;
+        if (way == MF_CARRY_NONE)
+            return 0;
+        rc = mf_store_plan_carry_cone(r->st, mu->id, r->stats.basis,
+                                      mf_carry_way_text(way));
+        if (rc == 1) {
+            r->stats.carried++;
+            r->stats.carried_cone++;
+        }
+        return rc < 0 ? rc : 0;
+    }
     /* The tests are read when a mutant first needs them: an unchanged
      * model whose verdicts are all carried reads none. */
     if (!r->loaded) {
@@ -173,6 +224,14 @@ int mf_rerun_mutant(mf_rerun *r, const mf_mutant *mu)
     for (int i = 0; hit < 0 && i < r->tests.n; i++)
         if (i != r->last && kills(r, i, mm, want, &killer, &notion))
             hit = i;
+    /* One run each along the test is a deterministic kill to the
+     * simulator; the engine names a kill deterministic only when both
+     * models are structurally so, and else this one is definite (no pair
+     * of runs shows the same observables): named as a fresh campaign
+     * would. */
+    if (hit >= 0 && notion == MF_N_DETERMINISTIC &&
+        !(mf_model_structurally_det(r->m) && mf_model_structurally_det(mm)))
+        notion = MF_N_DEFINITE;
     if (hit >= 0) {
         /* A test cut at the same state is the same row for every mutant
          * it kills: stored once. */
@@ -212,5 +271,7 @@ void mf_rerun_free(mf_rerun *r)
         free(r->tests.v[i].rows);
     }
     MF_VEC_FREE(r->tests);
+    mf_edit_free(r->edit);
+    mf_model_free(r->old);
     free(r);
 }

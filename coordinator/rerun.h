@@ -11,8 +11,10 @@
  * where it no longer shows them), and replayed on each mutant
  * (coordinator/rerun_replay.h): a test that kills it, with the campaign's
  * notion, gives it its `killed` verdict there and then; only the mutants
- * no test kills go to the workers. Equivalences and
- * survivals are never carried across a change. With --augment NAME the
+ * no test kills go to the workers. An equivalence or a survival is
+ * carried across the change only where the edit lies outside the
+ * mutant's cone (rerun_cone.h: same options, the earlier model read back
+ * from the store), with origin 'carried-cone'. With --augment NAME the
  * tests replayed are those of a suite the user imported (its wrong tests
  * left out), so that only what the suite leaves alive goes to the
  * workers (docs/suites.md).
@@ -43,6 +45,9 @@ typedef struct {
     const char *augment;  /* --augment NAME: the tests replayed are those
                              of this imported suite (docs/suites.md), not
                              an earlier campaign's; NULL none */
+    const mf_model_opts *model_opts; /* how m was loaded (--inputs,
+                                        --observe): the earlier model is
+                                        read back the same way */
 } mf_rerun_opts;
 
 /* Find the earlier campaign the new one builds on (mf_store_basis_find)

@@ -542,6 +542,11 @@ static int total(const mf_model *m, const mf_item *it)
     return t && absv(m, NULL, it->e, 0, &a) == 0 && av_within(&a, t);
 }
 
+int mf_coi_total(const mf_model *m, const mf_item *it)
+{
+    return is_assignment(it->kind) && total(m, it);
+}
+
 /* 1 if every assignment of m to a variable marked in `mark` is total. */
 static int all_total(const mf_model *m, const char *mark)
 {

@@ -23,4 +23,11 @@
  * (mf_mutant_apply). */
 int mf_coi_irrelevant(const mf_model *m, const mf_model *mut, int item);
 
+/* 1 if assignment `it` of m (init, next or invariant) surely has a value
+ * in its cell's domain in every state and under every input, so that it
+ * never refuses a step; 0 if this cannot be shown. The check of (2)
+ * above, for one item (a nightly rerun's edited items,
+ * coordinator/rerun_cone.c). */
+int mf_coi_total(const mf_model *m, const mf_item *it);
+
 #endif

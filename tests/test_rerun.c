@@ -692,7 +692,7 @@ test_store__carries_a_campaign_and_records_replayed_kills(void **state)
     int64_t n = 0;
     assert_int_equal(mf_store_plan_carry(s, c1.id, &n), 0);
     assert_int_equal(n, total);
-    mf_store_reuse r = {MF_REUSE_CARRY, c1.id, n, 0, 0, 0, 0, -1};
+    mf_store_reuse r = {MF_REUSE_CARRY, c1.id, n, 0, 0, 0, 0, -1, 0};
     assert_int_equal(mf_store_plan_reuse(s, &r), 0);
     assert_int_equal(r.to_solver, 0);
     assert_int_equal(mf_store_plan_end(s, 1), 0);
@@ -760,7 +760,7 @@ test_store__carries_a_campaign_and_records_replayed_kills(void **state)
                                         MF_N_DEFINITE, c2.id, 1, &row2),
                      MF_ERROR);
     assert_int_equal(mf_store_earlier_kind(s, c2.id, ids.v[0], &was, &how), 1);
-    r = (mf_store_reuse){MF_REUSE_REPLAY, c2.id, 0, 1, 0, 0, 2, -1};
+    r = (mf_store_reuse){MF_REUSE_REPLAY, c2.id, 0, 1, 0, 0, 2, -1, 0};
     assert_int_equal(mf_store_plan_reuse(s, &r), 0);
     assert_int_equal(r.to_solver, total - 2);
     assert_int_equal(mf_store_plan_end(s, 1), 0);

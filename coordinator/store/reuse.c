@@ -38,13 +38,13 @@ static const mf_store_query q_reuse_set = {
     Q_REUSE_SET,
     "UPDATE campaigns SET reuse = ?2, basis_id = ?3, carried = ?4, "
     "replay_tests = ?5, replay_skipped = ?6, reexpected = ?7, "
-    "replay_killed = ?8, to_solver = ?9 WHERE id = ?1"};
+    "replay_killed = ?8, to_solver = ?9, carried_cone = ?10 WHERE id = ?1"};
 static const mf_store_query q_reuse_get = {
     Q_REUSE_GET, "SELECT coalesce(reuse, ''), coalesce(basis_id, 0), "
                  "coalesce(carried, 0), coalesce(replay_tests, 0), "
                  "coalesce(replay_skipped, 0), coalesce(reexpected, 0), "
-                 "coalesce(replay_killed, 0), coalesce(to_solver, 0) "
-                 "FROM campaigns WHERE id = ?1"};
+                 "coalesce(replay_killed, 0), coalesce(to_solver, 0), "
+                 "coalesce(carried_cone, 0) FROM campaigns WHERE id = ?1"};
 static const mf_store_query q_mark_reused = {
     Q_MARK_REUSED, "UPDATE mutants SET reused = 1 WHERE campaign_id = ?1 "
                    "AND status = 'ok' AND EXISTS (SELECT 1 FROM verdicts v "
@@ -53,6 +53,11 @@ static const mf_store_query q_undecided = {
     Q_UNDECIDED, "SELECT count(*) FROM mutants "
                  "INDEXED BY mutants_unplanned WHERE campaign_id = ?1 "
                  "AND job_id IS NULL AND status = 'ok' AND reused = 0"};
+
+static const mf_store_query q_basis_model = {
+    Q_BASIS_MODEL, "SELECT md.name, md.text, md.hash, c.options "
+                   "FROM campaigns c JOIN models md ON md.id = c.model_id "
+                   "WHERE c.id = ?1"};
 
 static const char *const reuse_names[] = {"fresh", "none", "carry", "replay"};
 
@@ -106,6 +111,30 @@ int mf_store_earlier_kind(mf_store *s, int64_t from, const char *mutant_id,
             return 1;
         }
     return 0; /* a kind this version does not know: as if none */
+}
+
+int mf_store_basis_model(mf_store *s, int64_t campaign, char **name,
+                         char **text, size_t *len, char **hash,
+                         char **options)
+{
+    *name = *text = *hash = *options = NULL;
+    *len = 0;
+    int rc = mf_store_one(s, &q_basis_model, "reading an earlier model",
+                          BIND(ARG_INT(campaign)),
+                          INTO(COL_DUP(name, NULL), COL_DUP(text, len),
+                               COL_DUP(hash, NULL), COL_DUP(options, NULL)));
+    if (rc == 1 && *name && *text && *hash && *options)
+        return 0;
+    free(*name);
+    free(*text);
+    free(*hash);
+    free(*options);
+    *name = *text = *hash = *options = NULL;
+    *len = 0;
+    if (rc < 0)
+        return rc;
+    return mf_err_set(MF_ENOTFOUND, "store %s: campaign %lld has no model",
+                      s->path, (long long)campaign);
 }
 
 /* ---- carrying ----------------------------------------------------------- */
@@ -222,6 +251,43 @@ int mf_store_plan_carry(mf_store *s, int64_t from, int64_t *n)
     if (rc >= 0 && n)
         *n = rc;
     return rc < 0 ? rc : 0;
+}
+
+static const char *const cone_skip[] = {
+    "mutant",     "campaign_id", "job_id",          "attempt", "test_id",
+    "created_at", "origin",      "origin_campaign", "method",  NULL};
+static const char *const cone_copy =
+    "INSERT INTO verdicts(mutant, campaign_id, created_at, origin, "
+    "origin_campaign, method%s) "
+    "SELECT nm.id, ?1, ?3, 'carried-cone', ?2, 'carried from campaign ' || "
+    "?2 || ' (' || ?5 || '): ' || coalesce(v.method, '')%s "
+    "FROM mutants om JOIN verdicts v ON v.mutant = om.id "
+    "JOIN mutants nm ON nm.campaign_id = ?1 AND nm.mutant_id = om.mutant_id "
+    "AND nm.status = 'ok' "
+    "WHERE om.campaign_id = ?2 AND om.mutant_id = ?4 "
+    "AND (v.kind = 'equivalent' OR v.kind = 'survived') "
+    "ON CONFLICT(mutant) DO NOTHING";
+
+int mf_store_plan_carry_cone(mf_store *s, const char *mutant_id, int64_t from,
+                             const char *how)
+{
+    int rc = plan_only(s, "mf_store_plan_carry_cone");
+    if (rc < 0)
+        return rc;
+    mf_buf cols = {0}, vals = {0}, sql = {0};
+    rc = other_columns(s, "verdicts", cone_skip, "v", &cols, &vals);
+    if (rc == 0) {
+        mf_buf_printf(&sql, cone_copy, cols.data ? cols.data : "",
+                      vals.data ? vals.data : "");
+        rc = mf_store_exec(s, sql.data, "carrying a verdict across an edit",
+                           BIND(ARG_INT(s->plan_campaign), ARG_INT(from),
+                                ARG_INT(mf_store_now_ms()),
+                                ARG_TEXTN(mutant_id, 64), ARG_TEXT(how)));
+    }
+    mf_buf_free(&cols);
+    mf_buf_free(&vals);
+    mf_buf_free(&sql);
+    return rc < 0 ? rc : rc > 0;
 }
 
 /* ---- replayed kills ----------------------------------------------------- */
@@ -352,7 +418,7 @@ int mf_store_plan_reuse(mf_store *s, mf_store_reuse *r)
                  r->basis ? ARG_INT(r->basis) : ARG_NULL, ARG_INT(r->carried),
                  ARG_INT(r->replay_tests), ARG_INT(r->replay_skipped),
                  ARG_INT(r->reexpected), ARG_INT(r->replay_killed),
-                 ARG_INT(r->to_solver)),
+                 ARG_INT(r->to_solver), ARG_INT(r->carried_cone)),
             NULL);
     return rc < 0 ? rc : 0;
 }
@@ -366,7 +432,8 @@ int mf_store_reuse_get(mf_store *s, mf_store_reuse *out, int64_t campaign)
         INTO(COL_TEXT(mode, sizeof mode), COL_I64(&out->basis),
              COL_I64(&out->carried), COL_I64(&out->replay_tests),
              COL_I64(&out->replay_skipped), COL_I64(&out->reexpected),
-             COL_I64(&out->replay_killed), COL_I64(&out->to_solver)));
+             COL_I64(&out->replay_killed), COL_I64(&out->to_solver),
+             COL_I64(&out->carried_cone)));
     if (rc < 0)
         return rc;
     int m = -1;

@@ -435,6 +435,8 @@ typedef struct {
     int64_t reexpected;     /* replayed with recomputed expected outputs */
     int64_t replay_killed;  /* mutants killed by a replayed test */
     int64_t to_solver;      /* mutants left to the workers */
+    int64_t carried_cone;   /* of `carried`: across an edit, outside the
+                               mutant's cone (origin 'carried-cone') */
 } mf_store_reuse;
 
 /* The earlier finished campaign a new campaign of model `model_id` (display
@@ -478,6 +480,22 @@ int mf_store_plan_carry(mf_store *s, int64_t from, int64_t *n);
 int mf_store_plan_kill(mf_store *s, const char *mutant_id, const mf_model *m,
                        const mf_test *t, mf_notion notion, int64_t from,
                        int64_t from_test, int64_t *test_row);
+
+/* The model and options of campaign `campaign`: its model's display
+ * name, stored text (its file as read), hash and the campaign's options
+ * key, each a copy the caller frees. 0, MF_ENOTFOUND, or a store
+ * failure (nothing to free then). Also inside a plan. */
+int mf_store_basis_model(mf_store *s, int64_t campaign, char **name,
+                         char **text, size_t *len, char **hash,
+                         char **options);
+
+/* Inside a plan: mutant `mutant_id` (added to the plan, no verdict yet)
+ * takes over its `equivalent` or `survived` verdict of campaign `from`
+ * as it is, with origin 'carried-cone' and the method "carried from
+ * campaign N (`how`): " followed by the earlier method. 1 if carried, 0
+ * if `from` holds no such verdict of it, or a store failure. */
+int mf_store_plan_carry_cone(mf_store *s, const char *mutant_id, int64_t from,
+                             const char *how);
 
 /* The newest imported suite named `name` in the file (`mutfarm tests
  * import`, docs/suites.md): its row in *suite and its campaign in

@@ -85,6 +85,8 @@ enum {
     Q_UNDECIDED,
     Q_IMPORTED_FIND,
     Q_IMPORTED_TESTS,
+    Q_BASIS_MODEL,
+    Q_CONE_VERDICT,
     /* queries.c */
     Q_WORKER_UPSERT,
     Q_COUNT_STATUS,
