@@ -361,15 +361,17 @@ static void test_relational__refusal_shared_with_the_original_does_not_kill(
         "IVAR p : 0..1;\n"
         "TRANS t = a -> p = 1\n"
         "TRANS next(t) = t\n";
-    mf_model *m = load_text("rel.smv", src, NULL);
-    mf_model *mu = load_replaced("rel_mut.smv", src, "next(t) = t",
-                                 "t = next(t)", NULL);
+    mf_model *pair[2] = {load_text("rel.smv", src, NULL),
+                         load_replaced("rel_mut.smv", src, "next(t) = t",
+                                       "t = next(t)", NULL)};
     mf_explore_result r;
-    assert_int_equal(mf_explore(&r, m, mu, MF_EXPLORE_AUTO, 0, 0), 0);
+    assert_int_equal(mf_explore(&r, pair[0], pair[1], MF_EXPLORE_POTENTIAL,
+                                0, 0),
+                     0);
     assert_int_equal(r.potential.verdict, MF_XV_NOT_KILLABLE);
     mf_explore_result_free(&r);
-    mf_model_free(mu);
-    mf_model_free(m);
+    for (int k = 0; k < 2; k++)
+        mf_model_free(pair[k]);
 }
 
 /* ---- car alarm ----------------------------------------------------------- */
