@@ -244,7 +244,10 @@ static int potential_step(explorer *x, bfs *b, mf_explore_notion *nt,
 {
     side *M = &x->s[0], *P = &x->s[1];
     step_rec *rm = REC(M, km), *rp = REC(P, kp);
-    int killed = rp->anyref, a = 0, kobs = -1;
+    /* A refusal kills only where no original state with the same word
+     * refuses too: "the word, then a refusal" is then no original
+     * behaviour (the simulator's replay asks the same). */
+    int killed = rp->anyref && !rm->anyref, a = 0, kobs = -1;
     int64_t key[3];
     for (int j = 0; j < rp->np && !killed; j++) {
         int o = PARTS(P, rp)[2 * j];
@@ -264,7 +267,7 @@ static int potential_step(explorer *x, bfs *b, mf_explore_notion *nt,
     if (!killed)
         return 0;
     killed_at(x, b, nt, node, inp);
-    nt->refusal = rp->anyref;
+    nt->refusal = kobs < 0;
     nt->mobs = make_word(x, b, node, kobs);
     return 1;
 }

@@ -98,6 +98,25 @@ static int emit(run *r)
     return 0;
 }
 
+/* Slot s's candidates from its equality (sim_plan.c), ascending as its
+ * domain's: 0, or 1 where it has none or its values cannot be computed
+ * (then the domain: the check in its place says what it says). */
+static int eq_candidates(run *r, int s, mf_valset *cand)
+{
+    const plan *p = r->p;
+    if (!p->eqx || !p->eqx[s])
+        return 1;
+    const mf_item *it = &r->m->items[p->eqit[s]];
+    int rc;
+    cand->n = 0;
+    if (reads_st_as_cur(p, it))
+        rc = mf_eval(cand, r->m, p->eqx[s], r->st, NULL, r->st, EVAL_LIMIT);
+    else
+        rc = mf_eval(cand, r->m, p->eqx[s], r->cur, r->st, r->st,
+                     EVAL_LIMIT);
+    return rc < 0 ? 1 : 0;
+}
+
 static int dfs(run *r, int k)
 {
     const plan *p = r->p;
@@ -118,6 +137,9 @@ static int dfs(run *r, int k)
     } else if (fixed) {
         cv = &r->fixval[s];
         cn = 1;
+    } else if (eq_candidates(r, s, cand) == 0) {
+        cv = cand->v;
+        cn = cand->n;
     } else if (p->dom[p->svar[s]].n >= 0) {
         cv = p->dom[p->svar[s]].v;
         cn = p->dom[p->svar[s]].n;

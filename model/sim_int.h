@@ -68,6 +68,11 @@ typedef struct {
                        are assigned */
     domain *dom;    /* per variable, for slots searched over their domain */
     int collect;    /* order differs from slot order: collect, sort, replay */
+    const mf_expr **eqx; /* per slot searched over its domain: e of a
+                            constraint's conjunct `slot = e` (next(slot)
+                            in a step) whose reads come before it, else
+                            NULL: its values are the only candidates */
+    int *eqit;           /* per slot with eqx: the constraint's item */
 } plan;
 
 /* The plan for enumerating m's initial states (init) or successors, under

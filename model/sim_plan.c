@@ -218,6 +218,8 @@ void mf_sim_plan_free(plan *p)
     free(p->sty);
     free(p->pos);
     free(p->order);
+    free(p->eqx);
+    free(p->eqit);
     free(p);
 }
 
@@ -366,6 +368,90 @@ static int cycle_error(const plan *p, const int *indeg)
  * its last slot is known. Sets p->rc: 0, 1 if no state can exist (an
  * assignment's index is out of bounds), or a negative code. cur and inp are
  * read only for next(a[i]) indices (which set p->per_state). */
+/* ------------------------------------------------------------------ */
+/* Candidates from equalities                                           */
+
+/* A relational model (TRANS next(x) = e, INIT x = e, no assignment)
+ * would have its slots searched over their whole domains, each value
+ * then checked: where a conjunct of a constraint is such an equality and
+ * e reads only slots assigned before x, the values of e are x's only
+ * candidates (every value of x that lets the conjunct hold is one of
+ * them). The constraint is still checked where it was, so the states
+ * enumerated and their order are the same. Words and unbounded integers
+ * keep their domains. */
+
+/* The slot `ref` names (next(ref) when in_next), a scalar of a bool, enum
+ * or bounded range type, or -1. */
+static int eq_target(builder *b, const mf_expr *ref, int in_next)
+{
+    intvec idx = {0};
+    int lo, cnt, var, rd_next, slot = -1;
+    const mf_type *ty;
+    if (in_next != (ref->kind == MF_E_NEXT))
+        return -1;
+    b->cur_stamp++;
+    if (ref_range(b, ref, 0, 0, &idx, 0, &lo, &cnt, &ty, &var, &rd_next) &&
+        rd_next == in_next && cnt == 1 && idx.n == 0 &&
+        (ty->kind == MF_TY_BOOL || ty->kind == MF_TY_ENUM ||
+         (ty->kind == MF_TY_RANGE && !ty->wty && !ty->unbounded)))
+        slot = lo;
+    MF_VEC_FREE(idx);
+    return slot;
+}
+
+/* 1 if every slot e reads (besides preassigned ones) comes before slot s
+ * in the order. */
+static int eq_reads_before(builder *b, const mf_item *it, const mf_expr *e,
+                           int s, intvec *dv)
+{
+    dv->n = 0;
+    b->cur_stamp++;
+    deps(b, e, 0, reads_st_as_cur(b->p, it), dv, 0);
+    for (int j = 0; j < dv->n; j++)
+        if (b->p->pos[dv->v[j]] >= b->p->pos[s])
+            return 0;
+    return 1;
+}
+
+/* Walk the conjuncts of constraint item i for equalities `slot = e`. */
+static void eq_walk(builder *b, int i, const mf_expr *e, intvec *dv)
+{
+    plan *p = b->p;
+    const mf_item *it = &p->m->items[i];
+    if (e->kind == MF_E_BIN && e->op == MF_OP_AND) {
+        eq_walk(b, i, e->kids[0], dv);
+        eq_walk(b, i, e->kids[1], dv);
+        return;
+    }
+    if (e->kind != MF_E_BIN || e->op != MF_OP_EQ)
+        return;
+    int in_next = !reads_st_as_cur(p, it);
+    for (int side = 0; side < 2; side++) {
+        int s = eq_target(b, e->kids[side], in_next);
+        if (s < 0 || p->pos[s] < 0 || p->from[s] != SL_SEARCH ||
+            p->src[s] >= 0 || p->eqx[s] ||
+            !eq_reads_before(b, it, e->kids[1 - side], s, dv))
+            continue;
+        p->eqx[s] = e->kids[1 - side];
+        p->eqit[s] = i;
+        return;
+    }
+}
+
+static void eq_plan(builder *b)
+{
+    plan *p = b->p;
+    const mf_model *m = p->m;
+    intvec dv = {0};
+    p->eqx = mf_xcalloc((size_t)(m->nslots ? m->nslots : 1), sizeof *p->eqx);
+    p->eqit = mf_xcalloc((size_t)(m->nslots ? m->nslots : 1),
+                         sizeof *p->eqit);
+    for (int i = 0; i < m->nitems; i++)
+        if (is_constraint(p, &m->items[i]))
+            eq_walk(b, i, m->items[i].e, &dv);
+    MF_VEC_FREE(dv);
+}
+
 static void plan_build(plan *p, const mf_val *cur, const mf_val *inp)
 {
     const mf_model *m = p->m;
@@ -539,6 +625,8 @@ static void plan_build(plan *p, const mf_val *cur, const mf_val *inp)
                 at = p->pos[dv.v[j]] + 1;
         MF_VEC_PUSH(p->checks[at], i);
     }
+
+    eq_plan(&b);
 
 cleanup:
     p->rc = rc;

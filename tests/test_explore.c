@@ -348,6 +348,32 @@ static void test_deterministic__different_initial_observables_kill_at_length_zer
     mf_model_free(m);
 }
 
+static void test_relational__refusal_shared_with_the_original_does_not_kill(
+    void **state)
+{
+    (void)state;
+    /* Two initial states with other observables; in t = a the input p = 0
+     * is refused by both models, in t = b accepted by both. "t = a, then
+     * a refusal of p = 0" is an original behaviour: no kill. */
+    const char *src =
+        "MODULE main\n"
+        "VAR t : {a, b};\n"
+        "IVAR p : 0..1;\n"
+        "TRANS t = a -> p = 1\n"
+        "TRANS next(t) = t\n";
+    mf_model *pair[2] = {load_text("rel.smv", src, NULL),
+                         load_replaced("rel_mut.smv", src, "next(t) = t",
+                                       "t = next(t)", NULL)};
+    mf_explore_result r;
+    assert_int_equal(mf_explore(&r, pair[0], pair[1], MF_EXPLORE_POTENTIAL,
+                                0, 0),
+                     0);
+    assert_int_equal(r.potential.verdict, MF_XV_NOT_KILLABLE);
+    mf_explore_result_free(&r);
+    for (int k = 0; k < 2; k++)
+        mf_model_free(pair[k]);
+}
+
 /* ---- car alarm ----------------------------------------------------------- */
 
 static void test_car_alarm__missing_arming_branch_is_killed_after_close_lock_tick(
@@ -744,6 +770,8 @@ int main(void)
             test_deterministic__mutant_refusing_an_accepted_input_is_killed),
         cmocka_unit_test(
             test_deterministic__different_initial_observables_kill_at_length_zero),
+        cmocka_unit_test(
+            test_relational__refusal_shared_with_the_original_does_not_kill),
         cmocka_unit_test(
             test_car_alarm__missing_arming_branch_is_killed_after_close_lock_tick),
         cmocka_unit_test(

@@ -392,10 +392,10 @@ static void test_sim__large_domains_are_searched_on_every_call(void **state)
     (void)state;
     static const char big[] = "MODULE main\n"
                               "VAR x : 0..99999; b : boolean;\n"
-                              "INIT x = 70000 & b\n";
+                              "INIT x < 70001 & x > 69999 & b\n";
     static const char huge[] = "MODULE main\n"
                                "VAR y : 0..20000000;\n"
-                               "INIT y = 3\n";
+                               "INIT y < 3\n";
     mf_model *m = load_text(big, NULL, 0);
     for (int k = 0; k < 2; k++)
         assert_int_equal(mf_sim_initial_each(m, NULL, NULL, NULL, 0), 1);
@@ -407,6 +407,33 @@ static void test_sim__large_domains_are_searched_on_every_call(void **state)
                          MF_ELIMIT);
         assert_non_null(strstr(mf_err_msg(), "too large"));
     }
+    mf_model_free(m);
+}
+
+/* A constraint's conjunct `y = e` (next(y) = e in TRANS) gives y the
+ * values of e as its only candidates: a relational model's huge domain is
+ * not searched, and the states are those of the whole search. */
+static void test_sim__equalities_give_the_candidates_of_relational_models(
+    void **state)
+{
+    (void)state;
+    static const char text[] = "MODULE main\n"
+                               "VAR y : 0..20000000; z : 0..20000000;\n"
+                               "IVAR i : 0..3;\n"
+                               "INIT y = 3 & z = y + 1\n"
+                               "TRANS next(y) = y + i & next(z) = z\n"
+                               "TRANS i != 2\n";
+    mf_model *m = load_text(text, NULL, 0);
+    mf_val st[3] = {0}, inp[3] = {0};
+    assert_int_equal(m->nslots, 3);
+    assert_int_equal(mf_sim_initial(st, m, NULL, 0), 0);
+    assert_int_equal(st[0], 3);
+    assert_int_equal(st[1], 4);
+    mf_val cur[3] = {3, 4, 1};
+    inp[2] = 1;
+    assert_int_equal(mf_sim_next_each(m, cur, inp, NULL, NULL, 0), 1);
+    inp[2] = 2;
+    assert_int_equal(mf_sim_next_each(m, cur, inp, NULL, NULL, 0), 0);
     mf_model_free(m);
 }
 
@@ -821,6 +848,8 @@ int main(void)
         cmocka_unit_test(test_sim__out_of_domain_next_value_is_no_successor),
         cmocka_unit_test(test_sim__limit_stops_large_enumerations),
         cmocka_unit_test(test_sim__large_domains_are_searched_on_every_call),
+        cmocka_unit_test(
+            test_sim__equalities_give_the_candidates_of_relational_models),
         cmocka_unit_test(
             test_sim__successors_in_slot_order_when_dependencies_reorder),
         cmocka_unit_test(test_sim__choice_order_is_slot_order_not_search_order),
