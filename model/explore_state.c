@@ -280,7 +280,24 @@ static int acc_decide(explorer *x, const mf_model *m)
     return 1;
 }
 
-static int cmp_int(const void *a, const void *b);
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* v[0..n) sorted ascending without repeats; returns the new count. */
+static int sort_unique(int *v, int n)
+{
+    if (n < 2)
+        return n;
+    qsort(v, (size_t)n, sizeof(int), cmp_int);
+    int w = 1;
+    for (int i = 1; i < n; i++)
+        if (v[i] != v[w - 1])
+            v[w++] = v[i];
+    return w;
+}
 
 static int acc_fn(const mf_val *state, void *ctx)
 {
@@ -310,15 +327,7 @@ static int accepts(explorer *x, side *d, int st, int inp)
         x->accbuf.n = 0;
         int rc = mf_sim_next_each(d->m, mf_xp_ktab_get(&d->states, st, NULL),
                                   NULL, acc_fn, x, SIM_LIMIT);
-        int n = x->accbuf.n;
-        if (n > 1) {
-            qsort(x->accbuf.v, (size_t)n, sizeof(int), cmp_int);
-            int w = 1;
-            for (int i = 1; i < n; i++)
-                if (x->accbuf.v[i] != x->accbuf.v[w - 1])
-                    x->accbuf.v[w++] = x->accbuf.v[i];
-            n = w;
-        }
+        int n = sort_unique(x->accbuf.v, x->accbuf.n);
         if (rc < 0 || (n > 0 && x->accbuf.v[0] < 0)) {
             d->acc_off.v[st] = -2; /* a failure, or a row not an input */
         } else {
@@ -331,18 +340,8 @@ static int accepts(explorer *x, side *d, int st, int inp)
     int off = d->acc_off.v[st];
     if (off < 0)
         return 1;
-    int lo = 0, hi = d->acc_pool.v[off] - 1;
-    const int *a = d->acc_pool.v + off + 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (a[mid] == inp)
-            return 1;
-        if (a[mid] < inp)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return 0;
+    return bsearch(&inp, d->acc_pool.v + off + 1, (size_t)d->acc_pool.v[off],
+                   sizeof(int), cmp_int) != NULL;
 }
 
 /* The successors of state `st` (-1: the initial states) of side d under
@@ -418,12 +417,6 @@ int mf_xp_state_succ(explorer *x, side *d, int st, int inp, const int **ids,
     *ids = d->succ_pool.v + d->succ.v[k].off;
     *n = d->succ.v[k].n;
     return 0;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
 }
 
 static _Thread_local const side *cmp_side;
@@ -506,14 +499,7 @@ int mf_xp_set_step(explorer *x, side *d, int set, int inp)
                 MF_VEC_PUSH(all, ids[i]);
         }
     }
-    if (all.n > 1) {
-        qsort(all.v, (size_t)all.n, sizeof(int), cmp_int);
-        int w = 1;
-        for (int i = 1; i < all.n; i++)
-            if (all.v[i] != all.v[w - 1])
-                all.v[w++] = all.v[i];
-        all.n = w;
-    }
+    all.n = sort_unique(all.v, all.n);
     if (set < 0 && all.n > 1)
         d->nondet = 1;
     if (all.n > 0) {
