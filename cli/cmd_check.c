@@ -48,7 +48,8 @@ static void usage(FILE *f)
           "    kills assume the tester controls them; equivalent holds for\n"
           "    the model as it is\n"
           "  prints one line per mutant: id, operator, verdict, notion, length;\n"
-          "  and the test of each kill (inputs, expected and allowed outputs).\n"
+          "  and the test of each kill (inputs, expected and allowed outputs),\n"
+          "  in the mutants' order, each printed as soon as it is decided\n"
           "  exit: 0 done, 1 usage or input error, 2 an error verdict or\n"
           "  internal error\n",
           f);
