@@ -134,6 +134,28 @@ static void upgrade(mf_batch *B, int j)
     }
 }
 
+/* --notion definite, non-deterministic mutant j: the explorer first, as
+ * --method explicit decides it, where the product is within its limit:
+ * its proof (not killable: equivalent), then its shortest definite kill
+ * (the subset construction over the states of that product), or none up
+ * to the bound (survived). Returns 1 if j is decided; else the definite
+ * refinement follows. */
+static int definite_explicit(mf_batch *B, int j)
+{
+    if (!B->o->prove)
+        return 0;
+    if (mf_explicit_proof(B, j) == 1 || !B->mu[j].todo)
+        return 1;
+    if (B->mu[j].xlen < 0 || !mf_explicit_no_definite(B, j))
+        return 0;
+    if (B->mu[j].todo) {
+        char why[sizeof B->mu[j].v->method];
+        snprintf(why, sizeof why, "%s", B->mu[j].v->method);
+        mf_batch_settle(B, j, MF_V_SURVIVED, 0, NULL, "%s", why);
+    }
+    return 1;
+}
+
 /* The refinement and proof work of one mutant (its determinism decided,
  * the batch's deterministic search done). */
 static void decide_one(mf_batch *B, int j, int det)
@@ -157,6 +179,8 @@ static void decide_one(mf_batch *B, int j, int det)
     }
     set_deadline(B, B->o->timeout_ms / 1000.0);
     if (B->o->notion == MF_REQ_DEFINITE) {
+        if (definite_explicit(B, j))
+            return;
         mf_test *t = NULL;
         char why[512];
         if (mf_def_search(B, j, 0, B->o->cegis_max, &t, why, sizeof why))
