@@ -9,10 +9,19 @@
 # usage: bench/sis.sh [MUTFARM]   (default build/mutfarm)
 # env: BOUND (40), CAP (seconds per mutant, 600), MODEL (another model of
 #      the class), OBSERVE (SafetyInjection), SAMPLE (0: every mutant; N:
-#      N evenly spaced)
+#      N evenly spaced), VARIANTS=1: the model, then issue 36's two
+#      variants, each in turn: tests/models/sis_env2.smv (a second
+#      integer input) at BOUND, sis_env_far.smv (thresholds 60 steps
+#      away) at --bound 80
 set -u
 BIN=${1:-${MF_BIN:-build/mutfarm}}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${VARIANTS:-0}" = 1 ]; then
+    VARIANTS=0 "$0" "$BIN"
+    VARIANTS=0 MODEL=$ROOT/tests/models/sis_env2.smv "$0" "$BIN"
+    VARIANTS=0 MODEL=$ROOT/tests/models/sis_env_far.smv BOUND=80 "$0" "$BIN"
+    exit
+fi
 MODEL=${MODEL:-$ROOT/tests/models/sis_env.smv}
 OBSERVE=${OBSERVE:-SafetyInjection}
 BOUND=${BOUND:-40}
@@ -23,8 +32,9 @@ trap 'rm -rf "$TMP"' EXIT
 
 . "$ROOT/bench/lib.sh" # cpu
 
-"$BIN" mutants list "$MODEL" | awk 'length($1) == 16 && $1 ~ /^[0-9a-f]+$/ && !/duplicate/ { print $1 }' \
-    > "$TMP/ids"
+"$BIN" mutants list "$MODEL" |
+    awk 'length($1) == 16 && $1 ~ /^[0-9a-f]+$/ && !/duplicate|stillborn/ \
+         { print $1 }' > "$TMP/ids"
 total=$(wc -l < "$TMP/ids")
 if [ "$SAMPLE" -gt 0 ] && [ "$SAMPLE" -lt "$total" ]; then
     awk -v n="$total" -v k="$SAMPLE" 'int((NR - 1) * k / n) != int(NR * k / n)' \

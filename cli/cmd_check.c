@@ -50,7 +50,8 @@ static void usage(FILE *f)
           "  a timed model (UPPAAL .xml, an Ecdar project) has its own options:\n"
           "    mutfarm check MODEL.xml --help\n"
           "  prints one line per mutant: id, operator, verdict, notion, length;\n"
-          "  and the test of each kill (inputs, expected and allowed outputs).\n"
+          "  and the test of each kill (inputs, expected and allowed outputs),\n"
+          "  in the mutants' order, each printed as soon as it is decided\n"
           "  exit: 0 done, 1 usage or input error, 2 an error verdict or\n"
           "  internal error\n",
           f);
@@ -159,6 +160,89 @@ static int check_threads(const mf_model *m, const mf_engine_mutant *mu, int n,
     if (p.err[0])
         return mf_err_set(MF_ERROR, "%s", p.err);
     return 0;
+}
+
+/* The verdicts, printed in the mutants' order as the engine decides them
+ * (engine.h, mf_engine_decided_fn), each line flushed: a run stopped
+ * early (a timeout, a signal) has printed every verdict before the first
+ * undecided mutant. */
+typedef struct {
+    const mf_model *pm; /* the model the tests speak of */
+    const coll *cl;     /* the mutants' ids and operators */
+    const mf_verdict *out;
+    char *done;         /* done[j]: out[j] final */
+    int n, next;        /* next: the first mutant not printed */
+    int counts[5];      /* printed verdicts by kind */
+    int error;          /* an error verdict printed */
+    pthread_mutex_t lock;
+} printer;
+
+static void print_verdict(printer *pr, int j)
+{
+    const mf_verdict *vd = &pr->out[j];
+    pr->counts[vd->kind]++;
+    printf("%s  %-14s %-10s", pr->cl->ids.v[j], pr->cl->ops.v[j],
+           mf_verdict_name(vd->kind));
+    switch (vd->kind) {
+    case MF_V_KILLED:
+        printf(" %-13s length %d%s%s%s\n", mf_notion_name(vd->notion),
+               vd->test->length,
+               vd->not_shortest ? " (not claimed shortest)" : "",
+               vd->method[0] ? "; " : "", vd->method);
+        {
+            mf_buf b = {0};
+            mf_test_print(&b, pr->pm, vd->test);
+            for (char *p = b.data, *nl; p && *p; p = nl + 1) {
+                nl = strchr(p, '\n');
+                if (!nl)
+                    break;
+                printf("    %.*s\n", (int)(nl - p), p);
+            }
+            mf_buf_free(&b);
+        }
+        break;
+    case MF_V_EQUIVALENT: printf(" by %s\n", vd->method); break;
+    case MF_V_SURVIVED:
+        printf(" up to bound %d", vd->bound);
+        if (vd->kill_len_beyond > 0)
+            printf("; killable at %d, beyond the bound", vd->kill_len_beyond);
+        printf("%s%s%s\n", vd->method[0] ? " (" : "", vd->method,
+               vd->method[0] ? ")" : "");
+        break;
+    default: printf(" %s\n", vd->reason); break;
+    }
+    if (vd->kind == MF_V_ERROR)
+        pr->error = 1;
+}
+
+/* Mutant j decided: it and every decided one after it up to the first
+ * undecided printed. */
+static void printer_mark(printer *pr, int j)
+{
+    pthread_mutex_lock(&pr->lock);
+    pr->done[j] = 1;
+    int any = 0;
+    for (; pr->next < pr->n && pr->done[pr->next]; pr->next++, any = 1)
+        print_verdict(pr, pr->next);
+    if (any)
+        fflush(stdout);
+    pthread_mutex_unlock(&pr->lock);
+}
+
+static void printer_open(printer *pr, const mf_model *pm, const coll *cl,
+                         const mf_verdict *out, int n)
+{
+    pr->pm = pm;
+    pr->cl = cl;
+    pr->out = out;
+    pr->n = n;
+    pr->done = mf_xcalloc((size_t)(n > 0 ? n : 1), 1);
+}
+
+static void on_decided(void *ctx, const mf_verdict *v)
+{
+    printer *pr = ctx;
+    printer_mark(pr, (int)(v - pr->out));
 }
 
 /* The values of the enum options, named in the order of their enums. */
@@ -378,6 +462,7 @@ int mf_cmd_check(int argc, char **argv)
     const mf_model *pm = NULL; /* the model the engine and tests speak of */
     coll cl = {0};
     mf_verdict *out = NULL;
+    printer pr = {.lock = PTHREAD_MUTEX_INITIALIZER};
     mf_model **mms = NULL;
     const mf_kiss2 *kiss = NULL; /* a KISS2 machine's table */
     int n = 0;
@@ -414,6 +499,7 @@ int mf_cmd_check(int argc, char **argv)
         MF_VEC_PUSH(cl.ids, against);
         MF_VEC_PUSH(cl.ops, "against");
         n = 1;
+        printer_open(&pr, pm, &cl, out, n);
     } else {
         if (mutant) {
             mf_mutant *mu = NULL;
@@ -485,6 +571,9 @@ int mf_cmd_check(int argc, char **argv)
         int slice = kiss ? KISS2_SLICE : (n > 0 ? n : 1);
         mms = calloc((size_t)(n > 0 ? n : 1), sizeof *mms);
         out = calloc((size_t)(n > 0 ? n : 1), sizeof *out);
+        printer_open(&pr, pm, &cl, out, n);
+        eo.decided = on_decided;
+        eo.decided_ctx = &pr;
         for (int from = 0; from < n; from += slice) {
             int cnt = n - from < slice ? n - from : slice;
             for (int j = from; j < from + cnt; j++) {
@@ -509,52 +598,20 @@ int mf_cmd_check(int argc, char **argv)
             }
         }
     }
-    int counts[5] = {0};
-    for (int j = 0; j < n; j++) {
-        mf_verdict *vd = &out[j];
-        counts[vd->kind]++;
-        printf("%s  %-14s %-10s", cl.ids.v[j], cl.ops.v[j],
-               mf_verdict_name(vd->kind));
-        switch (vd->kind) {
-        case MF_V_KILLED:
-            printf(" %-13s length %d%s%s%s\n", mf_notion_name(vd->notion),
-                   vd->test->length,
-                   vd->not_shortest ? " (not claimed shortest)" : "",
-                   vd->method[0] ? "; " : "", vd->method);
-            {
-                mf_buf b = {0};
-                mf_test_print(&b, pm, vd->test);
-                for (char *p = b.data, *nl; p && *p; p = nl + 1) {
-                    nl = strchr(p, '\n');
-                    if (!nl)
-                        break;
-                    printf("    %.*s\n", (int)(nl - p), p);
-                }
-                mf_buf_free(&b);
-            }
-            break;
-        case MF_V_EQUIVALENT: printf(" by %s\n", vd->method); break;
-        case MF_V_SURVIVED:
-            printf(" up to bound %d", vd->bound);
-            if (vd->kill_len_beyond > 0)
-                printf("; killable at %d, beyond the bound",
-                       vd->kill_len_beyond);
-            printf("%s%s%s\n", vd->method[0] ? " (" : "", vd->method,
-                   vd->method[0] ? ")" : "");
-            break;
-        default: printf(" %s\n", vd->reason); break;
-        }
-        if (vd->kind == MF_V_ERROR)
-            rc = MF_EXIT_INTERNAL;
-    }
+    for (int j = 0; j < n; j++)
+        printer_mark(&pr, j);
+    if (pr.error)
+        rc = MF_EXIT_INTERNAL;
     printf("# %d mutants: %d killed, %d equivalent, %d survived, %d unknown, "
-           "%d error\n", n, counts[0], counts[1], counts[2], counts[3],
-           counts[4]);
+           "%d error\n", n, pr.counts[0], pr.counts[1], pr.counts[2],
+           pr.counts[3], pr.counts[4]);
 done:
     if (out)
         for (int j = 0; j < n; j++)
             mf_verdict_clear(&out[j]);
     free(out);
+    free(pr.done);
+    pthread_mutex_destroy(&pr.lock);
     if (mms)
         for (int j = 0; j < n; j++)
             mf_model_free(mms[j]);

@@ -64,24 +64,28 @@ void mf_batch_stop_short(mf_batch *B, int j, int upto, const char *why)
     r->stopped = why;
 }
 
+void mf_batch_unfinished_one(mf_batch *B, int j)
+{
+    mf_batch_mut *r = &B->mu[j];
+    mf_verdict *v = r->v;
+    if (v->kind != MF_V_SURVIVED || v->bound >= B->o->bound)
+        return;
+    v->kind = MF_V_UNKNOWN;
+    if (v->bound < 0)
+        snprintf(v->reason, sizeof v->reason,
+                 "%s at length 0: nothing searched",
+                 r->stopped ? r->stopped : "the search stopped");
+    else
+        snprintf(v->reason, sizeof v->reason,
+                 "%s at length %d: no kill up to %d",
+                 r->stopped ? r->stopped : "the search stopped",
+                 v->bound + 1, v->bound);
+}
+
 void mf_batch_unfinished(mf_batch *B)
 {
-    for (int j = 0; j < B->nmut; j++) {
-        mf_batch_mut *r = &B->mu[j];
-        mf_verdict *v = r->v;
-        if (v->kind != MF_V_SURVIVED || v->bound >= B->o->bound)
-            continue;
-        v->kind = MF_V_UNKNOWN;
-        if (v->bound < 0)
-            snprintf(v->reason, sizeof v->reason,
-                     "%s at length 0: nothing searched",
-                     r->stopped ? r->stopped : "the search stopped");
-        else
-            snprintf(v->reason, sizeof v->reason,
-                     "%s at length %d: no kill up to %d",
-                     r->stopped ? r->stopped : "the search stopped",
-                     v->bound + 1, v->bound);
-    }
+    for (int j = 0; j < B->nmut; j++)
+        mf_batch_unfinished_one(B, j);
 }
 
 void mf_batch_kill(mf_batch *B, int j, mf_test *t, mf_notion notion)

@@ -120,6 +120,8 @@ void mf_batch_stop_short(mf_batch *B, int j, int upto, const char *why);
  * and that nothing decided becomes unknown, its reason naming the cause
  * and how far it searched: a survivor is a mutant searched to the bound. */
 void mf_batch_unfinished(mf_batch *B);
+/* The same for mutant j alone, once its methods are done. */
+void mf_batch_unfinished_one(mf_batch *B, int j);
 
 /* Replays t (owned) on mutant j and records the kill with notion; a replay
  * past the simulator's limit leaves j unknown, another failure an error

@@ -134,6 +134,28 @@ static void upgrade(mf_batch *B, int j)
     }
 }
 
+/* --notion definite, non-deterministic mutant j: the explorer first, as
+ * --method explicit decides it, where the product is within its limit:
+ * its proof (not killable: equivalent), then its shortest definite kill
+ * (the subset construction over the states of that product), or none up
+ * to the bound (survived). Returns 1 if j is decided; else the definite
+ * refinement follows. */
+static int definite_explicit(mf_batch *B, int j)
+{
+    if (!B->o->prove)
+        return 0;
+    if (mf_explicit_proof(B, j) == 1 || !B->mu[j].todo)
+        return 1;
+    if (B->mu[j].xlen < 0 || !mf_explicit_no_definite(B, j))
+        return 0;
+    if (B->mu[j].todo) {
+        char why[sizeof B->mu[j].v->method];
+        snprintf(why, sizeof why, "%s", B->mu[j].v->method);
+        mf_batch_settle(B, j, MF_V_SURVIVED, 0, NULL, "%s", why);
+    }
+    return 1;
+}
+
 /* The refinement and proof work of one mutant (its determinism decided,
  * the batch's deterministic search done). */
 static void decide_one(mf_batch *B, int j, int det)
@@ -157,6 +179,8 @@ static void decide_one(mf_batch *B, int j, int det)
     }
     set_deadline(B, B->o->timeout_ms / 1000.0);
     if (B->o->notion == MF_REQ_DEFINITE) {
+        if (definite_explicit(B, j))
+            return;
         mf_test *t = NULL;
         char why[512];
         if (mf_def_search(B, j, 0, B->o->cegis_max, &t, why, sizeof why))
@@ -298,7 +322,36 @@ static void replay_batch_tests(mf_batch *B, int j)
             mf_batch_replay_kill(B, j, B->mu[t].v->test, MF_N_POTENTIAL, 0);
 }
 
-static void run_batch(mf_batch *B)
+/* The construct the batch's encoders could not encode, if any. */
+static const char *batch_unsupported(const mf_batch *B)
+{
+    const char *u = mf_enc_unsupported(B->E);
+    return u ? u : B->EM != B->E ? mf_enc_unsupported(B->EM) : NULL;
+}
+
+/* Mutant j not killed where the batch's encoding met a construct it does
+ * not support: an error, with that construct. */
+static void unsupported_error(mf_batch *B, int j, const char *u)
+{
+    if (u && B->mu[j].v->kind != MF_V_KILLED)
+        mf_batch_settle(B, j, MF_V_ERROR, 0, NULL, "%s", u);
+}
+
+/* Mutant j's verdict is final: told to the caller (engine.h), once. */
+static void tell(mf_batch *B, int j, char *told)
+{
+    if (told[j])
+        return;
+    told[j] = 1;
+    if (B->o->decided)
+        B->o->decided(B->o->decided_ctx, B->mu[j].v);
+}
+
+/* told[j]: mutant j's verdict final and told (the caller's array). Each
+ * mutant is told as the one-at-a-time loop leaves it: its own searches
+ * are then over, and the batch's encoders, which that loop no longer
+ * extends, have met whatever construct they will meet for it. */
+static void run_batch(mf_batch *B, char *told)
 {
     int n = B->nmut;
     int *det = mf_xcalloc((size_t)(n ? n : 1), sizeof *det);
@@ -345,19 +398,15 @@ static void run_batch(mf_batch *B)
                       B->mu[j].v->kind == MF_V_KILLED &&
                       B->mu[j].v->notion == MF_N_POTENTIAL &&
                       B->o->notion == MF_REQ_AUTO;
-        if (!B->mu[j].todo && !upgrade)
-            continue;
-        if (!det[j])
-            replay_batch_tests(B, j);
-        if (B->mu[j].todo || upgrade)
-            decide_alone(B, j, det[j]);
-    }
-    const char *u1 = mf_enc_unsupported(B->E);
-    const char *u2 = B->EM != B->E ? mf_enc_unsupported(B->EM) : NULL;
-    if (u1 || u2) {
-        for (int j = 0; j < n; j++)
-            if (B->mu[j].v->kind != MF_V_KILLED)
-                mf_batch_settle(B, j, MF_V_ERROR, 0, NULL, "%s", u1 ? u1 : u2);
+        if (B->mu[j].todo || upgrade) {
+            if (!det[j])
+                replay_batch_tests(B, j);
+            if (B->mu[j].todo || upgrade)
+                decide_alone(B, j, det[j]);
+        }
+        unsupported_error(B, j, batch_unsupported(B));
+        mf_batch_unfinished_one(B, j);
+        tell(B, j, told);
     }
     free(det);
 }
@@ -397,8 +446,12 @@ static int check_batch(const mf_model *m, const mf_model *other,
         B.lib = &lib;
     double t0 = mf_z3_now();
     mf_replay_memo *memo = mf_replay_memo_new(m);
-    run_batch(&B);
+    char *told = mf_xcalloc((size_t)(nmut ? nmut : 1), 1);
+    run_batch(&B, told);
     mf_batch_unfinished(&B);
+    for (int j = 0; j < nmut; j++)
+        tell(&B, j, told);
+    free(told);
     mf_replay_memo_free(memo);
     mf_steplib_free(&lib);
     MF_VEC_FREE(rs.st);

@@ -23,6 +23,14 @@ typedef enum {
     MF_METHOD_EXPLICIT
 } mf_method;
 
+/* A mutant's verdict is final: v points into the out array given to
+ * mf_engine_check (its kind, notion, test and reason will not change
+ * before that call returns; its secs may). Called
+ * from the thread that decides the batch, once a mutant, in the order of
+ * the batch, as soon as that mutant's methods are done: a caller prints
+ * verdicts as they are decided (check --all cut by a signal keeps them). */
+typedef void mf_engine_decided_fn(void *ctx, const mf_verdict *v);
+
 typedef struct {
     int bound;             /* deepest test length searched */
     int complete;          /* --bound auto: the explicit-state explorer's
@@ -48,6 +56,8 @@ typedef struct {
                               per thread, MB (0: none; then without a
                               count, 20000 states) */
     mf_method method;      /* auto, or one forced */
+    mf_engine_decided_fn *decided; /* NULL: none */
+    void *decided_ctx;             /* its first argument */
 } mf_engine_opts;
 
 void mf_engine_opts_default(mf_engine_opts *o);

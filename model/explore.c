@@ -610,6 +610,8 @@ static void side_free(side *d)
     mf_xp_ktab_free(&d->step_keys);
     MF_VEC_FREE(d->steps);
     MF_VEC_FREE(d->part_pool);
+    MF_VEC_FREE(d->acc_off);
+    MF_VEC_FREE(d->acc_pool);
 }
 
 static mf_input_seq *seq_copy(const mf_input_seq *s, int nslots)
@@ -638,6 +640,7 @@ mf_explore_ctx *mf_explore_ctx_new(const mf_model *orig)
             x->nobs += orig->vars[i].nslots;
     x->obsbuf = mf_xmalloc((size_t)(x->nobs ? x->nobs : 1) * sizeof(mf_val));
     x->enabled = -1;
+    x->acc_use = -1;
     int rc;
     if ((rc = mf_xp_input_product(x, orig, 0, &x->inits, &x->ninit)) < 0 ||
         (rc = mf_xp_input_product(x, orig, 1, &x->inps, &x->ninp)) < 0) {
@@ -676,6 +679,9 @@ void mf_explore_ctx_free(mf_explore_ctx *x)
     MF_VEC_FREE(x->o2m);
     MF_VEC_FREE(x->ev[0]);
     MF_VEC_FREE(x->ev[1]);
+    MF_VEC_FREE(x->incells);
+    mf_xp_ktab_free(&x->inrows);
+    MF_VEC_FREE(x->accbuf);
     free(x);
 }
 

@@ -73,6 +73,12 @@ typedef struct {
     MF_VEC(step_rec) steps;
     intvec part_pool;
     int nondet;
+    intvec acc_off;  /* per state id: where its accepted inputs start in
+                        acc_pool (their count first), -1 not known yet,
+                        -2 every input (explore_state.c, accepts) */
+    intvec acc_pool;
+    int refused1;    /* 1 + the index in steps of the step of a set whose
+                        members all refuse the input; 0 none yet */
 } side;
 
 struct explorer {
@@ -102,6 +108,12 @@ struct explorer {
                       vector, -1 none, -2 not looked up */
     intvec o2m;    /* per original state id: the mutant's id, -1 none */
     mf_valset ev[2]; /* the item's values in the original and the mutant */
+    /* The inputs a state accepts, from one enumeration of its successors
+     * with the input VARs free (explore_state.c, accepts): */
+    int acc_use;   /* -1 not decided, 0 not used (IVARs), 1 used */
+    intvec incells; /* the input cells, in the order of inps' product */
+    ktab inrows;   /* an input row's values at incells -> its index */
+    intvec accbuf; /* scratch: the input ids of a state */
     /* scratch */
     i64vec key;
     MF_VEC(mf_val) coll;

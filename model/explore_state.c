@@ -147,7 +147,8 @@ size_t mf_xp_side_bytes(const side *d)
            mf_xp_ktab_bytes(&d->succ_keys) + VEC_BYTES(d->succ) +
            VEC_BYTES(d->succ_pool) + mf_xp_ktab_bytes(&d->sets) +
            mf_xp_ktab_bytes(&d->step_keys) + VEC_BYTES(d->steps) +
-           VEC_BYTES(d->part_pool);
+           VEC_BYTES(d->part_pool) + VEC_BYTES(d->acc_off) +
+           VEC_BYTES(d->acc_pool);
 }
 
 double mf_xp_now(void)
@@ -247,11 +248,112 @@ static int delta_succ(explorer *x, int st, int inp)
     return 1;
 }
 
+/* Is the explorer to look up the inputs a state accepts? Where the model
+ * has input VARs and no IVARs: then a state's successors, enumerated once
+ * with the input VARs free, carry every input that gives one. */
+static int acc_decide(explorer *x, const mf_model *m)
+{
+    if (x->acc_use >= 0)
+        return x->acc_use;
+    x->acc_use = 0;
+    if (x->ninp < 2 || !x->inps)
+        return 0;
+    for (int i = 0; i < m->nvars; i++) {
+        const mf_var *v = &m->vars[i];
+        if (v->decl == MF_DECL_IVAR)
+            return 0;
+        if (v->is_input && v->decl == MF_DECL_VAR)
+            for (int k = 0; k < v->nslots; k++)
+                MF_VEC_PUSH(x->incells, v->slot + k);
+    }
+    for (int i = 0; i < x->ninp; i++) {
+        const mf_val *row = x->inps + (size_t)i * x->nslots;
+        x->key.n = 0;
+        for (int c = 0; c < x->incells.n; c++)
+            MF_VEC_PUSH(x->key, row[x->incells.v[c]]);
+        int is_new;
+        if (mf_xp_ktab_intern(&x->inrows, x->key.v, x->key.n, &is_new) != i ||
+            !is_new)
+            return 0; /* rows not one per valuation: not used */
+    }
+    x->acc_use = 1;
+    return 1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* v[0..n) sorted ascending without repeats; returns the new count. */
+static int sort_unique(int *v, int n)
+{
+    if (n < 2)
+        return n;
+    qsort(v, (size_t)n, sizeof(int), cmp_int);
+    int w = 1;
+    for (int i = 1; i < n; i++)
+        if (v[i] != v[w - 1])
+            v[w++] = v[i];
+    return w;
+}
+
+static int acc_fn(const mf_val *state, void *ctx)
+{
+    explorer *x = ctx;
+    x->key.n = 0;
+    for (int c = 0; c < x->incells.n; c++)
+        MF_VEC_PUSH(x->key, state[x->incells.v[c]]);
+    int id = mf_xp_ktab_find(&x->inrows, x->key.v, x->key.n);
+    MF_VEC_PUSH(x->accbuf, id);
+    return 0;
+}
+
+/* 0 if state st of side d has no successor under input inp, 1 if it may
+ * have one. The inputs a state accepts are those of its successors with
+ * the input VARs free: a TRANS that lets the environment move a few steps
+ * leaves a handful of the product's inputs, each of the others a refusal
+ * found here rather than by the simulator. Where that enumeration fails
+ * (a limit, an error), every input is left to the simulator, which meets
+ * the same failure input by input. */
+static int accepts(explorer *x, side *d, int st, int inp)
+{
+    if (!acc_decide(x, d->m))
+        return 1;
+    while (d->acc_off.n <= st)
+        MF_VEC_PUSH(d->acc_off, -1);
+    if (d->acc_off.v[st] == -1) {
+        x->accbuf.n = 0;
+        int rc = mf_sim_next_each(d->m, mf_xp_ktab_get(&d->states, st, NULL),
+                                  NULL, acc_fn, x, SIM_LIMIT);
+        int n = sort_unique(x->accbuf.v, x->accbuf.n);
+        if (rc < 0 || (n > 0 && x->accbuf.v[0] < 0)) {
+            d->acc_off.v[st] = -2; /* a failure, or a row not an input */
+        } else {
+            d->acc_off.v[st] = d->acc_pool.n;
+            MF_VEC_PUSH(d->acc_pool, n);
+            for (int i = 0; i < n; i++)
+                MF_VEC_PUSH(d->acc_pool, x->accbuf.v[i]);
+        }
+    }
+    int off = d->acc_off.v[st];
+    if (off < 0)
+        return 1;
+    return bsearch(&inp, d->acc_pool.v + off + 1, (size_t)d->acc_pool.v[off],
+                   sizeof(int), cmp_int) != NULL;
+}
+
 /* The successors of state `st` (-1: the initial states) of side d under
  * input `inp` (index into inps, or inits for the initial states). */
 int mf_xp_state_succ(explorer *x, side *d, int st, int inp, const int **ids,
                       int *n)
 {
+    if (st >= 0 && !accepts(x, d, st, inp)) {
+        *ids = NULL; /* refused: no successor (neither memo nor work) */
+        *n = 0;
+        return 0;
+    }
     int64_t key[2] = {st, inp};
     int k = mf_xp_ktab_find(&d->succ_keys, key, 2);
     int dl = 0;
@@ -317,12 +419,6 @@ int mf_xp_state_succ(explorer *x, side *d, int st, int inp, const int **ids,
     return 0;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
 static _Thread_local const side *cmp_side;
 static int cmp_by_obs(const void *a, const void *b)
 {
@@ -341,12 +437,36 @@ static int intern_set(explorer *x, side *d, const int *ids, int n)
     return mf_xp_ktab_intern(&d->sets, x->key.v, n, NULL);
 }
 
+/* 1 if every member of set `set` (not empty) of side d refuses input
+ * inp (accepts), without a step of its own. */
+static int refused_all(explorer *x, side *d, int set, int inp)
+{
+    int len;
+    mf_xp_ktab_get(&d->sets, set, &len);
+    if (len == 0 || !acc_decide(x, d->m))
+        return 0;
+    for (int j = 0; j < len; j++)
+        if (accepts(x, d, (int)mf_xp_ktab_get(&d->sets, set, NULL)[j], inp))
+            return 0;
+    return 1;
+}
+
 /* The step of set `set` (-1: the initial states) of side d under input
  * `inp`. Returns the index of its step_rec in d->steps, or < 0. */
 int mf_xp_set_step(explorer *x, side *d, int set, int inp)
 {
     int64_t key[2] = {set, inp};
     x->work++;
+    if (set >= 0 && refused_all(x, d, set, inp)) {
+        if (!d->refused1) { /* one record for all: no successor, a refusal */
+            step_rec r = {-1, 1, 0, 0};
+            int64_t none[2] = {-2, -1}; /* a key no set has: ids and steps
+                                           stay one to one */
+            MF_VEC_PUSH(d->steps, r);
+            d->refused1 = mf_xp_ktab_intern(&d->step_keys, none, 2, NULL) + 1;
+        }
+        return d->refused1 - 1;
+    }
     int k = mf_xp_ktab_find(&d->step_keys, key, 2);
     if (k >= 0)
         return k;
@@ -379,14 +499,7 @@ int mf_xp_set_step(explorer *x, side *d, int set, int inp)
                 MF_VEC_PUSH(all, ids[i]);
         }
     }
-    if (all.n > 1) {
-        qsort(all.v, (size_t)all.n, sizeof(int), cmp_int);
-        int w = 1;
-        for (int i = 1; i < all.n; i++)
-            if (all.v[i] != all.v[w - 1])
-                all.v[w++] = all.v[i];
-        all.n = w;
-    }
+    all.n = sort_unique(all.v, all.n);
     if (set < 0 && all.n > 1)
         d->nondet = 1;
     if (all.n > 0) {

@@ -79,6 +79,28 @@ static int run_checks(run *r, int k)
     return rc;
 }
 
+/* Candidates of a slot worth narrowing first (sim_narrow.c). */
+#define NARROW_MIN 16
+
+/* The values of slot s, at position k, that every narrowable constraint
+ * checked once it is assigned allows: 1 and *out, or 0 if none narrows. */
+static int narrow(run *r, int k, int s, mf_ivset *out)
+{
+    const intvec *ck = &r->p->checks[k + 1];
+    int any = 0;
+    mf_ivset one = {0};
+    for (int i = 0; i < ck->n; i++) {
+        if (!mf_sim_narrow(any ? &one : out, r->p, ck->v[i], s, r->cur,
+                           r->st))
+            continue;
+        if (any)
+            mf_sim_iv_meet(out, &one);
+        any = 1;
+    }
+    MF_VEC_FREE(one);
+    return any;
+}
+
 static int emit(run *r)
 {
     int n = r->m->nslots;
@@ -125,6 +147,7 @@ static int dfs(run *r, int k)
     int s = p->order[k], rc = 0;
     int fixed = p->from[s] != SL_SEARCH;
     mf_valset *cand = &r->cand[k];
+    mf_ivset nar = {0};
     mf_val *big = NULL;
     const mf_val *cv;
     int cn;
@@ -149,6 +172,9 @@ static int dfs(run *r, int k)
             goto cleanup;
         cv = big;
     }
+    /* Many candidates: only those the constraints checked next allow. */
+    int narrowed = !fixed && cn >= NARROW_MIN &&
+                   narrow(r, k, s, &nar) == 1;
     for (int i = 0; i < cn; i++) {
         mf_val v = cv[i];
         if (fixed && v != r->fixval[s])
@@ -163,6 +189,8 @@ static int dfs(run *r, int k)
             goto cleanup;
         }
         if (!mf_type_contains(p->sty[s], v))
+            continue;
+        if (narrowed && !mf_sim_iv_has(&nar, v))
             continue;
         if (++r->tried > r->limit) {
             rc = mf_err_set(MF_ELIMIT,
@@ -182,6 +210,7 @@ static int dfs(run *r, int k)
 cleanup:
     r->st[s] = MF_SIM_UNSET;
     free(big);
+    MF_VEC_FREE(nar);
     return rc;
 }
 

@@ -83,6 +83,24 @@ const plan *mf_sim_plan_get(plan **own, const mf_model *m, int init,
                             const mf_val *cur, const mf_val *inp);
 void mf_sim_plan_free(plan *p); /* NULL-safe */
 
+/* Intervals of values, ascending and disjoint (sim_narrow.c). */
+typedef struct {
+    mf_val lo, hi;
+} mf_ival;
+typedef MF_VEC(mf_ival) mf_ivset;
+
+/* The values of slot `slot`, the one just being assigned, for which
+ * constraint `item` can hold, given cur and the slots of st assigned
+ * before it: 1 and *out (a superset: every value outside makes the
+ * constraint FALSE, with no error), or 0 where it cannot tell (then
+ * every value is to be checked). */
+int mf_sim_narrow(mf_ivset *out, const plan *p, int item, int slot,
+                  const mf_val *cur, const mf_val *st);
+/* a := a & b. */
+void mf_sim_iv_meet(mf_ivset *a, const mf_ivset *b);
+/* 1 if v is in s. */
+int mf_sim_iv_has(const mf_ivset *s, mf_val v);
+
 /* Does an item evaluate with the state being built as its current state
  * (init items, invariants, INVAR) rather than as its next state (next(),
  * TRANS)? */

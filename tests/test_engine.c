@@ -505,6 +505,37 @@ static void beverage6_refill5(mf_notion_req req, mf_notion want)
     mf_model_free(m);
 }
 
+/* beverage(32), the refill-31 mutant, --notion definite at the default
+ * options: its shortest definite kill is 32 requests, fill, 32 requests
+ * (length 65), which the explorer's subset construction finds over the
+ * product's states (engine.c definite_explicit) where the definite
+ * refinement ran out of iterations; at bound 64 it survives, searched to
+ * the bound. */
+static void test_engine__deep_definite_kill_by_the_explorer(void **state)
+{
+    (void)state;
+    mf_model *m = load("tests/models/beverage32.smv", "out");
+    int item;
+    mf_item it = refill(m, &item, mf_expr_int(m->arena, 31, 0, 0));
+    for (int bound = 64; bound <= 65; bound++) { /* one short, then it */
+        mf_engine_opts o;
+        mf_engine_opts_default(&o);
+        o.notion = MF_REQ_DEFINITE;
+        o.bound = bound;
+        mf_verdict v = {0};
+        decide(m, item, &it, &o, &v);
+        assert_int_equal(v.kind, bound == 65 ? MF_V_KILLED : MF_V_SURVIVED);
+        if (v.kind == MF_V_KILLED) {
+            assert_int_equal(v.notion, MF_N_DEFINITE);
+            assert_int_equal(v.test->length, 65);
+            assert_string_equal(step_input(m, v.test, 33), "fill");
+        } else
+            assert_int_equal(v.bound, 64);
+        mf_verdict_clear(&v);
+    }
+    mf_model_free(m);
+}
+
 static void test_engine__hidden_state_potential_kill_binds_observed_choices(
     void **state)
 {
@@ -804,6 +835,7 @@ int main(void)
             test_engine__learnt_steps_find_shortest_potential_kills),
         cmocka_unit_test(
             test_engine__hidden_state_potential_kill_binds_observed_choices),
+        cmocka_unit_test(test_engine__deep_definite_kill_by_the_explorer),
         cmocka_unit_test(
             test_engine__definite_lookahead_refutes_lengths_at_once),
         cmocka_unit_test(

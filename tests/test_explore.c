@@ -326,6 +326,50 @@ static void test_deterministic__mutant_refusing_an_accepted_input_is_killed(
     mf_model_free(m);
 }
 
+/* An environment written the NuSMV way: input VARs free in their next
+ * values that a TRANS lets change one at a time, p by at most 3. The
+ * explorer takes each state's accepted inputs from one enumeration with
+ * the inputs free (explore_state.c, accepts): the threshold moved by one
+ * is killed when p reaches 9 (0, 3, 6, 9: length 3), and a mutant whose
+ * TRANS refuses p's step down by 3 is killed by that refusal (0, 3, 0). */
+static const char env_model[] =
+    "MODULE main\n"
+    "VAR b : {on, off}; p : 0..30; mode : {lo, hi};\n"
+    "ASSIGN init(b) := off; init(p) := 0; init(mode) := lo;\n"
+    "  next(b) := {on, off}; next(p) := 0..30;\n"
+    "  next(mode) := case next(p) >= 9 : hi; TRUE : lo; esac;\n"
+    "TRANS (next(b) != b & next(p) = p) |\n"
+    "  (next(b) = b & next(p) - p <= 3 & p - next(p) <= 3 & next(p) != p)\n";
+
+static void test_environment__trans_constrained_inputs_kill_at_depth(
+    void **state)
+{
+    (void)state;
+    static const char *obs[] = {"mode"};
+    mf_model_opts o = {.observe = obs, .nobserve = 1};
+    mf_model *m = load_text("env.smv", env_model, &o);
+    mf_model *mu = load_replaced("env_mut.smv", env_model, ">= 9", ">= 10",
+                                 &o);
+    mf_explore_result r;
+    assert_int_equal(mf_explore(&r, m, mu, MF_EXPLORE_AUTO, 0, 0), 0);
+    assert_int_equal(r.potential.verdict, MF_XV_KILLED);
+    assert_int_equal(r.potential.length, 3);
+    assert_int_equal(r.definite.verdict, MF_XV_KILLED);
+    assert_int_equal(r.definite.length, 3);
+    mf_explore_result_free(&r);
+    mf_model_free(mu);
+    mu = load_replaced("env_ref.smv", env_model, "p - next(p) <= 3",
+                       "p - next(p) <= 2", &o);
+    assert_int_equal(mf_explore(&r, m, mu, MF_EXPLORE_AUTO, 0, 0), 0);
+    assert_int_equal(r.potential.verdict, MF_XV_KILLED);
+    assert_int_equal(r.potential.length, 2);
+    assert_int_equal(r.potential.refusal, 1);
+    assert_int_equal(r.definite.verdict, MF_XV_KILLED);
+    mf_explore_result_free(&r);
+    mf_model_free(mu);
+    mf_model_free(m);
+}
+
 static void test_deterministic__different_initial_observables_kill_at_length_zero(
     void **state)
 {
@@ -768,6 +812,8 @@ int main(void)
             test_deterministic__off_by_one_guard_is_killed_at_the_first_difference),
         cmocka_unit_test(
             test_deterministic__mutant_refusing_an_accepted_input_is_killed),
+        cmocka_unit_test(
+            test_environment__trans_constrained_inputs_kill_at_depth),
         cmocka_unit_test(
             test_deterministic__different_initial_observables_kill_at_length_zero),
         cmocka_unit_test(

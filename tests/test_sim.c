@@ -326,6 +326,50 @@ static void test_sim__enumeration_from_inside_a_callback(void **state)
     release(m, s, i, NULL);
 }
 
+/* A TRANS checked right after a free variable is assigned narrows its
+ * candidates to the values it allows (model/sim_narrow.c): the same
+ * successors, with a handful of candidates tried, not the whole domain
+ * (a limit of 30 is enough). Where the relation is not recognised (abs)
+ * every candidate is checked: the same successors, past that limit. */
+static void test_sim__trans_narrows_a_free_variable(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "MODULE main\n"
+        "VAR y : {a, b}; x : 0..50;\n"
+        "ASSIGN init(x) := 10; init(y) := a;\n"
+        "  next(x) := 0..50; next(y) := {a, b};\n"
+        "TRANS (next(y) != y & next(x) = x) |\n"
+        "  (next(y) = y & next(x) - x <= 2 & x - next(x) <= 2 &\n"
+        "   next(x) != x)\n";
+    static const char plain[] =
+        "MODULE main\n"
+        "VAR y : {a, b}; x : 0..50;\n"
+        "ASSIGN init(x) := 10; init(y) := a;\n"
+        "  next(x) := 0..50; next(y) := {a, b};\n"
+        "TRANS (next(y) != y & next(x) = x) |\n"
+        "  (next(y) = y & abs(next(x) - x) <= 2 & next(x) != x)\n";
+    static const int want_x[] = {8, 9, 11, 12, 10}; /* y: a a a a b */
+    for (int t = 0; t < 2; t++) {
+        mf_model *m = load_text(t ? plain : text, NULL, 0);
+        int x = slot_of(m, "x"), y = slot_of(m, "y");
+        mf_val *s = vec(m);
+        collect c = {m, 0, {{0}}};
+        assert_int_equal(mf_sim_initial(s, m, NULL, 0), 0);
+        assert_int_equal(mf_sim_next_each(m, s, NULL, collect_fn, &c,
+                                          t ? 1000 : 30),
+                         5);
+        for (int q = 0; q < 5; q++) {
+            assert_int_equal(c.states[q][x], want_x[q]);
+            assert_int_equal(c.states[q][y], sym(m, q < 4 ? "a" : "b"));
+        }
+        if (t)
+            assert_int_equal(mf_sim_next_each(m, s, NULL, NULL, NULL, 30),
+                             MF_ELIMIT);
+        release(m, s, NULL, NULL);
+    }
+}
+
 /* INIT constrains the initial states of free variables the same way. */
 static void test_sim__init_constraint_limits_initial_states(void **state)
 {
@@ -864,6 +908,7 @@ int main(void)
         cmocka_unit_test(test_sim__input_vars_take_their_values_from_the_steps),
         cmocka_unit_test(test_sim__input_file_errors_name_line_and_column),
         cmocka_unit_test(test_sim__enumeration_from_inside_a_callback),
+        cmocka_unit_test(test_sim__trans_narrows_a_free_variable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
