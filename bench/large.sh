@@ -1,7 +1,9 @@
 #!/bin/bash
 # large.sh - the larger third-party models (issue 38: tic-tac-toe, the
-# production cell, the guidance system; ../shared/models/large) decided
-# by two binaries side by side in one run: BASE (main before issue 38)
+# production cell, the guidance system; ../shared/models/large; and
+# tests/models/mixing_tank.smv, range choices in constrained variables)
+# decided by two binaries side by side in one run: BASE (main before
+# issue 38)
 # and NEW. Per model, SAMPLE mutants evenly spaced over `mutants list`
 # (duplicates and stillborns left out), each checked alone (`check
 # --mutant ID --bound BOUND`) by either binary in turn under a cap of
@@ -32,7 +34,8 @@ trap 'rm -rf "$TMP"' EXIT
 # The verdict word of one mutant's run, or "cap".
 verdict() { # BIN MODEL ID
     local v
-    v=$(timeout "$MCAP" "$1" check "$2" --mutant "$3" --bound "$BOUND"         2>/dev/null | awk -v id="$3" '$1 == id { print $3; exit }')
+    v=$(timeout "$MCAP" "$1" check "$2" --mutant "$3" --bound "$BOUND" \
+        2>/dev/null | awk -v id="$3" '$1 == id { print $3; exit }')
     echo "${v:-cap}"
 }
 
@@ -47,27 +50,32 @@ runs() { # BIN MODEL IDFILE
         esac
     done < "$3"
     t1=$(date +%s.%N)
-    echo "$k $e $s $u $c $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')"
+    echo "$k $e $s $u $c $(awk -v a="$t0" -v b="$t1" \
+        'BEGIN { printf "%.1f", b - a }')"
 }
 
 rate() { # "k e s u c wall" -> decided (killed, equivalent, survived) per second
     read -r k e s u c w <<< "$1"
-    awk -v d="$((k + e + s))" -v w="$w" 'BEGIN { printf "%.3f", (w > 0 ? d / w : 0) }'
+    awk -v d="$((k + e + s))" -v w="$w" \
+        'BEGIN { printf "%.3f", (w > 0 ? d / w : 0) }'
 }
 
-echo "== check --mutant ID --bound $BOUND, $SAMPLE mutants a model, cap ${MCAP}s a mutant (wall)"
+echo "== check --mutant ID --bound $BOUND, $SAMPLE mutants a model," \
+    "cap ${MCAP}s a mutant (wall)"
 echo "   base: $BASE"
 echo "   new:  $NEW"
 printf '%-16s | %-33s | %-33s | %s
 ' model \
-    "base: kil eqv sur unk cap  wall  dec/s" "new:  kil eqv sur unk cap  wall  dec/s" \
+    "base: kil eqv sur unk cap  wall  dec/s" \
+    "new:  kil eqv sur unk cap  wall  dec/s" \
     "decided/s new/base"
-for f in "$SHARED"/large/*.smv; do
+for f in "$SHARED"/large/*.smv "$ROOT"/tests/models/mixing_tank.smv; do
     [ -f "$f" ] || continue
     wanted "$(basename "$f")" || continue
     name=$(basename "$f" .smv)
     name=${name##*__}
-    "$NEW" mutants list "$f" | awk '!/^#/ && !/duplicate|stillborn/ { print $1 }' \
+    "$NEW" mutants list "$f" |
+        awk '!/^#/ && !/duplicate|stillborn/ { print $1 }' \
         > "$TMP/all"
     n=$(wc -l < "$TMP/all")
     for k in $(seq 0 $((SAMPLE - 1))); do
@@ -77,7 +85,10 @@ for f in "$SHARED"/large/*.smv; do
     rn=$(runs "$NEW" "$f" "$TMP/ids")
     a=$(rate "$rb")
     b=$(rate "$rn")
-    ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0) printf "%.1f", b / a; else if (b > 0) print "inf"; else print "-" }')
-    printf '%-16.16s | %3s %3s %3s %3s %3s %6s %s/s | %3s %3s %3s %3s %3s %6s %s/s | %s\n' \
+    ratio=$(awk -v a="$a" -v b="$b" 'BEGIN {
+        if (a > 0) printf "%.1f", b / a; else if (b > 0) print "inf"
+        else print "-" }')
+    row='%-16.16s | %3s %3s %3s %3s %3s %6s %s/s'
+    printf "$row | %3s %3s %3s %3s %3s %6s %s/s | %s\n" \
         "$name" $rb "$a" $rn "$b" "$ratio"
 done

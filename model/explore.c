@@ -493,6 +493,7 @@ typedef struct {
     mf_explore_notion *nt;
     bfs b;
     pairvec ps;      /* definite: the pairs (T, T') of the step so far */
+    int shared_ref;  /* definite: a pair of the step where both refuse */
     long max_states;
     int definite;    /* 1: the definite notion, 2: inclusion, 0: the
                         potential one */
@@ -507,7 +508,12 @@ static int step_pair(search *s, int R, int km, int kp, int node, int inp,
 {
     explorer *x = s->x;
     if (s->definite == 1) {
-        match_parts(x, REC(&x->s[0], km), REC(&x->s[1], kp), &s->ps);
+        const step_rec *rm = REC(&x->s[0], km), *rp = REC(&x->s[1], kp);
+        /* Both refuse after one word: a behaviour of both, on this test
+         * and every longer one. */
+        if (rm->anyref && rp->anyref)
+            s->shared_ref = 1;
+        match_parts(x, rm, rp, &s->ps);
         return 0;
     }
     if (s->definite == 2)
@@ -518,10 +524,11 @@ static int step_pair(search *s, int R, int km, int kp, int node, int inp,
 }
 
 /* The end of a step after all its pairs: the definite search's child or
- * kill. Returns as potential_step. */
+ * kill; neither where both models refused after one word (no test
+ * through that step kills definitely). Returns as potential_step. */
 static int step_end(search *s, int R, int node, int inp, int *rc)
 {
-    if (s->definite != 1)
+    if (s->definite != 1 || s->shared_ref)
         return 0;
     return definite_step(s->x, &s->b, s->nt, R, &s->ps, node, inp,
                          s->max_states, rc);
@@ -548,6 +555,7 @@ static int run_search(explorer *x, mf_explore_notion *nt, long max_states,
         if (kp < 0) { rc = kp; goto out; }
         int R = x->enabled || definite == 2 ? ALL_R : REC(M, km)->rset;
         s.ps.n = 0;
+        s.shared_ref = 0;
         if (step_pair(&s, R, km, kp, -1, i0, &rc) ||
             step_end(&s, R, -1, i0, &rc))
             goto out;
@@ -574,6 +582,7 @@ static int run_search(explorer *x, mf_explore_notion *nt, long max_states,
                     continue; /* the original refuses i: not a test */
             }
             s.ps.n = 0;
+            s.shared_ref = 0;
             for (int j = 1; j + 1 < cur.n; j += 2) {
                 int km = mf_xp_set_step(x, M, (int)cur.v[j], i);
                 if (km < 0) { rc = km; goto out; }

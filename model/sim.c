@@ -134,8 +134,7 @@ static int eq_candidates(run *r, int s, mf_valset *cand)
     if (reads_st_as_cur(p, it))
         rc = mf_eval(cand, r->m, p->eqx[s], r->st, NULL, r->st, EVAL_LIMIT);
     else
-        rc = mf_eval(cand, r->m, p->eqx[s], r->cur, r->st, r->st,
-                     EVAL_LIMIT);
+        rc = mf_eval(cand, r->m, p->eqx[s], r->cur, r->st, r->st, EVAL_LIMIT);
     return rc < 0 ? 1 : 0;
 }
 

@@ -444,8 +444,7 @@ static void eq_plan(builder *b)
     const mf_model *m = p->m;
     intvec dv = {0};
     p->eqx = mf_xcalloc((size_t)(m->nslots ? m->nslots : 1), sizeof *p->eqx);
-    p->eqit = mf_xcalloc((size_t)(m->nslots ? m->nslots : 1),
-                         sizeof *p->eqit);
+    p->eqit = mf_xcalloc((size_t)(m->nslots ? m->nslots : 1), sizeof *p->eqit);
     for (int i = 0; i < m->nitems; i++)
         if (is_constraint(p, &m->items[i]))
             eq_walk(b, i, m->items[i].e, &dv);

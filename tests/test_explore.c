@@ -418,6 +418,36 @@ static void test_relational__refusal_shared_with_the_original_does_not_kill(
         mf_model_free(pair[k]);
 }
 
+static void test_relational__refusal_shared_with_the_original_is_no_definite_kill(
+    void **state)
+{
+    (void)state;
+    /* p = 1 shows other x in t = a and is refused by both in t = b; p = 0
+     * is refused by both in t = a and shows the same x in t = b: every
+     * test has a behaviour of both (potential kill, no definite one). */
+    const char *src =
+        "MODULE main\n"
+        "VAR t : {a, b}; x : boolean;\n"
+        "IVAR p : 0..1;\n"
+        "INIT !x\n"
+        "TRANS t = a -> p = 1\n"
+        "TRANS t = b -> p = 0\n"
+        "TRANS next(t) = t\n"
+        "TRANS next(x) = (t = a & p = 1)\n";
+    mf_model *pair[2] = {load_text("rel2.smv", src, NULL),
+                         load_replaced("rel2_mut.smv", src, "(t = a & p = 1)",
+                                       "FALSE", NULL)};
+    mf_explore_result r;
+    assert_int_equal(mf_explore(&r, pair[0], pair[1], MF_EXPLORE_AUTO, 0, 0),
+                     0);
+    assert_int_equal(r.potential.verdict, MF_XV_KILLED);
+    assert_int_equal(r.potential.length, 1);
+    assert_int_equal(r.definite.verdict, MF_XV_NOT_KILLABLE);
+    mf_explore_result_free(&r);
+    for (int k = 0; k < 2; k++)
+        mf_model_free(pair[k]);
+}
+
 /* ---- car alarm ----------------------------------------------------------- */
 
 static void test_car_alarm__missing_arming_branch_is_killed_after_close_lock_tick(
@@ -818,6 +848,8 @@ int main(void)
             test_deterministic__different_initial_observables_kill_at_length_zero),
         cmocka_unit_test(
             test_relational__refusal_shared_with_the_original_does_not_kill),
+        cmocka_unit_test(
+            test_relational__refusal_shared_with_the_original_is_no_definite_kill),
         cmocka_unit_test(
             test_car_alarm__missing_arming_branch_is_killed_after_close_lock_tick),
         cmocka_unit_test(
