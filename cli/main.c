@@ -75,6 +75,10 @@ static const command commands[] = {
     {"minimize", mf_cmd_minimize,
      "minimize --db F [--campaign N] [--exact] [--name NAME]\n"
      "      a smallest test suite killing every killed mutant"},
+    {"dominators", mf_cmd_dominators,
+     "dominators --db F [--campaign N]\n"
+     "      dominator mutants from the kill matrix: redundant mutants,\n"
+     "      the minimal set, the dominator score"},
     {"keygen", mf_cmd_keygen,
      "keygen [-o BASENAME]\n"
      "      a CURVE key pair for a coordinator or worker (docs/security.md)"},
