@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_int.h"
 #include "control.h"
+#include "criteria.h"
 #include "engine.h"
 #include "kiss2.h"
 #include "langs.h"
@@ -26,7 +28,7 @@ static void usage(FILE *f)
           "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
           "                     [--memory-mb MB] [--no-proof] [--explicit-mb MB]\n"
           "                     [--explicit-max N] [--sample N] [--control]\n"
-          "                     [--threads N]\n"
+          "                     [--threads N] [--criterion LIST]\n"
           "  --bound auto: decide completely where the explicit-state\n"
           "    exploration finishes (kills of any length); elsewhere the\n"
           "    searches stop at the default bound, 20\n"
@@ -40,7 +42,13 @@ static void usage(FILE *f)
           "    deterministic mutants within a budget, then the solver); bdd\n"
           "    or explicit alone (what it cannot decide is unknown); smt\n"
           "    without BDDs\n"
-          "  --sample N: with --all, N evenly spaced mutants only\n"
+          "  --sample N: with --all or --criterion, N evenly spaced mutants\n"
+          "    or requirements only\n"
+          "  --criterion LIST: coverage requirements instead of mutants\n"
+          "    (docs/criteria.md): branch, ufp, transition-pair, state,\n"
+          "    mutation (the mutants, as --all), comma-separated, or all;\n"
+          "    each covered (its witness test), infeasible (a proof) or\n"
+          "    open, then the winnowing row per criterion\n"
           "  --threads N: decide the mutants in N threads (default 1), each\n"
           "    taking batches of consecutive mutants in turn\n"
           "  --control: the choices of assignments' values become inputs\n"
@@ -60,11 +68,15 @@ typedef struct {
     MF_VEC(const char *) ids;
     MF_VEC(const char *) ops;
     const mf_model *m;
+    int generated, duplicate, stillborn; /* mutants enumerated, of them */
 } coll;
 
 static int collect_fn(const mf_mutant *mu, void *ctx)
 {
     coll *c = ctx;
+    c->generated++;
+    c->stillborn += mu->status == MF_MUT_STILLBORN;
+    c->duplicate += mu->status == MF_MUT_DUPLICATE;
     if (mu->status != MF_MUT_OK)
         return 0;
     mf_engine_mutant e = {mu->item, NULL, NULL};
@@ -132,10 +144,8 @@ static void *pool_run(void *arg)
     }
 }
 
-/* mf_engine_check over n mutants in `threads` threads. */
-static int check_threads(const mf_model *m, const mf_engine_mutant *mu, int n,
-                         const mf_engine_opts *eo, mf_verdict *out,
-                         int threads)
+int mf_check_threads(const mf_model *m, const mf_engine_mutant *mu, int n,
+                     const mf_engine_opts *eo, mf_verdict *out, int threads)
 {
     int per = (n + 4 * threads - 1) / (4 * threads);
     int chunk = (per + CHUNK_UNIT - 1) / CHUNK_UNIT * CHUNK_UNIT;
@@ -218,12 +228,16 @@ int mf_cmd_check(int argc, char **argv)
         {"sample", required_argument, 0, 'S'},
         {"control", no_argument, 0, 'C'},
         {"threads", required_argument, 0, 'T'},
+        {"criterion", required_argument, 0, 'K'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     mf_engine_opts eo;
     mf_engine_opts_default(&eo);
     const char *mutant = NULL, *against = NULL, *ops = NULL;
+    const char *criterion = NULL;
+    unsigned crit_mask = 0;
+    int crit_mutation = 0;
     char *inputs = NULL, *observe = NULL;
     int all = 0, c, rc = MF_EXIT_OK, wall_set = 0, sample = 0, control = 0;
     int threads = 1, e;
@@ -341,6 +355,14 @@ int mf_cmd_check(int argc, char **argv)
             }
             threads = (int)v;
             break;
+        case 'K':
+            criterion = optarg;
+            if (mf_criteria_parse(&crit_mask, &crit_mutation, optarg) < 0) {
+                fprintf(stderr, "mutfarm check: --criterion: %s\n",
+                        mf_err_msg());
+                return MF_EXIT_USAGE;
+            }
+            break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
             fprintf(stderr, "mutfarm check: unknown option '%s'; see "
@@ -352,9 +374,16 @@ int mf_cmd_check(int argc, char **argv)
         usage(stderr);
         return MF_EXIT_USAGE;
     }
-    if (!!mutant + all + !!against != 1) {
+    if (criterion && (mutant || all || against || control)) {
+        fprintf(stderr, "mutfarm check: --criterion goes without --mutant, "
+                        "--all, --against and --control (--criterion "
+                        "mutation is --all)\n");
+        return MF_EXIT_USAGE;
+    }
+    all |= crit_mutation;
+    if (!!mutant + all + !!against != 1 && !criterion) {
         fprintf(stderr, "mutfarm check: give exactly one of --mutant ID, "
-                        "--all, --against OTHER.smv\n");
+                        "--all, --against OTHER.smv, --criterion LIST\n");
         return MF_EXIT_USAGE;
     }
     if (control && against) {
@@ -393,6 +422,10 @@ int mf_cmd_check(int argc, char **argv)
         long nn = (long)kiss->nstates * kiss->nstates;
         if (nn > eo.bound)
             eo.bound = nn < 10000 ? (int)nn : 10000;
+    }
+    if (criterion && !crit_mutation) {
+        rc = mf_check_criteria(m, crit_mask, &eo, threads, sample);
+        goto done;
     }
     if (against) {
         if (mf_model_load_file(&other, against, &mo) < 0) {
@@ -491,8 +524,8 @@ int mf_cmd_check(int argc, char **argv)
                 }
                 cl.mu.v[j].mutated = mms[j];
             }
-            if (check_threads(pm, cl.mu.v + from, cnt, &eo, out + from,
-                              threads) < 0) {
+            if (mf_check_threads(pm, cl.mu.v + from, cnt, &eo, out + from,
+                                 threads) < 0) {
                 fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
                 rc = MF_EXIT_INTERNAL;
                 goto done;
@@ -545,6 +578,21 @@ int mf_cmd_check(int argc, char **argv)
     printf("# %d mutants: %d killed, %d equivalent, %d survived, %d unknown, "
            "%d error\n", n, counts[0], counts[1], counts[2], counts[3],
            counts[4]);
+    if (criterion) {
+        /* The mutation row of the winnowing: the mutants enumerated, the
+         * duplicates found by their text (mutid.c), the equivalent ones;
+         * trivial is not decided for mutants. */
+        printf("# mutation: %d generated, %d duplicates (same mutated "
+               "model), %d stillborn, %d infeasible (equivalent), %d "
+               "feasible (%d killed, %d open)\n",
+               cl.generated, cl.duplicate, cl.stillborn,
+               counts[1], n - counts[1], counts[0], n - counts[0] - counts[1]);
+        if (crit_mask) {
+            int crc = mf_check_criteria(m, crit_mask, &eo, threads, sample);
+            if (crc != MF_EXIT_OK)
+                rc = crc;
+        }
+    }
 done:
     if (out)
         for (int j = 0; j < n; j++)

@@ -1,0 +1,360 @@
+/* check_criteria.c - `mutfarm check MODEL --criterion LIST`: coverage
+ * requirements (model/criteria.h) decided in this process by the engine,
+ * each as a mutant of the trap model, with the winnowing of
+ * docs/criteria.md. Nothing is stored.
+ *
+ * A requirement is covered by a kill (its witness test, replayed again
+ * here by the simulator on the trap model), infeasible by an equivalence
+ * proof, open otherwise. Winnowing, in the paper's order: infeasible;
+ * trivial (covered by a test of length 0, and its condition holds in
+ * every initial state, input values included: every test covers it);
+ * duplicates (two requirements of one criterion whose conditions are
+ * equal in every reachable state: candidates are those equal on every
+ * state the witnesses' runs visit, and the engine decides each candidate
+ * pair as the trap "the conditions differ", a proof of its infeasibility
+ * making them duplicates). */
+#include "check_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "criteria.h"
+#include "sim.h"
+
+/* Candidate initial states tried for the trivial check. */
+#define TRIVIAL_LIMIT 1000000L
+
+typedef struct {
+    const mf_reqs *r;
+    const mf_expr *cond;
+    int all; /* 1 while the condition held in every state seen */
+} init_ctx;
+
+static int holds(const mf_model *m, const mf_expr *e, const mf_val *s)
+{
+    mf_valset v = {0};
+    int ok = mf_eval(&v, m, e, s, NULL, NULL, 16) >= 0 && v.n == 1 &&
+             v.v[0] == 1;
+    MF_VEC_FREE(v);
+    return ok;
+}
+
+static int init_fn(const mf_val *state, void *vctx)
+{
+    init_ctx *c = vctx;
+    if (!holds(c->r->tm, c->cond, state)) {
+        c->all = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* 1 if the condition holds in every initial state of the trap model. */
+static int trivial(const mf_reqs *r, int i)
+{
+    init_ctx c = {r, r->v[i].item->e, 1};
+    int rc = mf_sim_initial_each(r->tm, NULL, init_fn, &c, TRIVIAL_LIMIT);
+    return rc > 0 && c.all;
+}
+
+/* The states the witness's run visits (choice 0 where the model
+ * chooses), appended to *states (tm->nslots values each). */
+typedef MF_VEC(mf_val) val_vec;
+
+static void witness_states(const mf_model *tm, const mf_test *t,
+                           val_vec *states)
+{
+    int ns = tm->nslots;
+    mf_val *cur = mf_xcalloc((size_t)ns + 1, sizeof *cur);
+    mf_val *nxt = mf_xcalloc((size_t)ns + 1, sizeof *nxt);
+    if (mf_sim_initial(cur, tm, t->inputs, 0) == 0) {
+        for (int k = 0;; k++) {
+            for (int j = 0; j < ns; j++)
+                MF_VEC_PUSH(*states, cur[j]);
+            if (k == t->length ||
+                mf_sim_step(nxt, tm, cur, t->inputs + (size_t)(k + 1) * ns,
+                            0) < 0)
+                break;
+            mf_val *sw = cur;
+            cur = nxt;
+            nxt = sw;
+        }
+    }
+    free(cur);
+    free(nxt);
+}
+
+typedef struct {
+    int crit;
+    char *sig; /* the condition on each witness state, '0'/'1' */
+    int req;
+} sig_row;
+
+static int cmp_sig(const void *a, const void *b)
+{
+    const sig_row *x = a, *y = b;
+    if (x->crit != y->crit)
+        return x->crit - y->crit;
+    int c = strcmp(x->sig, y->sig);
+    return c ? c : x->req - y->req;
+}
+
+/* Duplicates among the requirements with dup_cand[i] set: dup_of[i]
+ * becomes the requirement it duplicates, or -1. Returns the pairs the
+ * engine left undecided. */
+static int find_duplicates(const mf_reqs *r, const int *cand,
+                           const val_vec *states, const mf_engine_opts *eo,
+                           int threads, int *dup_of)
+{
+    const mf_model *tm = r->tm;
+    int ns = tm->nslots, nst = states->n / (ns ? ns : 1), undecided = 0;
+    MF_VEC(sig_row) rows = {0};
+    for (int i = 0; i < r->n; i++) {
+        dup_of[i] = -1;
+        if (!cand[i])
+            continue;
+        sig_row s = {r->v[i].crit, mf_xmalloc((size_t)nst + 1), i};
+        for (int k = 0; k < nst; k++)
+            s.sig[k] = holds(tm, r->v[i].item->e, states->v + (size_t)k * ns)
+                           ? '1'
+                           : '0';
+        s.sig[nst] = '\0';
+        MF_VEC_PUSH(rows, s);
+    }
+    if (rows.n)
+        qsort(rows.v, (size_t)rows.n, sizeof *rows.v, cmp_sig);
+    /* Rounds: in each group of equal signatures, every member not yet
+     * placed is compared with the group's first such member. */
+    int *rep = mf_xcalloc((size_t)rows.n + 1, sizeof *rep);
+    int *grp = mf_xcalloc((size_t)rows.n + 1, sizeof *grp);
+    for (int i = 0; i < rows.n; i++)
+        grp[i] = i > 0 && rows.v[i].crit == rows.v[i - 1].crit &&
+                         !strcmp(rows.v[i].sig, rows.v[i - 1].sig)
+                     ? grp[i - 1]
+                     : i;
+    int *placed = mf_xcalloc((size_t)rows.n + 1, sizeof *placed);
+    mf_arena *a = mf_arena_new();
+    for (;;) {
+        MF_VEC(mf_engine_mutant) mu = {0};
+        MF_VEC(int) who = {0};
+        for (int i = 0; i < rows.n; i++)
+            rep[i] = -1;
+        for (int i = 0; i < rows.n; i++) {
+            if (placed[i])
+                continue;
+            int g = grp[i];
+            if (rep[g] < 0) {
+                rep[g] = i;
+                placed[i] = 1;
+                continue;
+            }
+            const mf_req *x = &r->v[rows.v[rep[g]].req];
+            const mf_req *y = &r->v[rows.v[i].req];
+            mf_item *it = mf_arena_alloc(a, sizeof *it);
+            *it = *x->item;
+            it->e = mf_expr_un(a, MF_E_NOT,
+                               mf_expr_bin(a, MF_OP_IFF,
+                                           mf_expr_copy(a, x->item->e),
+                                           mf_expr_copy(a, y->item->e)));
+            mf_engine_mutant e = {r->trap_item, it, NULL};
+            MF_VEC_PUSH(mu, e);
+            MF_VEC_PUSH(who, i);
+        }
+        if (mu.n == 0) {
+            MF_VEC_FREE(mu);
+            MF_VEC_FREE(who);
+            break;
+        }
+        mf_model **mm = mf_xcalloc((size_t)mu.n, sizeof *mm);
+        mf_verdict *out = mf_xcalloc((size_t)mu.n, sizeof *out);
+        int ok = 1;
+        for (int j = 0; j < mu.n && ok; j++) {
+            ok = mf_model_check_item(tm, mu.v[j].repl) == 0 &&
+                 mf_model_replace_item(&mm[j], tm, r->trap_item,
+                                       mu.v[j].repl) == 0;
+            mu.v[j].mutated = mm[j];
+        }
+        if (ok)
+            ok = mf_check_threads(tm, mu.v, mu.n, eo, out, threads) == 0;
+        for (int j = 0; j < mu.n; j++) {
+            int i = who.v[j];
+            if (ok && out[j].kind == MF_V_EQUIVALENT) {
+                dup_of[rows.v[i].req] = rows.v[rep[grp[i]]].req;
+                placed[i] = 1;
+            } else if (!ok || out[j].kind != MF_V_KILLED) {
+                undecided++;
+                placed[i] = 1; /* not known to be a duplicate: kept */
+            }
+            /* killed: they differ; it stays for the next round */
+            mf_verdict_clear(&out[j]);
+            mf_model_free(mm[j]);
+        }
+        free(mm);
+        free(out);
+        MF_VEC_FREE(mu);
+        MF_VEC_FREE(who);
+        if (!ok)
+            break;
+    }
+    mf_arena_free(a);
+    for (int i = 0; i < rows.n; i++)
+        free(rows.v[i].sig);
+    MF_VEC_FREE(rows);
+    free(rep);
+    free(grp);
+    free(placed);
+    return undecided;
+}
+
+static void print_test(const mf_model *tm, const mf_test *t)
+{
+    mf_buf b = {0};
+    mf_test_print(&b, tm, t);
+    for (char *p = b.data, *nl; p && *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (!nl)
+            break;
+        printf("    %.*s\n", (int)(nl - p), p);
+    }
+    mf_buf_free(&b);
+}
+
+int mf_check_criteria(const mf_model *m, unsigned mask,
+                      const mf_engine_opts *eo, int threads, int sample)
+{
+    mf_reqs *r = NULL;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (mf_reqs_build(&r, m, mask) < 0) {
+        fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
+        return MF_EXIT_INTERNAL;
+    }
+    int n = r->n, code = MF_EXIT_OK;
+    int *pick = mf_xcalloc((size_t)n + 1, sizeof *pick);
+    if (sample > 0 && n > sample) {
+        for (int k = 0; k < sample; k++)
+            pick[k] = (int)((long)k * n / sample);
+        n = sample;
+    } else
+        for (int k = 0; k < n; k++)
+            pick[k] = k;
+    mf_engine_mutant *mu = mf_xcalloc((size_t)n + 1, sizeof *mu);
+    mf_model **mm = mf_xcalloc((size_t)n + 1, sizeof *mm);
+    mf_verdict *out = mf_xcalloc((size_t)n + 1, sizeof *out);
+    int *cand = mf_xcalloc((size_t)r->n + 1, sizeof *cand);
+    int *dup_of = mf_xcalloc((size_t)r->n + 1, sizeof *dup_of);
+    int *triv = mf_xcalloc((size_t)r->n + 1, sizeof *triv);
+    val_vec states = {0};
+    for (int j = 0; j < n; j++) {
+        if (mf_req_apply(&mm[j], r, pick[j]) < 0) {
+            fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
+            code = MF_EXIT_INTERNAL;
+            goto done;
+        }
+        mu[j] = (mf_engine_mutant){r->trap_item, r->v[pick[j]].item, mm[j]};
+    }
+    if (mf_check_threads(r->tm, mu, n, eo, out, threads) < 0) {
+        fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
+        code = MF_EXIT_INTERNAL;
+        goto done;
+    }
+    int replayed = 0, replay_failed = 0;
+    for (int j = 0; j < n; j++) {
+        const mf_req *q = &r->v[pick[j]];
+        mf_verdict *vd = &out[j];
+        printf("%s  %-15s ", q->id, mf_criterion_name(q->crit));
+        switch (vd->kind) {
+        case MF_V_KILLED:
+            printf("covered     %s, length %d", mf_notion_name(vd->notion),
+                   vd->test->length);
+            break;
+        case MF_V_EQUIVALENT: printf("infeasible  by %s", vd->method); break;
+        case MF_V_SURVIVED:
+            printf("open        up to bound %d", vd->bound);
+            if (vd->kill_len_beyond > 0)
+                printf(", covered at length %d", vd->kill_len_beyond);
+            break;
+        case MF_V_UNKNOWN: printf("open        unknown: %s", vd->reason); break;
+        default:
+            printf("error       %s", vd->reason);
+            code = MF_EXIT_INTERNAL;
+        }
+        printf("\n    %s:%d:%d %s: %s\n", m->file, q->line, q->col, q->site,
+               q->text);
+        if (vd->kind != MF_V_KILLED)
+            continue;
+        print_test(r->tm, vd->test);
+        /* Every witness replayed once more, as the campaign's check does. */
+        if (mf_engine_replay(r->tm, mm[j], vd->test, vd->notion) == 0)
+            replayed++;
+        else {
+            replay_failed++;
+            printf("    witness does not replay: %s\n", mf_err_msg());
+            code = MF_EXIT_INTERNAL;
+        }
+        cand[pick[j]] = 1;
+        witness_states(r->tm, vd->test, &states);
+        if (vd->test->length == 0 && trivial(r, pick[j])) {
+            triv[pick[j]] = 1;
+            cand[pick[j]] = 0;
+        }
+    }
+    int undecided = find_duplicates(r, cand, &states, eo, threads, dup_of);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+
+    printf("# winnowing per criterion (docs/criteria.md): generated, "
+           "duplicates, trivial, infeasible, feasible (of them covered, "
+           "open)\n");
+    printf("# %-16s %9s %10s %7s %10s %8s %8s %6s\n", "criterion",
+           "generated", "duplicates", "trivial", "infeasible", "feasible",
+           "covered", "open");
+    for (int c = 0; c < MF_CRIT__COUNT; c++) {
+        if (!(mask & (1u << c)))
+            continue;
+        int gen = 0, dup = 0, tri = 0, inf = 0, cov = 0, open = 0;
+        for (int j = 0; j < n; j++) {
+            int i = pick[j];
+            if ((int)r->v[i].crit != c)
+                continue;
+            gen++;
+            if (out[j].kind == MF_V_EQUIVALENT)
+                inf++;
+            else if (triv[i])
+                tri++;
+            else if (dup_of[i] >= 0)
+                dup++;
+            else if (out[j].kind == MF_V_KILLED)
+                cov++;
+            else
+                open++;
+        }
+        printf("# %-16s %9d %10d %7d %10d %8d %8d %6d\n",
+               mf_criterion_name((mf_criterion)c), gen, dup, tri, inf,
+               gen - dup - tri - inf, cov, open);
+    }
+    printf("# %d requirements (%d generated%s), %d witnesses replayed, %d "
+           "did not; %d duplicate pairs undecided; %d conditions left out "
+           "(they read next()); %.2f s\n",
+           n, r->n, n < r->n ? ", a sample" : "", replayed, replay_failed,
+           undecided, r->skipped,
+           (double)(t1.tv_sec - t0.tv_sec) +
+               (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+done:
+    for (int j = 0; j < n; j++) {
+        mf_verdict_clear(&out[j]);
+        mf_model_free(mm[j]);
+    }
+    free(out);
+    free(mm);
+    free(mu);
+    free(pick);
+    free(cand);
+    free(dup_of);
+    free(triv);
+    MF_VEC_FREE(states);
+    mf_reqs_free(r);
+    return code;
+}

@@ -1,0 +1,24 @@
+/* check_int.h - what `mutfarm check` shares between its files: the
+ * engine over many mutants in threads (cmd_check.c), and the coverage
+ * criteria's path (check_criteria.c). Not for other commands. */
+#ifndef MF_CHECK_INT_H
+#define MF_CHECK_INT_H
+
+#include "engine.h"
+
+/* mf_engine_check over n mutants of m in `threads` threads, each taking
+ * slices of consecutive mutants in turn; out[i] for mu[i]. 0, or the
+ * first engine error (MF_ERROR with its message). */
+int mf_check_threads(const mf_model *m, const mf_engine_mutant *mu, int n,
+                     const mf_engine_opts *eo, mf_verdict *out, int threads);
+
+/* `mutfarm check MODEL --criterion LIST`: the requirements of the
+ * criteria in mask (criteria.h) decided on the trap model, printed one a
+ * line with their witness tests, every witness replayed again, then the
+ * winnowing row per criterion (generated, duplicates, trivial,
+ * infeasible, open, feasible). `sample` > 0: that many requirements,
+ * evenly spaced. Returns the exit code (cmd.h). */
+int mf_check_criteria(const mf_model *m, unsigned mask,
+                      const mf_engine_opts *eo, int threads, int sample);
+
+#endif
