@@ -6,8 +6,9 @@
  * A requirement is covered by a kill (its witness test, replayed again
  * here by the simulator on the trap model), infeasible by an equivalence
  * proof, open otherwise. Winnowing, in the paper's order: infeasible;
- * trivial (covered by a test of length 0, and its condition holds in
- * every initial state, input values included: every test covers it);
+ * trivial (a condition over a state that holds in every initial state,
+ * input values included: every test covers it, the empty one too; one
+ * over a step is not, as the empty test takes no step);
  * duplicates (two requirements of one criterion whose conditions are
  * equal in every reachable state: candidates are those equal on every
  * state the witnesses' runs visit, and the engine decides each candidate
@@ -60,24 +61,34 @@ static int trivial(const mf_reqs *r, int i)
     return rc > 0 && c.all;
 }
 
-/* The states the witness's run visits (choice 0 where the model
- * chooses), appended to *states (tm->nslots values each). */
+/* What the witnesses' runs visit (choice 0 where the model chooses):
+ * their states, and their steps as (state, next state, input). */
 typedef MF_VEC(mf_val) val_vec;
+typedef struct {
+    val_vec st; /* nslots values a state */
+    val_vec tr; /* 3 * nslots values a step */
+} visits;
 
-static void witness_states(const mf_model *tm, const mf_test *t,
-                           val_vec *states)
+static void push_row(val_vec *v, const mf_val *row, int n)
+{
+    for (int j = 0; j < n; j++)
+        MF_VEC_PUSH(*v, row[j]);
+}
+
+static void witness_visits(const mf_model *tm, const mf_test *t, visits *out)
 {
     int ns = tm->nslots;
     mf_val *cur = mf_xcalloc((size_t)ns + 1, sizeof *cur);
     mf_val *nxt = mf_xcalloc((size_t)ns + 1, sizeof *nxt);
     if (mf_sim_initial(cur, tm, t->inputs, 0) == 0) {
         for (int k = 0;; k++) {
-            for (int j = 0; j < ns; j++)
-                MF_VEC_PUSH(*states, cur[j]);
-            if (k == t->length ||
-                mf_sim_step(nxt, tm, cur, t->inputs + (size_t)(k + 1) * ns,
-                            0) < 0)
+            push_row(&out->st, cur, ns);
+            const mf_val *inp = t->inputs + (size_t)(k + 1) * ns;
+            if (k == t->length || mf_sim_step(nxt, tm, cur, inp, 0) < 0)
                 break;
+            push_row(&out->tr, cur, ns);
+            push_row(&out->tr, nxt, ns);
+            push_row(&out->tr, inp, ns);
             mf_val *sw = cur;
             cur = nxt;
             nxt = sw;
@@ -87,9 +98,29 @@ static void witness_states(const mf_model *tm, const mf_test *t,
     free(nxt);
 }
 
+/* The condition's value at each point a witness visits, as '0'/'1'. */
+static char *signature(const mf_model *tm, const mf_req *q, const visits *v)
+{
+    int ns = tm->nslots ? tm->nslots : 1;
+    const val_vec *pts = q->step ? &v->tr : &v->st;
+    int w = q->step ? 3 * ns : ns, np = pts->n / w;
+    char *sig = mf_xmalloc((size_t)np + 1);
+    for (int k = 0; k < np; k++) {
+        const mf_val *p = pts->v + (size_t)k * w;
+        mf_valset r = {0};
+        int ok = mf_eval(&r, tm, q->item->e, p, q->step ? p + ns : NULL,
+                         q->step ? p + 2 * ns : NULL, 16) >= 0 &&
+                 r.n == 1 && r.v[0] == 1;
+        MF_VEC_FREE(r);
+        sig[k] = ok ? '1' : '0';
+    }
+    sig[np] = '\0';
+    return sig;
+}
+
 typedef struct {
-    int crit;
-    char *sig; /* the condition on each witness state, '0'/'1' */
+    int crit, step;
+    char *sig; /* signature() */
     int req;
 } sig_row;
 
@@ -98,6 +129,8 @@ static int cmp_sig(const void *a, const void *b)
     const sig_row *x = a, *y = b;
     if (x->crit != y->crit)
         return x->crit - y->crit;
+    if (x->step != y->step)
+        return x->step - y->step;
     int c = strcmp(x->sig, y->sig);
     return c ? c : x->req - y->req;
 }
@@ -106,22 +139,18 @@ static int cmp_sig(const void *a, const void *b)
  * becomes the requirement it duplicates, or -1. Returns the pairs the
  * engine left undecided. */
 static int find_duplicates(const mf_reqs *r, const int *cand,
-                           const val_vec *states, const mf_engine_opts *eo,
+                           const visits *vis, const mf_engine_opts *eo,
                            int threads, int *dup_of)
 {
     const mf_model *tm = r->tm;
-    int ns = tm->nslots, nst = states->n / (ns ? ns : 1), undecided = 0;
+    int undecided = 0;
     MF_VEC(sig_row) rows = {0};
     for (int i = 0; i < r->n; i++) {
         dup_of[i] = -1;
         if (!cand[i])
             continue;
-        sig_row s = {r->v[i].crit, mf_xmalloc((size_t)nst + 1), i};
-        for (int k = 0; k < nst; k++)
-            s.sig[k] = holds(tm, r->v[i].item->e, states->v + (size_t)k * ns)
-                           ? '1'
-                           : '0';
-        s.sig[nst] = '\0';
+        sig_row s = {r->v[i].crit, r->v[i].step, signature(tm, &r->v[i], vis),
+                     i};
         MF_VEC_PUSH(rows, s);
     }
     if (rows.n)
@@ -132,6 +161,7 @@ static int find_duplicates(const mf_reqs *r, const int *cand,
     int *grp = mf_xcalloc((size_t)rows.n + 1, sizeof *grp);
     for (int i = 0; i < rows.n; i++)
         grp[i] = i > 0 && rows.v[i].crit == rows.v[i - 1].crit &&
+                         rows.v[i].step == rows.v[i - 1].step &&
                          !strcmp(rows.v[i].sig, rows.v[i - 1].sig)
                      ? grp[i - 1]
                      : i;
@@ -159,7 +189,7 @@ static int find_duplicates(const mf_reqs *r, const int *cand,
                                mf_expr_bin(a, MF_OP_IFF,
                                            mf_expr_copy(a, x->item->e),
                                            mf_expr_copy(a, y->item->e)));
-            mf_engine_mutant e = {r->trap_item, it, NULL};
+            mf_engine_mutant e = {x->at, it, NULL};
             MF_VEC_PUSH(mu, e);
             MF_VEC_PUSH(who, i);
         }
@@ -173,7 +203,7 @@ static int find_duplicates(const mf_reqs *r, const int *cand,
         int ok = 1;
         for (int j = 0; j < mu.n && ok; j++) {
             ok = mf_model_check_item(tm, mu.v[j].repl) == 0 &&
-                 mf_model_replace_item(&mm[j], tm, r->trap_item,
+                 mf_model_replace_item(&mm[j], tm, mu.v[j].item,
                                        mu.v[j].repl) == 0;
             mu.v[j].mutated = mm[j];
         }
@@ -247,14 +277,16 @@ int mf_check_criteria(const mf_model *m, unsigned mask,
     int *cand = mf_xcalloc((size_t)r->n + 1, sizeof *cand);
     int *dup_of = mf_xcalloc((size_t)r->n + 1, sizeof *dup_of);
     int *triv = mf_xcalloc((size_t)r->n + 1, sizeof *triv);
-    val_vec states = {0};
+    visits vis;
+    memset(&vis, 0, sizeof vis);
     for (int j = 0; j < n; j++) {
         if (mf_req_apply(&mm[j], r, pick[j]) < 0) {
             fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
             code = MF_EXIT_INTERNAL;
             goto done;
         }
-        mu[j] = (mf_engine_mutant){r->trap_item, r->v[pick[j]].item, mm[j]};
+        mu[j] = (mf_engine_mutant){r->v[pick[j]].at, r->v[pick[j]].item,
+                                   mm[j]};
     }
     if (mf_check_threads(r->tm, mu, n, eo, out, threads) < 0) {
         fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
@@ -296,13 +328,19 @@ int mf_check_criteria(const mf_model *m, unsigned mask,
             code = MF_EXIT_INTERNAL;
         }
         cand[pick[j]] = 1;
-        witness_states(r->tm, vd->test, &states);
-        if (vd->test->length == 0 && trivial(r, pick[j])) {
-            triv[pick[j]] = 1;
-            cand[pick[j]] = 0;
+        witness_visits(r->tm, vd->test, &vis);
+    }
+    /* Trivial: over a state, and true in some initial state a witness
+     * starts from (a quick filter) and then in every one. */
+    for (int j = 0; j < n && vis.st.n; j++) {
+        int i = pick[j];
+        if (cand[i] && !r->v[i].step &&
+            holds(r->tm, r->v[i].item->e, vis.st.v) && trivial(r, i)) {
+            triv[i] = 1;
+            cand[i] = 0;
         }
     }
-    int undecided = find_duplicates(r, cand, &states, eo, threads, dup_of);
+    int undecided = find_duplicates(r, cand, &vis, eo, threads, dup_of);
     clock_gettime(CLOCK_MONOTONIC, &t1);
 
     printf("# winnowing per criterion (docs/criteria.md): generated, "
@@ -336,10 +374,9 @@ int mf_check_criteria(const mf_model *m, unsigned mask,
                gen - dup - tri - inf, cov, open);
     }
     printf("# %d requirements (%d generated%s), %d witnesses replayed, %d "
-           "did not; %d duplicate pairs undecided; %d conditions left out "
-           "(they read next()); %.2f s\n",
+           "did not; %d duplicate pairs undecided; %.2f s\n",
            n, r->n, n < r->n ? ", a sample" : "", replayed, replay_failed,
-           undecided, r->skipped,
+           undecided,
            (double)(t1.tv_sec - t0.tv_sec) +
                (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
 done:
@@ -354,7 +391,8 @@ done:
     free(cand);
     free(dup_of);
     free(triv);
-    MF_VEC_FREE(states);
+    MF_VEC_FREE(vis.st);
+    MF_VEC_FREE(vis.tr);
     mf_reqs_free(r);
     return code;
 }

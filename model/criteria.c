@@ -18,8 +18,8 @@
  *   not integer range) variable x that is not an input.
  * - transition pair: for such an x and values a != b, b != c, x = a,
  *   then x = b in the next state, then x = c in the one after.
- * A condition that reads next() (a guard of next() over other variables'
- * next values) is left out and counted: a trap holds in one state. */
+ * A condition that reads an IVAR or next() is over a step: mf_hit's
+ * next() carries it (criteria.h); the others are over a state. */
 #include "criteria.h"
 
 #include <stdio.h>
@@ -79,6 +79,7 @@ typedef struct {
     int line, col;
     mf_expr *cond;   /* in the scratch arena */
     int initial;     /* holds in the initial state only */
+    int step;        /* reads an IVAR or next(): over a step */
     int tvar;        /* transition pair: the variable, else -1 */
     mf_val tv[3];    /* its three values */
 } raw_req;
@@ -88,7 +89,6 @@ typedef struct {
     mf_arena *a; /* scratch: conditions */
     unsigned mask;
     MF_VEC(raw_req) v;
-    int skipped;
 } gen;
 
 static mf_expr *e_and(mf_arena *a, mf_expr *x, mf_expr *y)
@@ -110,14 +110,25 @@ static int is_const_bool(const mf_expr *e)
     return e->kind == MF_E_BOOL;
 }
 
+/* Does e read an IVAR or next(), itself or through a DEFINE? */
+static int reads_step(const mf_model *m, const mf_expr *e, int depth)
+{
+    if (e->kind == MF_E_NEXT)
+        return 1;
+    if (e->kind == MF_E_ID && e->ref_kind == MF_REF_VAR)
+        return m->vars[e->ref].decl == MF_DECL_IVAR;
+    if (e->kind == MF_E_ID && e->ref_kind == MF_REF_DEFINE)
+        return depth < 64 && reads_step(m, m->items[e->ref].e, depth + 1);
+    for (int i = 0; i < e->nkids; i++)
+        if (reads_step(m, e->kids[i], depth))
+            return 1;
+    return 0;
+}
+
 static void add_raw(gen *g, mf_criterion crit, const char *site,
                     const char *text, int line, int col, mf_expr *cond,
                     int initial)
 {
-    if (cond && mf_expr_reads_next(g->m, cond)) {
-        g->skipped++;
-        return;
-    }
     raw_req r;
     memset(&r, 0, sizeof r);
     r.crit = crit;
@@ -127,6 +138,7 @@ static void add_raw(gen *g, mf_criterion crit, const char *site,
     r.col = col;
     r.cond = cond;
     r.initial = initial;
+    r.step = cond && reads_step(g->m, cond, 0);
     r.tvar = -1;
     MF_VEC_PUSH(g->v, r);
 }
@@ -398,6 +410,8 @@ typedef struct {
     const mf_model *m;
     const char *trap;
     int step1, step2;    /* new variables, -1: none */
+    int hit;             /* mf_hit, -1: none */
+    int hit_item;        /* next(mf_hit)'s index */
     int *prev1, *prev2;  /* per original variable: its history, -1 */
     int trap_item;
 } tm_ctx;
@@ -428,6 +442,13 @@ static int edit_tm(mf_model *tm, void *vctx)
         nassign++;
     MF_VEC(mf_item) add = {0};
     mf_val f0 = 0;
+    /* mf_hit first: its next() is at a known place (hit_item). */
+    if (x->hit >= 0) {
+        MF_VEC_PUSH(add, assign(a, tm, MF_IT_INIT, x->hit,
+                                mf_expr_bool(a, 0, 0, 0)));
+        MF_VEC_PUSH(add, assign(a, tm, MF_IT_NEXT, x->hit,
+                                mf_expr_bool(a, 0, 0, 0)));
+    }
     if (x->step1 >= 0) {
         MF_VEC_PUSH(add, assign(a, tm, MF_IT_INIT, x->step1,
                                 mf_expr_bool(a, 0, 0, 0)));
@@ -471,6 +492,7 @@ static int edit_tm(mf_model *tm, void *vctx)
     for (int i = nassign; i < nold; i++)
         items[n++] = tm->items[i];
     int added = x->trap_item + 1 + (nassign - ndef);
+    x->hit_item = x->hit >= 0 ? added + 1 : -1;
     MF_VEC_FREE(add);
     tm->items = items;
     tm->nitems = n;
@@ -506,7 +528,9 @@ static int build_tm(mf_reqs *r, const mf_model *m, const gen *g, tm_ctx *x)
     x->prev2 = mf_xcalloc((size_t)m->nvars + 1, sizeof *x->prev2);
     for (int i = 0; i < m->nvars; i++)
         x->prev1[i] = x->prev2[i] = -1;
+    int need_hit = 0;
     for (int i = 0; i < g->v.n; i++) {
+        need_hit |= g->v.v[i].step;
         need_step |= g->v.v[i].initial || g->v.v[i].tvar >= 0;
         if (g->v.v[i].tvar >= 0)
             x->prev1[g->v.v[i].tvar] = 0;
@@ -514,7 +538,15 @@ static int build_tm(mf_reqs *r, const mf_model *m, const gen *g, tm_ctx *x)
     static mf_type boolean = {MF_TY_BOOL, 0, 1, 0, 0, 0, NULL, NULL};
     MF_VEC(mf_var) nv = {0};
     MF_VEC(char *) names = {0};
-    x->step1 = x->step2 = -1;
+    x->step1 = x->step2 = x->hit = -1;
+    if (need_hit) {
+        char *h = fresh_name(m, "mf_hit");
+        MF_VEC_PUSH(names, h);
+        x->hit = m->nvars + nv.n;
+        mf_var v = new_var(h, &boolean);
+        v.is_observable = 1;
+        MF_VEC_PUSH(nv, v);
+    }
     if (need_step) {
         char *s1 = fresh_name(m, "mf_step1"), *s2 = fresh_name(m, "mf_step2");
         MF_VEC_PUSH(names, s1);
@@ -544,6 +576,7 @@ static int build_tm(mf_reqs *r, const mf_model *m, const gen *g, tm_ctx *x)
     x->m = m;
     int rc = mf_model_extend(&r->tm, m, nv.n, nv.v, edit_tm, x);
     r->trap_item = x->trap_item;
+    r->hit_item = x->hit_item;
     for (int i = 0; i < names.n; i++)
         free(names.v[i]);
     MF_VEC_FREE(names);
@@ -579,8 +612,10 @@ static int make_req(mf_reqs *r, const raw_req *w, const tm_ctx *x)
     q.text = mf_arena_strdup(a, w->text);
     q.line = w->line;
     q.col = w->col;
+    q.step = w->step;
+    q.at = w->step ? r->hit_item : r->trap_item;
     q.item = mf_arena_alloc(a, sizeof *q.item);
-    *q.item = tm->items[r->trap_item];
+    *q.item = tm->items[q.at];
     q.item->e = cond;
     if (mf_model_check_item(tm, q.item) < 0)
         return mf_err_set(MF_ERROR, "criteria: %s %s (%s): %s",
@@ -627,7 +662,6 @@ int mf_reqs_build(mf_reqs **out, const mf_model *m, unsigned mask)
     tm_ctx x;
     memset(&x, 0, sizeof x);
     int rc = build_tm(r, m, &g, &x);
-    r->skipped = g.skipped;
     r->v = mf_xcalloc((size_t)g.v.n + 1, sizeof *r->v);
     for (int i = 0; rc == 0 && i < g.v.n; i++)
         rc = make_req(r, &g.v.v[i], &x);
@@ -658,5 +692,5 @@ void mf_reqs_free(mf_reqs *r)
 
 int mf_req_apply(mf_model **out, const mf_reqs *r, int i)
 {
-    return mf_model_replace_item(out, r->tm, r->trap_item, r->v[i].item);
+    return mf_model_replace_item(out, r->tm, r->v[i].at, r->v[i].item);
 }

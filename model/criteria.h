@@ -4,15 +4,20 @@
  * as "Model Checkers in Software Testing" (Ammann, Black, Ding) defines
  * them, each with a stable id and a readable text.
  *
- * A requirement is a trap: "some reachable state has condition C". It is
- * reduced to a mutant: the trap model is the original plus one observed
- * DEFINE `mf_trap := FALSE` (and, where a condition speaks of earlier
- * states, variables that remember them), and a requirement replaces that
- * DEFINE by `mf_trap := C`. A test that kills this mutant reaches C: it
- * covers the requirement, and the simulator replays it as every kill; a
- * proof that the mutant is equivalent proves C unreachable: the
- * requirement is infeasible. The rest of the model is the same in both,
- * so a kill can come from the trap alone.
+ * A requirement is a trap: "some reachable state (or step) has condition
+ * C". It is reduced to a mutant: the trap model is the original plus an
+ * observed DEFINE `mf_trap := FALSE` and an observed variable `mf_hit`
+ * with `init(mf_hit) := FALSE; next(mf_hit) := FALSE` (and, where a
+ * condition speaks of earlier states, variables that remember them). A
+ * condition over the state alone replaces the DEFINE by `mf_trap := C`;
+ * one that reads an IVAR or next() (a guard of next(), which a step
+ * evaluates with that step's input) replaces the next() of mf_hit by
+ * `next(mf_hit) := C`, so that mf_hit shows in state k + 1 that C held in
+ * step k. A test that kills this mutant reaches C: it covers the
+ * requirement, and the simulator replays it as every kill; a proof that
+ * the mutant is equivalent proves C unreachable: the requirement is
+ * infeasible. The rest of the model is the same in both, so a kill can
+ * come from the trap alone.
  *
  * Nothing here decides a requirement (the engine does, on the trap model)
  * and nothing includes Z3. */
@@ -45,17 +50,18 @@ typedef struct {
     const char *text; /* the condition as SMV over the model's names, or
                          for a transition pair "st: a -> b -> c" */
     int line, col;    /* where the site is in the source */
-    mf_item *item;    /* the trap DEFINE's replacement (in the trap
-                         model's arena) */
+    int step;         /* 1: C is over a step (mf_hit), 0: over a state */
+    int at;           /* the item it replaces in the trap model */
+    mf_item *item;    /* the replacement (in the trap model's arena) */
 } mf_req;
 
 typedef struct {
     mf_model *tm;   /* the trap model */
     int trap_item;  /* the index of mf_trap := FALSE in tm->items */
+    int hit_item;   /* the index of next(mf_hit) := FALSE, -1: none */
     mf_req *v;      /* in generation order: criterion, then the model's
                        items or variables in order */
     int n;
-    int skipped;    /* conditions left out: they read next() */
     int per[MF_CRIT__COUNT]; /* requirements per criterion */
 } mf_reqs;
 
@@ -65,7 +71,7 @@ typedef struct {
 int mf_reqs_build(mf_reqs **out, const mf_model *m, unsigned mask);
 void mf_reqs_free(mf_reqs *r); /* NULL-safe */
 
-/* The trap model with requirement i's condition (mf_model_replace_item):
+/* The trap model with requirement i's item (mf_model_replace_item):
  * the "mutant" the engine decides and the simulator replays. */
 int mf_req_apply(mf_model **out, const mf_reqs *r, int i);
 
