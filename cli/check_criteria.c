@@ -239,19 +239,6 @@ static int find_duplicates(const mf_reqs *r, const int *cand,
     return undecided;
 }
 
-static void print_test(const mf_model *tm, const mf_test *t)
-{
-    mf_buf b = {0};
-    mf_test_print(&b, tm, t);
-    for (char *p = b.data, *nl; p && *p; p = nl + 1) {
-        nl = strchr(p, '\n');
-        if (!nl)
-            break;
-        printf("    %.*s\n", (int)(nl - p), p);
-    }
-    mf_buf_free(&b);
-}
-
 int mf_check_criteria(const mf_model *m, unsigned mask,
                       const mf_engine_opts *eo, int threads, int sample)
 {
@@ -318,7 +305,7 @@ int mf_check_criteria(const mf_model *m, unsigned mask,
                q->text);
         if (vd->kind != MF_V_KILLED)
             continue;
-        print_test(r->tm, vd->test);
+        mf_check_print_test(r->tm, vd->test);
         /* Every witness replayed once more, as the campaign's check does. */
         if (mf_engine_replay(r->tm, mm[j], vd->test, vd->notion) == 0)
             replayed++;

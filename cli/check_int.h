@@ -12,6 +12,10 @@
 int mf_check_threads(const mf_model *m, const mf_engine_mutant *mu, int n,
                      const mf_engine_opts *eo, mf_verdict *out, int threads);
 
+/* A test as `mutfarm check` prints it: mf_test_print's lines, each
+ * indented by four spaces, on stdout. */
+void mf_check_print_test(const mf_model *m, const mf_test *t);
+
 /* `mutfarm check MODEL --criterion LIST`: the requirements of the
  * criteria in mask (criteria.h) decided on the trap model, printed one a
  * line with their witness tests, every witness replayed again, then the

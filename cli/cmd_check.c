@@ -169,6 +169,19 @@ int mf_check_threads(const mf_model *m, const mf_engine_mutant *mu, int n,
     return 0;
 }
 
+void mf_check_print_test(const mf_model *m, const mf_test *t)
+{
+    mf_buf b = {0};
+    mf_test_print(&b, m, t);
+    for (char *p = b.data, *nl; p && *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (!nl)
+            break;
+        printf("    %.*s\n", (int)(nl - p), p);
+    }
+    mf_buf_free(&b);
+}
+
 /* The values of the enum options, named in the order of their enums. */
 static const char *const notions[] = {"auto", "potential", "definite"};
 static const char *const engines[] = {"cegis", "quantified"};
@@ -549,17 +562,7 @@ int mf_cmd_check(int argc, char **argv)
                    vd->test->length,
                    vd->not_shortest ? " (not claimed shortest)" : "",
                    vd->method[0] ? "; " : "", vd->method);
-            {
-                mf_buf b = {0};
-                mf_test_print(&b, pm, vd->test);
-                for (char *p = b.data, *nl; p && *p; p = nl + 1) {
-                    nl = strchr(p, '\n');
-                    if (!nl)
-                        break;
-                    printf("    %.*s\n", (int)(nl - p), p);
-                }
-                mf_buf_free(&b);
-            }
+            mf_check_print_test(pm, vd->test);
             break;
         case MF_V_EQUIVALENT: printf(" by %s\n", vd->method); break;
         case MF_V_SURVIVED:

@@ -23,6 +23,7 @@ typedef MF_VEC(int) int_vec;
 typedef struct {
     int64_t *tests;   /* the campaign's test ids, ascending */
     int ntests;
+    int64_t *rows;    /* the mutants' rows, ascending (as d->mutants) */
     int *kill;        /* every kill set, concatenated */
     int *off, *len;   /* mutant -> its kill set in kill */
 } sets;
@@ -32,30 +33,18 @@ static int sql_fail(sqlite3 *db, const char *what)
     return mf_err_set(MF_ERROR, "store: %s: %s", what, sqlite3_errmsg(db));
 }
 
-static int test_index(const sets *s, int64_t id)
+/* The index of id in the ascending v[0..n), or -1. */
+static int find_id(const int64_t *v, int n, int64_t id)
 {
-    int lo = 0, hi = s->ntests;
+    int lo = 0, hi = n;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if (s->tests[mid] < id)
+        if (v[mid] < id)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < s->ntests && s->tests[lo] == id ? lo : -1;
-}
-
-static int mutant_index(const mf_dominators *d, int64_t row)
-{
-    int lo = 0, hi = d->nmutants;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (d->mutants[mid].row < row)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < d->nmutants && d->mutants[lo].row == row ? lo : -1;
+    return lo < n && v[lo] == id ? lo : -1;
 }
 
 static int op_index(mf_dominators *d, const char *name)
@@ -114,6 +103,9 @@ static int load_mutants(mf_dominators *d, sets *s, sqlite3 *db,
     st = NULL;
     d->mutants = mv.v;
     d->nmutants = mv.n;
+    s->rows = mf_xcalloc((size_t)mv.n + 1, sizeof *s->rows);
+    for (int i = 0; i < mv.n; i++)
+        s->rows[i] = mv.v[i].row;
     if (r != SQLITE_DONE)
         return sql_fail(db, "reading the mutants");
     /* Operators in name order. */
@@ -163,8 +155,8 @@ static int load_kills(mf_dominators *d, sets *s, sqlite3 *db,
         return sql_fail(db, "reading the kill matrix");
     sqlite3_bind_int64(st, 1, campaign);
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        int m = mutant_index(d, sqlite3_column_int64(st, 0));
-        int t = test_index(s, sqlite3_column_int64(st, 1));
+        int m = find_id(s->rows, d->nmutants, sqlite3_column_int64(st, 0));
+        int t = find_id(s->tests, s->ntests, sqlite3_column_int64(st, 1));
         if (m < 0 || t < 0)
             continue; /* not a mutant or test of the matrix */
         if (m != cur) {
@@ -352,6 +344,7 @@ int mf_dominators_compute(mf_dominators *out, sqlite3 *db, int64_t campaign)
     if (rc == 0)
         classify(out, &s);
     free(s.tests);
+    free(s.rows);
     free(s.kill);
     free(s.off);
     free(s.len);
