@@ -25,4 +25,12 @@ void mf_check_print_test(const mf_model *m, const mf_test *t);
 int mf_check_criteria(const mf_model *m, unsigned mask,
                       const mf_engine_opts *eo, int threads, int sample);
 
+/* Semantic duplicates among the killed mutants mu[0..n) of m (verdicts
+ * v; mu[j].mutated set): dup_of[j] the mutant j is equivalent to, or -1.
+ * Returns the candidate pairs the engine left undecided, or -1 when the
+ * replays could not start. */
+int mf_check_mutant_duplicates(const mf_model *m, const mf_engine_mutant *mu,
+                               const mf_verdict *v, int n,
+                               const mf_engine_opts *eo, int *dup_of);
+
 #endif

@@ -583,13 +583,25 @@ int mf_cmd_check(int argc, char **argv)
            counts[4]);
     if (criterion) {
         /* The mutation row of the winnowing: the mutants enumerated, the
-         * duplicates found by their text (mutid.c), the equivalent ones;
-         * trivial is not decided for mutants. */
-        printf("# mutation: %d generated, %d duplicates (same mutated "
-               "model), %d stillborn, %d infeasible (equivalent), %d "
-               "feasible (%d killed, %d open)\n",
-               cl.generated, cl.duplicate, cl.stillborn,
-               counts[1], n - counts[1], counts[0], n - counts[0] - counts[1]);
+         * duplicates by their text (mutid.c) and by the engine (killed
+         * mutants equivalent to each other), the stillborn and the
+         * equivalent ones; trivial is not decided for mutants. */
+        int *dup_of = calloc((size_t)(n > 0 ? n : 1), sizeof *dup_of);
+        int undecided = -1, sem = 0;
+        if (dup_of && !kiss)
+            undecided = mf_check_mutant_duplicates(pm, cl.mu.v, out, n, &eo,
+                                                   dup_of);
+        for (int j = 0; undecided >= 0 && j < n; j++)
+            sem += dup_of[j] >= 0;
+        free(dup_of);
+        printf("# mutation: %d generated, %d duplicates (%d the same "
+               "mutated model, %d equivalent to another killed mutant; "
+               "%d pairs undecided), %d stillborn, %d infeasible "
+               "(equivalent), %d feasible (%d killed, %d open)\n",
+               cl.generated, cl.duplicate + sem, cl.duplicate, sem,
+               undecided < 0 ? 0 : undecided, cl.stillborn, counts[1],
+               n - counts[1] - sem, counts[0] - sem,
+               n - counts[0] - counts[1]);
         if (crit_mask) {
             int crc = mf_check_criteria(m, crit_mask, &eo, threads, sample);
             if (crc != MF_EXIT_OK)
