@@ -239,8 +239,66 @@ static int find_duplicates(const mf_reqs *r, const int *cand,
     return undecided;
 }
 
+/* The cross-criterion table's rows: the mutants (from mut) and each
+ * criterion of mask, over the feasible requirements (not infeasible,
+ * trivial or a duplicate). */
+static void cross(const mf_model *m, const mf_reqs *r, unsigned mask,
+                  const mf_check_mutation *mut, const int *pick, int n,
+                  mf_model *const *mm, const mf_verdict *out,
+                  const int *triv, const int *dup_of)
+{
+    mf_check_cross_row rows[MF_CRIT__COUNT + 1];
+    MF_VEC(const mf_model *) reqs[MF_CRIT__COUNT + 1];
+    MF_VEC(const mf_test *) own[MF_CRIT__COUNT + 1];
+    memset(reqs, 0, sizeof reqs);
+    memset(own, 0, sizeof own);
+    int nrows = 0;
+    if (mut) {
+        for (int j = 0; j < mut->n; j++) {
+            const mf_verdict *v = &mut->v[j];
+            if (v->kind == MF_V_EQUIVALENT || v->kind == MF_V_ERROR ||
+                mut->dup_of[j] >= 0 || !mut->mu[j].mutated)
+                continue;
+            MF_VEC_PUSH(reqs[0], mut->mu[j].mutated);
+            if (v->kind == MF_V_KILLED)
+                MF_VEC_PUSH(own[0], v->test);
+        }
+        rows[nrows++] = (mf_check_cross_row){"mutation", 0, NULL, 0, NULL,
+                                             0};
+    }
+    for (int c = 0; c < MF_CRIT__COUNT; c++) {
+        if (!(mask & (1u << c)))
+            continue;
+        int k = nrows;
+        for (int j = 0; j < n; j++) {
+            int i = pick[j];
+            if ((int)r->v[i].crit != c || out[j].kind == MF_V_EQUIVALENT ||
+                out[j].kind == MF_V_ERROR || triv[i] || dup_of[i] >= 0)
+                continue;
+            MF_VEC_PUSH(reqs[k], mm[j]);
+            if (out[j].kind == MF_V_KILLED)
+                MF_VEC_PUSH(own[k], out[j].test);
+        }
+        rows[nrows++] = (mf_check_cross_row){
+            mf_criterion_name((mf_criterion)c), 1, NULL, 0, NULL, 0};
+    }
+    for (int k = 0; k < nrows; k++) {
+        rows[k].reqs = (const mf_model *const *)reqs[k].v;
+        rows[k].nreqs = reqs[k].n;
+        rows[k].own = (const mf_test *const *)own[k].v;
+        rows[k].nown = own[k].n;
+    }
+    if (nrows >= 2)
+        mf_check_cross(m, r->tm, rows, nrows);
+    for (int k = 0; k < nrows; k++) {
+        MF_VEC_FREE(reqs[k]);
+        MF_VEC_FREE(own[k]);
+    }
+}
+
 int mf_check_criteria(const mf_model *m, unsigned mask,
-                      const mf_engine_opts *eo, int threads, int sample)
+                      const mf_engine_opts *eo, int threads, int sample,
+                      const mf_check_mutation *mut)
 {
     mf_reqs *r = NULL;
     struct timespec t0, t1;
@@ -360,6 +418,8 @@ int mf_check_criteria(const mf_model *m, unsigned mask,
                mf_criterion_name((mf_criterion)c), gen, dup, tri, inf,
                gen - dup - tri - inf, cov, open);
     }
+    cross(m, r, mask, mut, pick, n, mm, out, triv, dup_of);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     printf("# %d requirements (%d generated%s), %d witnesses replayed, %d "
            "did not; %d duplicate pairs undecided; %.2f s\n",
            n, r->n, n < r->n ? ", a sample" : "", replayed, replay_failed,

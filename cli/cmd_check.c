@@ -416,6 +416,7 @@ int mf_cmd_check(int argc, char **argv)
     coll cl = {0};
     mf_verdict *out = NULL;
     mf_model **mms = NULL;
+    int *dup_of = NULL; /* --criterion mutation: semantic duplicates */
     const mf_kiss2 *kiss = NULL; /* a KISS2 machine's table */
     int n = 0;
     if (mf_model_load_file(&m, argv[optind], &mo) < 0) {
@@ -437,7 +438,7 @@ int mf_cmd_check(int argc, char **argv)
             eo.bound = nn < 10000 ? (int)nn : 10000;
     }
     if (criterion && !crit_mutation) {
-        rc = mf_check_criteria(m, crit_mask, &eo, threads, sample);
+        rc = mf_check_criteria(m, crit_mask, &eo, threads, sample, NULL);
         goto done;
     }
     if (against) {
@@ -586,14 +587,16 @@ int mf_cmd_check(int argc, char **argv)
          * duplicates by their text (mutid.c) and by the engine (killed
          * mutants equivalent to each other), the stillborn and the
          * equivalent ones; trivial is not decided for mutants. */
-        int *dup_of = calloc((size_t)(n > 0 ? n : 1), sizeof *dup_of);
+        dup_of = calloc((size_t)(n > 0 ? n : 1), sizeof *dup_of);
         int undecided = -1, sem = 0;
         if (dup_of && !kiss)
             undecided = mf_check_mutant_duplicates(pm, cl.mu.v, out, n, &eo,
                                                    dup_of);
         for (int j = 0; undecided >= 0 && j < n; j++)
             sem += dup_of[j] >= 0;
-        free(dup_of);
+        if (undecided < 0)
+            for (int j = 0; dup_of && j < n; j++)
+                dup_of[j] = -1;
         printf("# mutation: %d generated, %d duplicates (%d the same "
                "mutated model, %d equivalent to another killed mutant; "
                "%d pairs undecided), %d stillborn, %d infeasible "
@@ -602,13 +605,16 @@ int mf_cmd_check(int argc, char **argv)
                undecided < 0 ? 0 : undecided, cl.stillborn, counts[1],
                n - counts[1] - sem, counts[0] - sem,
                n - counts[0] - counts[1]);
-        if (crit_mask) {
-            int crc = mf_check_criteria(m, crit_mask, &eo, threads, sample);
+        if (crit_mask && dup_of) {
+            mf_check_mutation mut = {cl.mu.v, out, dup_of, n};
+            int crc = mf_check_criteria(m, crit_mask, &eo, threads, sample,
+                                        kiss ? NULL : &mut);
             if (crc != MF_EXIT_OK)
                 rc = crc;
         }
     }
 done:
+    free(dup_of);
     if (out)
         for (int j = 0; j < n; j++)
             mf_verdict_clear(&out[j]);
