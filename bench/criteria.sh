@@ -43,7 +43,7 @@ for model in "${models[@]}"; do
         -v mc="$mc" 'BEGIN {
         rr = rc > 0 ? nr / rc : 0; mr = mc > 0 ? nm / mc : 0
         printf "%-24s %6d %8.2f %9.1f %6d %8.2f %9.1f %7.2f\n", m, nr, rc,
-               rr, nm, mc, mr, mr > 0 ? rr / mr : 0 }'
+               rr, nm, mc, mr, (mr > 0 ? rr / mr : 0) }'
 done
 echo "ratio: requirements per second / mutants per second (1 or more:"
 echo "requirements as fast as mutants or faster)"
