@@ -43,9 +43,10 @@ static mf_kill_test *ready(xtest *x, int which, const mf_model *mdl)
 {
     if (!x->tried[which]) {
         x->tried[which] = 1;
-        mf_test *c = carry(x->t, mdl);
+        /* a test of this model as found; another's carried over */
+        mf_test *c = which == x->from_tm ? NULL : carry(x->t, mdl);
         int re = 0;
-        if (mf_kill_test_new(&x->on[which], mdl, c, &re) < 0)
+        if (mf_kill_test_new(&x->on[which], mdl, c ? c : x->t, &re) < 0)
             x->on[which] = NULL;
         mf_test_free(c);
     }
