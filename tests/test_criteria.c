@@ -30,7 +30,7 @@
 #include "explore.h"
 #include "langs.h"
 
-#define CI_PER_MODEL 40
+#define CI_PER_MODEL 32
 #define BOUND 8
 #define STATES 100000L
 
