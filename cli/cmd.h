@@ -47,6 +47,8 @@ int mf_cmd_report(int argc, char **argv);
 int mf_cmd_matrix(int argc, char **argv);
 /* mutfarm minimize --db F [--exact] [--name NAME]  -- cmd_minimize.c */
 int mf_cmd_minimize(int argc, char **argv);
+/* mutfarm dominators --db F [--campaign N]  -- cmd_dominators.c */
+int mf_cmd_dominators(int argc, char **argv);
 /* mutfarm tests export|import --db F ...  -- cmd_tests.c */
 int mf_cmd_tests(int argc, char **argv);
 /* mutfarm score --db F --suite NAME  -- cmd_score.c */

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_int.h"
 #include "control.h"
+#include "criteria.h"
 #include "engine.h"
 #include "kiss2.h"
 #include "langs.h"
@@ -26,7 +28,7 @@ static void usage(FILE *f)
           "                     [--timeout MS] [--mutant-timeout MS] [--rlimit N]\n"
           "                     [--memory-mb MB] [--no-proof] [--explicit-mb MB]\n"
           "                     [--explicit-max N] [--sample N] [--control]\n"
-          "                     [--threads N]\n"
+          "                     [--threads N] [--criterion LIST]\n"
           "  --bound auto: decide completely where the explicit-state\n"
           "    exploration finishes (kills of any length); elsewhere the\n"
           "    searches stop at the default bound, 20\n"
@@ -40,7 +42,13 @@ static void usage(FILE *f)
           "    deterministic mutants within a budget, then the solver); bdd\n"
           "    or explicit alone (what it cannot decide is unknown); smt\n"
           "    without BDDs\n"
-          "  --sample N: with --all, N evenly spaced mutants only\n"
+          "  --sample N: with --all or --criterion, N evenly spaced mutants\n"
+          "    or requirements only\n"
+          "  --criterion LIST: coverage requirements instead of mutants\n"
+          "    (docs/criteria.md): branch, ufp, transition-pair, state,\n"
+          "    mutation (the mutants, as --all), comma-separated, or all;\n"
+          "    each covered (its witness test), infeasible (a proof) or\n"
+          "    open, then the winnowing row per criterion\n"
           "  --threads N: decide the mutants in N threads (default 1), each\n"
           "    taking batches of consecutive mutants in turn\n"
           "  --control: the choices of assignments' values become inputs\n"
@@ -63,11 +71,15 @@ typedef struct {
     MF_VEC(const char *) ids;
     MF_VEC(const char *) ops;
     const mf_model *m;
+    int generated, duplicate, stillborn; /* mutants enumerated, of them */
 } coll;
 
 static int collect_fn(const mf_mutant *mu, void *ctx)
 {
     coll *c = ctx;
+    c->generated++;
+    c->stillborn += mu->status == MF_MUT_STILLBORN;
+    c->duplicate += mu->status == MF_MUT_DUPLICATE;
     if (mu->status != MF_MUT_OK)
         return 0;
     mf_engine_mutant e = {mu->item, NULL, NULL};
@@ -95,72 +107,9 @@ static int parse_list(const char ***out, int *n, char *s)
     return 0;
 }
 
-/* --threads: the mutants in consecutive slices of CHUNK_UNIT multiples (the
- * engine's joint-search groups are 64 mutants from the start of a batch, so
- * a slice has the groups one batch would have), about four slices a thread
- * so that a slow one does not hold the others up; each slice one engine
- * batch, taken by the next free thread. */
-#define CHUNK_UNIT 64
-/* The mutants of a KISS2 machine checked at once (a multiple of
- * CHUNK_UNIT). */
+/* The mutants of a KISS2 machine checked at once (a multiple of the
+ * engine's joint-search groups, 64). */
 #define KISS2_SLICE 1024
-
-typedef struct {
-    const mf_model *m;
-    const mf_engine_mutant *mu;
-    const mf_engine_opts *eo;
-    mf_verdict *out;
-    int n, chunk, next; /* next: the first mutant of the next slice */
-    pthread_mutex_t lock;
-    char err[1024];     /* the first engine error */
-} pool;
-
-static void *pool_run(void *arg)
-{
-    pool *p = arg;
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        int from = p->err[0] ? p->n : p->next;
-        p->next = from + p->chunk;
-        pthread_mutex_unlock(&p->lock);
-        if (from >= p->n)
-            return NULL;
-        int k = p->n - from < p->chunk ? p->n - from : p->chunk;
-        if (mf_engine_check(p->m, p->mu + from, k, p->eo, p->out + from) < 0) {
-            pthread_mutex_lock(&p->lock);
-            if (!p->err[0])
-                snprintf(p->err, sizeof p->err, "%s", mf_err_msg());
-            pthread_mutex_unlock(&p->lock);
-        }
-    }
-}
-
-/* mf_engine_check over n mutants in `threads` threads. */
-static int check_threads(const mf_model *m, const mf_engine_mutant *mu, int n,
-                         const mf_engine_opts *eo, mf_verdict *out,
-                         int threads)
-{
-    int per = (n + 4 * threads - 1) / (4 * threads);
-    int chunk = (per + CHUNK_UNIT - 1) / CHUNK_UNIT * CHUNK_UNIT;
-    mf_engine_set_threads(threads <= 1 || n <= chunk ? 1 : threads);
-    if (threads <= 1 || n <= chunk)
-        return mf_engine_check(m, mu, n, eo, out);
-    pool p = {m, mu, eo, out, n, chunk, 0, PTHREAD_MUTEX_INITIALIZER, ""};
-    pthread_t *t = calloc((size_t)threads, sizeof *t);
-    int started = 0;
-    for (int i = 0; t && i < threads; i++, started++)
-        if (pthread_create(&t[i], NULL, pool_run, &p) != 0)
-            break;
-    if (!started) /* no thread at all: this one does the work */
-        pool_run(&p);
-    for (int i = 0; i < started; i++)
-        pthread_join(t[i], NULL);
-    free(t);
-    pthread_mutex_destroy(&p.lock);
-    if (p.err[0])
-        return mf_err_set(MF_ERROR, "%s", p.err);
-    return 0;
-}
 
 /* The verdicts, printed in the mutants' order as the engine decides them
  * (engine.h, mf_engine_decided_fn), each line flushed: a run stopped
@@ -189,17 +138,7 @@ static void print_verdict(printer *pr, int j)
                vd->test->length,
                vd->not_shortest ? " (not claimed shortest)" : "",
                vd->method[0] ? "; " : "", vd->method);
-        {
-            mf_buf b = {0};
-            mf_test_print(&b, pr->pm, vd->test);
-            for (char *p = b.data, *nl; p && *p; p = nl + 1) {
-                nl = strchr(p, '\n');
-                if (!nl)
-                    break;
-                printf("    %.*s\n", (int)(nl - p), p);
-            }
-            mf_buf_free(&b);
-        }
+        mf_check_print_test(pr->pm, vd->test);
         break;
     case MF_V_EQUIVALENT: printf(" by %s\n", vd->method); break;
     case MF_V_SURVIVED:
@@ -304,6 +243,7 @@ int mf_cmd_check(int argc, char **argv)
         {"sample", required_argument, 0, 'S'},
         {"control", no_argument, 0, 'C'},
         {"threads", required_argument, 0, 'T'},
+        {"criterion", required_argument, 0, 'K'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -313,6 +253,9 @@ int mf_cmd_check(int argc, char **argv)
     mf_engine_opts eo;
     mf_engine_opts_default(&eo);
     const char *mutant = NULL, *against = NULL, *ops = NULL;
+    const char *criterion = NULL;
+    unsigned crit_mask = 0;
+    int crit_mutation = 0;
     char *inputs = NULL, *observe = NULL;
     int all = 0, c, rc = MF_EXIT_OK, wall_set = 0, sample = 0, control = 0;
     int threads = 1, e;
@@ -430,6 +373,14 @@ int mf_cmd_check(int argc, char **argv)
             }
             threads = (int)v;
             break;
+        case 'K':
+            criterion = optarg;
+            if (mf_criteria_parse(&crit_mask, &crit_mutation, optarg) < 0) {
+                fprintf(stderr, "mutfarm check: --criterion: %s\n",
+                        mf_err_msg());
+                return MF_EXIT_USAGE;
+            }
+            break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
             fprintf(stderr, "mutfarm check: unknown option '%s'; see "
@@ -441,9 +392,16 @@ int mf_cmd_check(int argc, char **argv)
         usage(stderr);
         return MF_EXIT_USAGE;
     }
-    if (!!mutant + all + !!against != 1) {
+    if (criterion && (mutant || all || against || control)) {
+        fprintf(stderr, "mutfarm check: --criterion goes without --mutant, "
+                        "--all, --against and --control (--criterion "
+                        "mutation is --all)\n");
+        return MF_EXIT_USAGE;
+    }
+    all |= crit_mutation;
+    if (!!mutant + all + !!against != 1 && !criterion) {
         fprintf(stderr, "mutfarm check: give exactly one of --mutant ID, "
-                        "--all, --against OTHER.smv\n");
+                        "--all, --against OTHER.smv, --criterion LIST\n");
         return MF_EXIT_USAGE;
     }
     if (control && against) {
@@ -464,6 +422,7 @@ int mf_cmd_check(int argc, char **argv)
     mf_verdict *out = NULL;
     printer pr = {.lock = PTHREAD_MUTEX_INITIALIZER};
     mf_model **mms = NULL;
+    int *dup_of = NULL; /* --criterion mutation: semantic duplicates */
     const mf_kiss2 *kiss = NULL; /* a KISS2 machine's table */
     int n = 0;
     if (mf_model_load_file(&m, argv[optind], &mo) < 0) {
@@ -483,6 +442,10 @@ int mf_cmd_check(int argc, char **argv)
         long nn = (long)kiss->nstates * kiss->nstates;
         if (nn > eo.bound)
             eo.bound = nn < 10000 ? (int)nn : 10000;
+    }
+    if (criterion && !crit_mutation) {
+        rc = mf_check_criteria(m, crit_mask, &eo, threads, sample, NULL);
+        goto done;
     }
     if (against) {
         if (mf_model_load_file(&other, against, &mo) < 0) {
@@ -585,8 +548,8 @@ int mf_cmd_check(int argc, char **argv)
                 }
                 cl.mu.v[j].mutated = mms[j];
             }
-            if (check_threads(pm, cl.mu.v + from, cnt, &eo, out + from,
-                              threads) < 0) {
+            if (mf_check_threads(pm, cl.mu.v + from, cnt, &eo, out + from,
+                                 threads) < 0) {
                 fprintf(stderr, "mutfarm check: %s\n", mf_err_msg());
                 rc = MF_EXIT_INTERNAL;
                 goto done;
@@ -600,12 +563,47 @@ int mf_cmd_check(int argc, char **argv)
     }
     for (int j = 0; j < n; j++)
         printer_mark(&pr, j);
+    /* the engine's later calls (duplicates, criteria) print their own */
+    eo.decided = NULL;
+    eo.decided_ctx = NULL;
     if (pr.error)
         rc = MF_EXIT_INTERNAL;
     printf("# %d mutants: %d killed, %d equivalent, %d survived, %d unknown, "
            "%d error\n", n, pr.counts[0], pr.counts[1], pr.counts[2],
            pr.counts[3], pr.counts[4]);
+    if (criterion) {
+        /* The mutation row of the winnowing: the mutants enumerated, the
+         * duplicates by their text (mutid.c) and by the engine (killed
+         * mutants equivalent to each other), the stillborn and the
+         * equivalent ones; trivial is not decided for mutants. */
+        dup_of = calloc((size_t)(n > 0 ? n : 1), sizeof *dup_of);
+        int undecided = -1, sem = 0;
+        if (dup_of && !kiss)
+            undecided = mf_check_mutant_duplicates(pm, cl.mu.v, out, n, &eo,
+                                                   dup_of);
+        for (int j = 0; undecided >= 0 && j < n; j++)
+            sem += dup_of[j] >= 0;
+        if (undecided < 0)
+            for (int j = 0; dup_of && j < n; j++)
+                dup_of[j] = -1;
+        printf("# mutation: %d generated, %d duplicates (%d the same "
+               "mutated model, %d equivalent to another killed mutant; "
+               "%d pairs undecided), %d stillborn, %d infeasible "
+               "(equivalent), %d feasible (%d killed, %d open)\n",
+               cl.generated, cl.duplicate + sem, cl.duplicate, sem,
+               undecided < 0 ? 0 : undecided, cl.stillborn, pr.counts[1],
+               n - pr.counts[1] - sem, pr.counts[0] - sem,
+               n - pr.counts[0] - pr.counts[1]);
+        if (crit_mask && dup_of) {
+            mf_check_mutation mut = {cl.mu.v, out, dup_of, n};
+            int crc = mf_check_criteria(m, crit_mask, &eo, threads, sample,
+                                        kiss ? NULL : &mut);
+            if (crc != MF_EXIT_OK)
+                rc = crc;
+        }
+    }
 done:
+    free(dup_of);
     if (out)
         for (int j = 0; j < n; j++)
             mf_verdict_clear(&out[j]);

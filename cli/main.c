@@ -49,7 +49,9 @@ static const command commands[] = {
      "      run a model or mutant on an input sequence"},
     {"check", mf_cmd_check,
      "check MODEL [--mutant ID|--all|--against OTHER.smv] [--bound K]\n"
-     "      verdicts and tests on the terminal, no farm"},
+     "      verdicts and tests on the terminal, no farm\n"
+     "    check MODEL --criterion branch|ufp|transition-pair|state|all\n"
+     "      coverage requirements: covered, infeasible, open; winnowing"},
     {"mm", mf_cmd_mm,
      "mm SPEC.kiss2 [--extra ROWS.kiss2] [--ops LIST] count|analyse|complete\n"
      "      mutation machines of a KISS2 machine: count, analyse a suite,\n"
@@ -75,6 +77,10 @@ static const command commands[] = {
     {"minimize", mf_cmd_minimize,
      "minimize --db F [--campaign N] [--exact] [--name NAME]\n"
      "      a smallest test suite killing every killed mutant"},
+    {"dominators", mf_cmd_dominators,
+     "dominators --db F [--campaign N]\n"
+     "      dominator mutants from the kill matrix: redundant mutants,\n"
+     "      the minimal set, the dominator score"},
     {"keygen", mf_cmd_keygen,
      "keygen [-o BASENAME]\n"
      "      a CURVE key pair for a coordinator or worker (docs/security.md)"},

@@ -4,8 +4,10 @@
  *
  * The sections: the campaign (model, options, versions), the counts and
  * both scores, the score per operator, the survivors with their site and
- * mutated text, the unknown and error verdicts, and the cross-operator
- * table from the kill matrix. Reads only; nothing here is parsed back. */
+ * mutated text, the unknown and error verdicts, the cross-operator
+ * table from the kill matrix and its dominator mutants (dominators.c).
+ * Reads only; nothing here is parsed back. */
+#include "dominators_text.h"
 #include "report_int.h"
 
 #include <sqlite3.h>
@@ -495,6 +497,13 @@ int mf_report_text(FILE *out, sqlite3 *db, const mf_report_campaign *c,
         rc = print_survivors(out, db, c, warn);
     if (rc == 0)
         rc = print_cross(out, db, c);
+    if (rc == 0) {
+        mf_dominators d;
+        rc = mf_dominators_compute(&d, db, c->id);
+        if (rc == 0)
+            mf_dominators_print_summary(out, &d);
+        mf_dominators_free(&d);
+    }
     return rc;
 }
 
