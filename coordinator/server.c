@@ -21,6 +21,7 @@
 #include "langs.h"
 #include "mf.h"
 #include "mutate.h"
+#include "ta_lang.h"
 
 #ifndef MF_VERSION
 #define MF_VERSION "unknown"
@@ -65,6 +66,13 @@ static int load_model(mf_coord *c)
                        c->model_len, &mo);
     if (rc < 0)
         return rc;
+    /* the farm's jobs and stored tests are untimed (docs/timed.md) */
+    if (ta_net_of(c->model))
+        return mf_err_set(MF_EUNSUPPORTED,
+                          "%s: a timed automaton: `mutfarm check` decides "
+                          "its mutants on this machine; campaigns on the "
+                          "farm do not take timed models yet",
+                          c->o.model_path);
     if (c->cfg.operators[0]) {
         rc = mf_mutant_ops_parse(c->model, &c->mask, c->cfg.operators);
         if (rc < 0)

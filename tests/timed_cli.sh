@@ -102,5 +102,16 @@ rc=$?
     n=$(sqlite3 "$tmp/bad.db" 'SELECT count(*) FROM campaigns' 2>/dev/null || echo 0)
     [ "$n" = 0 ] || { echo "FAIL: a campaign was stored for bad.xml"; fail=1; }
 }
+# a well-formed timed model is refused by the farm (check decides it),
+# one line, exit 1, no campaign
+"$MF_BIN" run "$CAS" --db "$tmp/cas.db" --workers 1 > "$tmp/out" 2>&1
+rc=$?
+[ "$rc" = 1 ] || { echo "FAIL: run CAS exits $rc, not 1"; fail=1; }
+expect "run CAS" "$(cat "$tmp/out")" "campaigns on the farm do not take timed models yet"
+[ "$(wc -l < "$tmp/out")" = 1 ] || { echo "FAIL: run CAS: more than one line"; fail=1; }
+[ ! -s "$tmp/cas.db" ] || {
+    n=$(sqlite3 "$tmp/cas.db" 'SELECT count(*) FROM campaigns' 2>/dev/null || echo 0)
+    [ "$n" = 0 ] || { echo "FAIL: a campaign was stored for the CAS"; fail=1; }
+}
 [ "$fail" = 0 ] && echo "timed_cli.sh: ok"
 exit $fail
