@@ -94,7 +94,8 @@ static void usage(FILE *f)
     fputs("usage: mutfarm COMMAND [ARGS...]\n"
           "       mutfarm help [COMMAND] | --help | --version\n"
           "\n"
-          "mutation testing of SMV models on a farm of Z3 workers\n"
+          "mutation testing of formal models (SMV, KISS2, Verilog; UPPAAL and\n"
+          "Ecdar timed automata with check) on a farm of Z3 workers\n"
           "\n"
           "commands:\n",
           f);
