@@ -21,7 +21,6 @@
 #include "langs.h"
 #include "mf.h"
 #include "mutate.h"
-#include "ta_lang.h"
 
 #ifndef MF_VERSION
 #define MF_VERSION "unknown"
@@ -66,8 +65,7 @@ static int load_model(mf_coord *c)
                        c->model_len, &mo);
     if (rc < 0)
         return rc;
-    /* the farm's jobs and stored tests are untimed (docs/timed.md) */
-    if (ta_net_of(c->model))
+    if (c->model->lang->no_farm)
         return mf_err_set(MF_EUNSUPPORTED,
                           "%s: a timed automaton: `mutfarm check` decides "
                           "its mutants on this machine; campaigns on the "

@@ -112,6 +112,11 @@ typedef struct mf_lang {
      * common model's variables and items (timed automata: processes,
      * clocks, channels and their roles). NULL: the common report. */
     void (*describe)(mf_buf *out, const mf_model *m);
+    /* 1: the farm's jobs and stored tests cannot carry this language's
+     * mutants (timed automata: `mutfarm check` decides them with an
+     * engine of their own), so `run` and `coordinator` refuse its models
+     * before a store is made. 0: campaigns take them. */
+    int no_farm;
 } mf_lang;
 
 /* ---- what generic code asks of a language (mutate.c) ------------------ */

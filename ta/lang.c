@@ -210,7 +210,7 @@ static void describe(mf_buf *b, const mf_model *m)
 #define TA_LANG_COMMON                                                        \
     .nops = TA_MOP__COUNT, .op_names = ta_op_names, .mutants = mutants,     \
     .print_model = print_model, .mutant_print = mutant_print,               \
-    .free_data = free_net, .describe = describe
+    .free_data = free_net, .describe = describe, .no_farm = 1
 
 const mf_lang mf_lang_uppaal = {
     .name = "uppaal",
