@@ -20,44 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_cells.h"
+#include "langs.h"
 #include "store.h"
 #include "store_int.h"
-#include "langs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
                                unsigned int seed);
 
-/* Every kind of cell a test names: an IVAR, an input VAR, an array, a
- * range, symbols, booleans and an observed enumerated DEFINE. */
-static const char model_text[] =
-    "MODULE main\n"
-    "IVAR go : boolean; lvl : {low, high};\n"
-    "VAR st : {Off, On, Dim}; dim : -2..3; hist : array 0..1 of boolean;\n"
-    "    mode : {eco, full};\n"
-    "ASSIGN\n"
-    "  init(st) := Off; init(dim) := 0;\n"
-    "  init(hist[0]) := FALSE; init(hist[1]) := FALSE;\n"
-    "  next(st) := case go & lvl = high : On; go : Dim; TRUE : Off; esac;\n"
-    "  next(dim) := case go & dim < 3 : dim + 1; dim > -2 : dim - 1;\n"
-    "                    TRUE : dim; esac;\n"
-    "  next(hist[0]) := go; next(hist[1]) := hist[0];\n"
-    "DEFINE light := st; busy := go;\n";
-
 static mf_model *model(void)
 {
-    static mf_model *m;
-    if (!m) {
-        static const char *const obs[] = {"st", "dim", "hist", "light"};
-        mf_model_opts o = {0};
-        o.observe = (const char **)obs;
-        o.nobserve = 4;
-        if (mf_model_load(&m, "fuzz.smv", model_text, sizeof model_text - 1,
-                          &o) != 0)
-            abort();
-    }
-    return m;
+    return fuzz_cells_model(NULL, 0);
 }
 
 /* Split data into the length byte and up to three NUL-terminated columns
