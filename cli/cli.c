@@ -31,6 +31,20 @@ int mf_cli_number(int64_t *out, const char *cmd, const char *opt,
     return 0;
 }
 
+int mf_cli_unknown_option(const char *cmd, const char *arg)
+{
+    fprintf(stderr, "mutfarm %s: unknown option '%s'; see 'mutfarm %s "
+            "--help'\n", cmd, arg, cmd);
+    return MF_EXIT_USAGE;
+}
+
+int mf_cli_extra_argument(const char *cmd, const char *arg)
+{
+    fprintf(stderr, "mutfarm %s: unexpected argument '%s'; see 'mutfarm %s "
+            "--help'\n", cmd, arg, cmd);
+    return MF_EXIT_USAGE;
+}
+
 static int take_value(char **slot, const char *cmd, const char *name,
                       int argc, char **argv, int *i)
 {

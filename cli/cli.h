@@ -20,6 +20,11 @@
 int mf_cli_number(int64_t *out, const char *cmd, const char *opt,
                   const char *arg, int64_t max);
 
+/* "mutfarm CMD: unknown option 'ARG'; see 'mutfarm CMD --help'" and
+ * "... unexpected argument ..." on stderr; both return MF_EXIT_USAGE. */
+int mf_cli_unknown_option(const char *cmd, const char *arg);
+int mf_cli_extra_argument(const char *cmd, const char *arg);
+
 /* Options common to the commands that read a model. */
 typedef struct {
     char *inputs_arg;   /* --inputs a,b (owned copy) */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "cli.h"
 #include "control.h"
 #include "criteria.h"
 #include "engine.h"
@@ -383,9 +384,7 @@ int mf_cmd_check(int argc, char **argv)
             break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
-            fprintf(stderr, "mutfarm check: unknown option '%s'; see "
-                            "'mutfarm check --help'\n", argv[optind - 1]);
-            return MF_EXIT_USAGE;
+            return mf_cli_unknown_option("check", argv[optind - 1]);
         }
     }
     if (optind != argc - 1) {

@@ -61,15 +61,11 @@ int mf_cmd_dominators(int argc, char **argv)
             break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
-            fprintf(stderr, "mutfarm dominators: unknown option '%s'; see "
-                    "'mutfarm dominators --help'\n", argv[optind - 1]);
-            return MF_EXIT_USAGE;
+            return mf_cli_unknown_option("dominators", argv[optind - 1]);
         }
     }
     if (optind != argc) {
-        fprintf(stderr, "mutfarm dominators: unexpected argument '%s'; see "
-                "'mutfarm dominators --help'\n", argv[optind]);
-        return MF_EXIT_USAGE;
+        return mf_cli_extra_argument("dominators", argv[optind]);
     }
     mf_store *s = NULL;
     mf_matrix_campaign mc;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "keys.h"
 
 static void usage(FILE *f)
@@ -46,12 +47,9 @@ int mf_cmd_keygen(int argc, char **argv)
         case 'o': base = optarg; break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         case '?':
-            if (optopt == 'o')
-                fprintf(stderr, "mutfarm keygen: -o needs a BASENAME\n");
-            else
-                fprintf(stderr, "mutfarm keygen: unknown option '%s'; see "
-                                "'mutfarm keygen --help'\n",
-                        argv[optind - 1]);
+            if (optopt != 'o')
+                return mf_cli_unknown_option("keygen", argv[optind - 1]);
+            fprintf(stderr, "mutfarm keygen: -o needs a BASENAME\n");
             return MF_EXIT_USAGE;
         default: return MF_EXIT_USAGE;
         }

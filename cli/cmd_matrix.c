@@ -204,15 +204,11 @@ int mf_cmd_matrix(int argc, char **argv)
             break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
-            fprintf(stderr, "mutfarm matrix: unknown option '%s'; see "
-                    "'mutfarm matrix --help'\n", argv[optind - 1]);
-            return MF_EXIT_USAGE;
+            return mf_cli_unknown_option("matrix", argv[optind - 1]);
         }
     }
     if (optind != argc) {
-        fprintf(stderr, "mutfarm matrix: unexpected argument '%s'; see "
-                "'mutfarm matrix --help'\n", argv[optind]);
-        return MF_EXIT_USAGE;
+        return mf_cli_extra_argument("matrix", argv[optind]);
     }
     int farm = bind || workers;
     if (farm && threads_given) {

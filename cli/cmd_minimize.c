@@ -79,15 +79,11 @@ int mf_cmd_minimize(int argc, char **argv)
             break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
-            fprintf(stderr, "mutfarm minimize: unknown option '%s'; see "
-                    "'mutfarm minimize --help'\n", argv[optind - 1]);
-            return MF_EXIT_USAGE;
+            return mf_cli_unknown_option("minimize", argv[optind - 1]);
         }
     }
     if (optind != argc) {
-        fprintf(stderr, "mutfarm minimize: unexpected argument '%s'; see "
-                "'mutfarm minimize --help'\n", argv[optind]);
-        return MF_EXIT_USAGE;
+        return mf_cli_extra_argument("minimize", argv[optind]);
     }
     if (name && (!name[0] || strlen(name) > 100)) {
         fprintf(stderr, "mutfarm minimize: --name needs 1 to 100 "

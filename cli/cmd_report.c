@@ -199,17 +199,11 @@ int mf_cmd_report(int argc, char **argv)
                     argv[optind - 1]);
             return MF_EXIT_USAGE;
         default:
-            fprintf(stderr, "mutfarm report: unknown option '%s'; see "
-                            "'mutfarm report --help'\n",
-                    argv[optind - 1]);
-            return MF_EXIT_USAGE;
+            return mf_cli_unknown_option("report", argv[optind - 1]);
         }
     }
     if (optind != argc) {
-        fprintf(stderr, "mutfarm report: unexpected argument '%s'; see "
-                        "'mutfarm report --help'\n",
-                argv[optind]);
-        return MF_EXIT_USAGE;
+        return mf_cli_extra_argument("report", argv[optind]);
     }
     if (!dbpath) {
         fprintf(stderr, "mutfarm report: give the store with --db FILE\n");

@@ -80,15 +80,11 @@ int mf_cmd_score(int argc, char **argv)
             break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
-            fprintf(stderr, "mutfarm score: unknown option '%s'; see "
-                    "'mutfarm score --help'\n", argv[optind - 1]);
-            return MF_EXIT_USAGE;
+            return mf_cli_unknown_option("score", argv[optind - 1]);
         }
     }
     if (optind != argc) {
-        fprintf(stderr, "mutfarm score: unexpected argument '%s'; see "
-                "'mutfarm score --help'\n", argv[optind]);
-        return MF_EXIT_USAGE;
+        return mf_cli_extra_argument("score", argv[optind]);
     }
     if (!o.suite) {
         fprintf(stderr, "mutfarm score: give --suite NAME (a suite "

@@ -313,15 +313,11 @@ int mf_cmd_status(int argc, char **argv)
             break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
-            fprintf(stderr, "mutfarm status: unknown option '%s'; see "
-                            "'mutfarm status --help'\n", argv[optind - 1]);
-            return MF_EXIT_USAGE;
+            return mf_cli_unknown_option("status", argv[optind - 1]);
         }
     }
     if (optind != argc) {
-        fprintf(stderr, "mutfarm status: unexpected argument '%s'; see "
-                        "'mutfarm status --help'\n", argv[optind]);
-        return MF_EXIT_USAGE;
+        return mf_cli_extra_argument("status", argv[optind]);
     }
     if (!dbpath) {
         fprintf(stderr, "mutfarm status: give the store with --db FILE\n");

@@ -164,15 +164,11 @@ int mf_cmd_worker(int argc, char **argv)
         case 'V': curve = 1; break;
         case 'h': usage(stdout); return MF_EXIT_OK;
         default:
-            fprintf(stderr, "mutfarm worker: unknown option '%s'; see "
-                            "'mutfarm worker --help'\n", argv[optind - 1]);
-            return MF_EXIT_USAGE;
+            return mf_cli_unknown_option("worker", argv[optind - 1]);
         }
     }
     if (optind != argc) {
-        fprintf(stderr, "mutfarm worker: unexpected argument '%s'; see "
-                        "'mutfarm worker --help'\n", argv[optind]);
-        return MF_EXIT_USAGE;
+        return mf_cli_extra_argument("worker", argv[optind]);
     }
 
     /* defaults < --config file < flags */
